@@ -1,0 +1,79 @@
+//! Who is calling: the host's call context plus `params.agent_id`, resolved
+//! into the one effective identity an action runs as.
+
+use crate::error::{ErrorCode, ToolError, ToolResult};
+
+/// What the host knows about the caller (mirrors the WIT `call-context`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CallContext {
+    /// Host default identity (Pi session, `--agent-id`, environment).
+    pub agent_id: Option<String>,
+    /// The host pinned its identity: a different `params.agent_id` is refused.
+    pub agent_pinned: bool,
+    /// Default `scope_key` for `workspace` lists.
+    pub workspace: Option<String>,
+    /// Default `scope_key` for `thread` lists.
+    pub thread: Option<String>,
+}
+
+/// Longest agent id accepted.
+pub const MAX_AGENT_ID: usize = 200;
+
+/// Resolves the effective agent id from the host default and `params.agent_id`.
+/// A host never invents an identity, so `None` means anonymous.
+pub fn effective_agent(ctx: &CallContext, param: Option<&str>) -> ToolResult<Option<String>> {
+    let host = ctx.agent_id.as_deref().filter(|a| !a.is_empty());
+    match (param, host) {
+        (Some(p), Some(h)) if ctx.agent_pinned && p != h => Err(ToolError::new(
+            ErrorCode::Forbidden,
+            format!("this host is pinned to agent {h:?}; params.agent_id {p:?} is not allowed"),
+            "omit agent_id, or pass the pinned id",
+        )),
+        (Some(p), _) => Ok(Some(p.to_string())),
+        (None, Some(h)) => Ok(Some(h.to_string())),
+        (None, None) => Ok(None),
+    }
+}
+
+/// The identity, or `agent_required` naming the action that needs it.
+pub fn require_agent<'a>(agent: &'a Option<String>, what: &str) -> ToolResult<&'a str> {
+    agent.as_deref().ok_or_else(|| {
+        ToolError::new(
+            ErrorCode::AgentRequired,
+            format!("{what} needs an agent identity and none was given"),
+            "pass params.agent_id, or start the host with --agent-id / TASKLISTS_AGENT_ID",
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ctx(agent: Option<&str>, pinned: bool) -> CallContext {
+        CallContext {
+            agent_id: agent.map(String::from),
+            agent_pinned: pinned,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn param_overrides_unless_pinned() {
+        assert_eq!(
+            effective_agent(&ctx(Some("a"), false), Some("b"))
+                .unwrap()
+                .as_deref(),
+            Some("b")
+        );
+        assert_eq!(
+            effective_agent(&ctx(Some("a"), true), Some("a"))
+                .unwrap()
+                .as_deref(),
+            Some("a")
+        );
+        let e = effective_agent(&ctx(Some("a"), true), Some("b")).unwrap_err();
+        assert_eq!(e.code, ErrorCode::Forbidden);
+        assert_eq!(effective_agent(&ctx(None, false), None).unwrap(), None);
+    }
+}

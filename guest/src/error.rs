@@ -1,0 +1,114 @@
+//! The contract's error type: every failed tool call is a `ToolError` with a
+//! code, a message naming what is wrong, and a hint saying what to do next.
+
+use crate::store::StoreError;
+
+/// The error codes of the tool contract (see CONTRACT.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorCode {
+    /// Missing, malformed, out of range or unknown parameter; wrong id kind.
+    InvalidParams,
+    /// The action is not defined for this tool.
+    UnknownAction,
+    /// The list or task does not exist (or is soft-deleted).
+    NotFound,
+    /// Private list of another agent without bypass; pinned identity mismatch.
+    Forbidden,
+    /// The action needs an identity and none was given.
+    AgentRequired,
+    /// Claimed by someone else, stale claim token, or a disallowed status change.
+    Conflict,
+    /// Closing as done/canceled without a non-empty outcome.
+    OutcomeRequired,
+    /// A dependency would create a cycle.
+    Cycle,
+    /// The store failed; nothing was changed.
+    Storage,
+    /// A bug: something that should not happen did.
+    Internal,
+}
+
+impl ErrorCode {
+    /// The wire name of the code, e.g. `invalid_params`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::InvalidParams => "invalid_params",
+            ErrorCode::UnknownAction => "unknown_action",
+            ErrorCode::NotFound => "not_found",
+            ErrorCode::Forbidden => "forbidden",
+            ErrorCode::AgentRequired => "agent_required",
+            ErrorCode::Conflict => "conflict",
+            ErrorCode::OutcomeRequired => "outcome_required",
+            ErrorCode::Cycle => "cycle",
+            ErrorCode::Storage => "storage",
+            ErrorCode::Internal => "internal",
+        }
+    }
+}
+
+/// A failed tool call: nothing was changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolError {
+    /// Machine-readable code.
+    pub code: ErrorCode,
+    /// What went wrong, naming the ids and values involved.
+    pub message: String,
+    /// What to do next; may be empty.
+    pub hint: String,
+}
+
+impl ToolError {
+    /// An error with a code, message and hint.
+    pub fn new(code: ErrorCode, message: impl Into<String>, hint: impl Into<String>) -> Self {
+        ToolError {
+            code,
+            message: message.into(),
+            hint: hint.into(),
+        }
+    }
+
+    /// `invalid_params` with a hint.
+    pub fn invalid(message: impl Into<String>, hint: impl Into<String>) -> Self {
+        Self::new(ErrorCode::InvalidParams, message, hint)
+    }
+
+    /// `not_found` for a list or task id.
+    pub fn not_found(what: &str, id: &str) -> Self {
+        Self::new(
+            ErrorCode::NotFound,
+            format!("{what} {id} does not exist or was deleted"),
+            format!("check the id; task_lists find lists the {what}s you can see"),
+        )
+    }
+
+    /// `conflict` with a hint.
+    pub fn conflict(message: impl Into<String>, hint: impl Into<String>) -> Self {
+        Self::new(ErrorCode::Conflict, message, hint)
+    }
+
+    /// The contract's JSON error object: `{"error":{"code","message","hint"}}`.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({"error": {"code": self.code.as_str(), "message": self.message, "hint": self.hint}})
+    }
+}
+
+impl From<StoreError> for ToolError {
+    fn from(e: StoreError) -> Self {
+        let hint = match e {
+            StoreError::Busy(_) => "the database stayed locked by other agents; retry the call",
+            StoreError::Io(_) => "check disk space and file permissions of the database",
+            StoreError::Corrupt(_) => {
+                "the database file is damaged; restore it or point --db elsewhere"
+            }
+            _ => "",
+        };
+        ToolError::new(
+            ErrorCode::Storage,
+            format!("store failed: {e}; nothing was changed"),
+            hint,
+        )
+    }
+}
+
+/// Result of a tool action.
+pub type ToolResult<T> = Result<T, ToolError>;

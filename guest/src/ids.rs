@@ -1,0 +1,119 @@
+//! Ids: a kind prefix plus a ULID (`list_01J…`, `task_01J…`), so a list id
+//! passed where a task id is expected is caught and explained.
+
+use ulid::Ulid;
+
+/// The kinds of ids the tools hand out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IdKind {
+    /// A task list.
+    List,
+    /// A task.
+    Task,
+    /// An audit event.
+    Event,
+    /// A claim token.
+    Claim,
+}
+
+impl IdKind {
+    const ALL: [IdKind; 4] = [IdKind::List, IdKind::Task, IdKind::Event, IdKind::Claim];
+
+    /// The id prefix, including the underscore.
+    pub fn prefix(self) -> &'static str {
+        match self {
+            IdKind::List => "list_",
+            IdKind::Task => "task_",
+            IdKind::Event => "evt_",
+            IdKind::Claim => "claim_",
+        }
+    }
+
+    /// How the kind is named in messages.
+    pub fn noun(self) -> &'static str {
+        match self {
+            IdKind::List => "list id",
+            IdKind::Task => "task id",
+            IdKind::Event => "event id",
+            IdKind::Claim => "claim token",
+        }
+    }
+
+    /// The kind an id's prefix says it is, if any.
+    pub fn of(id: &str) -> Option<IdKind> {
+        Self::ALL.into_iter().find(|k| id.starts_with(k.prefix()))
+    }
+}
+
+/// A fresh id of `kind`: the ULID's time part comes from the host clock and
+/// its random part from the host's entropy.
+pub fn new_id(kind: IdKind, now_ms: i64) -> String {
+    let mut bytes = [0u8; 16];
+    // Entropy failure would be a host bug; fall back to the clock so ids stay
+    // unique enough rather than trapping mid-transaction.
+    if getrandom::fill(&mut bytes).is_err() {
+        bytes[..8].copy_from_slice(&now_ms.to_le_bytes());
+    }
+    let ulid = Ulid::from_parts(now_ms.max(0) as u64, u128::from_le_bytes(bytes));
+    format!("{}{}", kind.prefix(), ulid)
+}
+
+/// Checks that `id` is a well-formed id of `kind`, explaining a wrong kind.
+pub fn check(kind: IdKind, id: &str) -> Result<(), String> {
+    match IdKind::of(id) {
+        Some(k) if k == kind => {
+            let rest = &id[k.prefix().len()..];
+            if Ulid::from_string(rest).is_ok() {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{id:?} is not a valid {} ({}<26-char ULID>)",
+                    kind.noun(),
+                    kind.prefix()
+                ))
+            }
+        }
+        Some(other) => Err(format!(
+            "{id:?} is a {}, but a {} ({}…) is expected here",
+            other.noun(),
+            kind.noun(),
+            kind.prefix()
+        )),
+        None => Err(format!(
+            "{id:?} is not a {} (expected {}<ULID>)",
+            kind.noun(),
+            kind.prefix()
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_prefixed_and_unique() {
+        let a = new_id(IdKind::Task, 1_700_000_000_000);
+        let b = new_id(IdKind::Task, 1_700_000_000_000);
+        assert!(a.starts_with("task_") && a.len() == 31);
+        assert_ne!(a, b);
+        assert!(check(IdKind::Task, &a).is_ok());
+    }
+
+    #[test]
+    fn wrong_kind_is_explained() {
+        let l = new_id(IdKind::List, 1);
+        let err = check(IdKind::Task, &l).unwrap_err();
+        assert!(err.contains("is a list id"), "{err}");
+        assert!(
+            check(IdKind::Task, "task_nope")
+                .unwrap_err()
+                .contains("not a valid task id")
+        );
+        assert!(
+            check(IdKind::List, "42")
+                .unwrap_err()
+                .contains("not a list id")
+        );
+    }
+}

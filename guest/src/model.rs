@@ -1,0 +1,228 @@
+//! Rows of the `lists` and `tasks` tables and their contract JSON shapes.
+//! Optional fields are left out of the JSON when unset, to keep results small.
+
+use serde_json::{Map, Value as Json, json};
+
+use crate::clock::format_ms;
+use crate::store::Value;
+
+/// Columns selected for a list, in [`ListRow::from_row`] order.
+pub const LIST_COLS: &str = "id, name, scope_type, scope_key, visibility, owner_agent_id, created_by_agent_id, created_at, updated_at, deleted_at";
+
+/// Columns selected for a task, in [`TaskRow::from_row`] order.
+pub const TASK_COLS: &str = "id, list_id, position, title, description, notes, status, assigned_to_agent_id, \
+     claimed_by_agent_id, claim_token, claim_expires_at, lease_ms, outcome, created_at, updated_at, started_at, \
+     completed_at, deleted_at";
+
+/// A row of `lists`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ListRow {
+    pub id: String,
+    pub name: String,
+    pub scope_type: String,
+    pub scope_key: String,
+    pub visibility: String,
+    pub owner_agent_id: Option<String>,
+    pub created_by_agent_id: String,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub deleted_at: Option<i64>,
+}
+
+/// A row of `tasks`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TaskRow {
+    pub id: String,
+    pub list_id: String,
+    pub position: i64,
+    pub title: String,
+    pub description: Option<String>,
+    pub notes: Option<String>,
+    pub status: String,
+    pub assigned_to_agent_id: Option<String>,
+    pub claimed_by_agent_id: Option<String>,
+    pub claim_token: Option<String>,
+    pub claim_expires_at: Option<i64>,
+    pub lease_ms: Option<i64>,
+    pub outcome: Option<String>,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub started_at: Option<i64>,
+    pub completed_at: Option<i64>,
+    pub deleted_at: Option<i64>,
+}
+
+fn text(row: &[Value], i: usize) -> String {
+    row.get(i)
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string()
+}
+fn opt_text(row: &[Value], i: usize) -> Option<String> {
+    row.get(i).and_then(Value::as_str).map(str::to_string)
+}
+fn int(row: &[Value], i: usize) -> i64 {
+    row.get(i).and_then(Value::as_i64).unwrap_or_default()
+}
+fn opt_int(row: &[Value], i: usize) -> Option<i64> {
+    row.get(i).and_then(Value::as_i64)
+}
+
+impl ListRow {
+    /// Maps a row selected with [`LIST_COLS`].
+    pub fn from_row(r: &[Value]) -> Self {
+        ListRow {
+            id: text(r, 0),
+            name: text(r, 1),
+            scope_type: text(r, 2),
+            scope_key: text(r, 3),
+            visibility: text(r, 4),
+            owner_agent_id: opt_text(r, 5),
+            created_by_agent_id: text(r, 6),
+            created_at: int(r, 7),
+            updated_at: int(r, 8),
+            deleted_at: opt_int(r, 9),
+        }
+    }
+
+    /// Whether `agent` may use this list without a bypass.
+    pub fn visible_to(&self, agent: Option<&str>) -> bool {
+        self.visibility != "private" || (agent.is_some() && self.owner_agent_id.as_deref() == agent)
+    }
+
+    /// The contract's list object.
+    pub fn to_json(&self) -> Json {
+        let mut m = Map::new();
+        m.insert("id".into(), self.id.clone().into());
+        m.insert("name".into(), self.name.clone().into());
+        m.insert("scope_type".into(), self.scope_type.clone().into());
+        m.insert("scope_key".into(), self.scope_key.clone().into());
+        m.insert("visibility".into(), self.visibility.clone().into());
+        if let Some(o) = &self.owner_agent_id {
+            m.insert("owner_agent_id".into(), o.clone().into());
+        }
+        m.insert(
+            "created_by_agent_id".into(),
+            self.created_by_agent_id.clone().into(),
+        );
+        m.insert("created_at".into(), format_ms(self.created_at).into());
+        m.insert("updated_at".into(), format_ms(self.updated_at).into());
+        if let Some(d) = self.deleted_at {
+            m.insert("deleted_at".into(), format_ms(d).into());
+        }
+        Json::Object(m)
+    }
+}
+
+impl TaskRow {
+    /// Maps a row selected with [`TASK_COLS`].
+    pub fn from_row(r: &[Value]) -> Self {
+        TaskRow {
+            id: text(r, 0),
+            list_id: text(r, 1),
+            position: int(r, 2),
+            title: text(r, 3),
+            description: opt_text(r, 4),
+            notes: opt_text(r, 5),
+            status: text(r, 6),
+            assigned_to_agent_id: opt_text(r, 7),
+            claimed_by_agent_id: opt_text(r, 8),
+            claim_token: opt_text(r, 9),
+            claim_expires_at: opt_int(r, 10),
+            lease_ms: opt_int(r, 11),
+            outcome: opt_text(r, 12),
+            created_at: int(r, 13),
+            updated_at: int(r, 14),
+            started_at: opt_int(r, 15),
+            completed_at: opt_int(r, 16),
+            deleted_at: opt_int(r, 17),
+        }
+    }
+
+    /// Whether another agent than `agent` holds a lease that has not expired.
+    pub fn held_by_other(&self, agent: Option<&str>, now: i64) -> bool {
+        self.status == "in_progress"
+            && self.claim_expires_at.is_some_and(|t| t > now)
+            && self.claimed_by_agent_id.as_deref() != agent
+    }
+
+    /// Whether `agent` holds an unexpired lease on it.
+    pub fn held_by(&self, agent: &str, now: i64) -> bool {
+        self.status == "in_progress"
+            && self.claim_expires_at.is_some_and(|t| t > now)
+            && self.claimed_by_agent_id.as_deref() == Some(agent)
+    }
+
+    /// Whether the task is closed (`done` or `canceled`).
+    pub fn is_closed(&self) -> bool {
+        self.status == "done" || self.status == "canceled"
+    }
+
+    /// The contract's task object, with its dependencies.
+    pub fn to_json(&self, depends_on: &[String]) -> Json {
+        let mut m = Map::new();
+        let mut put = |k: &str, v: Json| {
+            m.insert(k.into(), v);
+        };
+        put("id", self.id.clone().into());
+        put("list_id", self.list_id.clone().into());
+        put("position", self.position.into());
+        put("title", self.title.clone().into());
+        let opt = |v: &Option<String>| v.clone().map(Json::from);
+        let time = |v: Option<i64>| v.map(|t| Json::from(format_ms(t)));
+        let optional = [
+            ("description", opt(&self.description)),
+            ("notes", opt(&self.notes)),
+            ("status", Some(self.status.clone().into())),
+            ("assigned_to_agent_id", opt(&self.assigned_to_agent_id)),
+            ("claimed_by_agent_id", opt(&self.claimed_by_agent_id)),
+            ("claim_expires_at", time(self.claim_expires_at)),
+            ("outcome", opt(&self.outcome)),
+            (
+                "depends_on",
+                (!depends_on.is_empty()).then(|| json!(depends_on)),
+            ),
+            ("created_at", Some(format_ms(self.created_at).into())),
+            ("updated_at", Some(format_ms(self.updated_at).into())),
+            ("started_at", time(self.started_at)),
+            ("completed_at", time(self.completed_at)),
+            ("deleted_at", time(self.deleted_at)),
+        ];
+        for (k, v) in optional {
+            if let Some(v) = v {
+                put(k, v);
+            }
+        }
+        Json::Object(m)
+    }
+}
+
+/// Per-status task counts of a list.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub todo: i64,
+    pub in_progress: i64,
+    pub blocked: i64,
+    pub done: i64,
+    pub canceled: i64,
+}
+
+impl Counts {
+    /// Adds `n` tasks of `status`.
+    pub fn add(&mut self, status: &str, n: i64) {
+        match status {
+            "todo" => self.todo += n,
+            "in_progress" => self.in_progress += n,
+            "blocked" => self.blocked += n,
+            "done" => self.done += n,
+            "canceled" => self.canceled += n,
+            _ => {}
+        }
+    }
+
+    /// The contract's counts object.
+    pub fn to_json(&self) -> Json {
+        json!({"todo": self.todo, "in_progress": self.in_progress, "blocked": self.blocked,
+               "done": self.done, "canceled": self.canceled})
+    }
+}

@@ -1,0 +1,82 @@
+//! JSON Schemas generated from the parameter tables, for `task_help schemas`
+//! and the catalogue's tool input schemas.
+
+use serde_json::{Map, Value, json};
+
+use super::defs::BATCH_ITEM;
+use super::{ActionSpec, Param, ToolSpec, Ty};
+
+/// The JSON Schema of one action's `params` object.
+pub fn action_schema(action: &ActionSpec) -> Value {
+    object_schema(action.params())
+}
+
+fn object_schema<'a>(params: impl Iterator<Item = &'a Param>) -> Value {
+    let mut props = Map::new();
+    let mut required = Vec::new();
+    for p in params {
+        let mut schema = type_schema(p.ty);
+        if let Value::Object(m) = &mut schema {
+            m.insert("description".into(), p.doc.into());
+        }
+        props.insert(p.name.into(), schema);
+        if p.required {
+            required.push(Value::from(p.name));
+        }
+    }
+    let mut out = json!({"type": "object", "properties": props, "additionalProperties": false});
+    if !required.is_empty() {
+        out["required"] = Value::Array(required);
+    }
+    out
+}
+
+fn type_schema(ty: Ty) -> Value {
+    match ty {
+        Ty::Str { min, max } => json!({"type": "string", "minLength": min, "maxLength": max}),
+        Ty::Agent { nullable: false } => {
+            json!({"type": "string", "minLength": 1, "maxLength": 200})
+        }
+        Ty::Agent { nullable: true } => {
+            json!({"type": ["string", "null"], "minLength": 1, "maxLength": 200})
+        }
+        Ty::Bool => json!({"type": "boolean"}),
+        Ty::Int { min, max } => json!({"type": "integer", "minimum": min, "maximum": max}),
+        Ty::Enum(options) => json!({"enum": options}),
+        Ty::EnumOrList(options) => json!({"anyOf": [
+            {"enum": options},
+            {"type": "array", "items": {"enum": options}, "minItems": 1}
+        ]}),
+        Ty::Id(kind) => {
+            json!({"type": "string", "pattern": format!("^{}[0-9A-HJKMNP-TV-Z]{{26}}$", kind.prefix())})
+        }
+        Ty::Ids(kind, max) => json!({"type": "array", "minItems": 1, "maxItems": max,
+            "items": {"type": "string", "pattern": format!("^{}", kind.prefix())}}),
+        Ty::Deps { .. } => {
+            json!({"type": "array", "maxItems": super::defs::MAX_DEPS, "items": {"type": "string"}})
+        }
+        Ty::Time => json!({"type": "string", "format": "date-time"}),
+        Ty::Cursor => json!({"type": "string"}),
+        Ty::Items { max } => {
+            json!({"type": "array", "minItems": 1, "maxItems": max, "items": object_schema(BATCH_ITEM.iter())})
+        }
+    }
+}
+
+/// The compact input schema of a tool, as sent in every agent prompt:
+/// `action` (enum) and an open `params` object. Per-action schemas stay in
+/// `task_help schemas` so that the prompt stays small.
+pub fn tool_input_schema(tool: &ToolSpec) -> Value {
+    let mut props = Map::new();
+    props.insert(
+        "action".into(),
+        json!({"type": "string", "enum": tool.action_names()}),
+    );
+    if tool.name != "task_help" {
+        props.insert(
+            "params".into(),
+            json!({"type": "object", "description": "action parameters; see the tool description or task_help schemas"}),
+        );
+    }
+    json!({"type": "object", "properties": props, "required": ["action"], "additionalProperties": false})
+}

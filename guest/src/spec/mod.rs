@@ -1,0 +1,138 @@
+//! The single definition of every tool, action and parameter. The validator,
+//! the JSON Schemas of the catalogue and `task_help` are all generated from
+//! these tables, so they cannot drift apart.
+
+mod defs;
+mod json_schema;
+mod suggest;
+mod validate;
+
+pub use defs::{TOOLS, find_tool};
+pub use json_schema::{action_schema, tool_input_schema};
+pub use suggest::closest as closest_name;
+pub use validate::{Params, validate};
+
+use crate::ids::IdKind;
+
+/// The shape and limits of one parameter.
+#[derive(Debug, Clone, Copy)]
+pub enum Ty {
+    /// A string of `min..=max` characters.
+    Str { min: usize, max: usize },
+    /// An agent id (1–200 characters); `nullable` also allows `null`.
+    Agent { nullable: bool },
+    /// `true` or `false`.
+    Bool,
+    /// An integer in `min..=max`.
+    Int { min: i64, max: i64 },
+    /// One of the given strings.
+    Enum(&'static [&'static str]),
+    /// One of the given strings, or a non-empty array of them.
+    EnumOrList(&'static [&'static str]),
+    /// An id of the given kind.
+    Id(IdKind),
+    /// A non-empty array of ids of the given kind (at most `max`).
+    Ids(IdKind, usize),
+    /// An array of task ids or, inside add_many, batch-local refs.
+    Deps { refs: bool },
+    /// An RFC 3339 time.
+    Time,
+    /// An opaque pagination cursor from a previous result.
+    Cursor,
+    /// The add_many `tasks` array: 1–`max` objects shaped by [`defs::BATCH_ITEM`].
+    Items { max: usize },
+}
+
+/// One parameter of an action.
+#[derive(Debug, Clone, Copy)]
+pub struct Param {
+    /// The key in `params`.
+    pub name: &'static str,
+    /// Its type and limits.
+    pub ty: Ty,
+    /// Whether it must be present.
+    pub required: bool,
+    /// One short sentence for the schema and help.
+    pub doc: &'static str,
+}
+
+/// How an action reaches a list, which decides whether the private-list
+/// bypass parameters apply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// No list involved (help, list creation, find).
+    None,
+    /// Addresses a list or task: private lists need ownership or a bypass.
+    List,
+}
+
+/// One action of a tool.
+#[derive(Debug, Clone, Copy)]
+pub struct ActionSpec {
+    /// Action name, e.g. `claim_next`.
+    pub name: &'static str,
+    /// One line for the catalogue and help.
+    pub summary: &'static str,
+    /// Action-specific parameters (the common ones are added by [`ActionSpec::params`]).
+    pub own_params: &'static [Param],
+    /// Whether private-list bypass parameters apply.
+    pub access: Access,
+    /// Whether the action changes state (and so runs in a write transaction).
+    pub writes: bool,
+    /// A worked example of `params`, as JSON; checked against this spec by tests.
+    pub example: &'static str,
+}
+
+/// MCP-style annotations of a tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Annotations {
+    /// Never changes state.
+    pub read_only: bool,
+    /// May delete or overwrite data.
+    pub destructive: bool,
+    /// Repeating the same call has no further effect.
+    pub idempotent: bool,
+}
+
+/// One tool of the contract.
+#[derive(Debug, Clone, Copy)]
+pub struct ToolSpec {
+    /// Tool name, e.g. `task_items`.
+    pub name: &'static str,
+    /// Short human title.
+    pub title: &'static str,
+    /// What the tool is for (the catalogue adds the action list).
+    pub purpose: &'static str,
+    /// The actions.
+    pub actions: &'static [ActionSpec],
+    /// MCP annotations.
+    pub annotations: Annotations,
+}
+
+impl ToolSpec {
+    /// The action named `name`, if the tool has it.
+    pub fn action(&self, name: &str) -> Option<&'static ActionSpec> {
+        self.actions.iter().find(|a| a.name == name)
+    }
+
+    /// The action names, for messages.
+    pub fn action_names(&self) -> Vec<&'static str> {
+        self.actions.iter().map(|a| a.name).collect()
+    }
+}
+
+impl ActionSpec {
+    /// Every accepted parameter: the action's own, then `agent_id`, then the
+    /// bypass pair for actions that reach a list.
+    pub fn params(&self) -> impl Iterator<Item = &'static Param> + '_ {
+        let bypass: &'static [Param] = if self.access == Access::List {
+            &defs::BYPASS
+        } else {
+            &[]
+        };
+        self.own_params
+            .iter()
+            .chain(defs::AGENT.iter())
+            .chain(bypass.iter())
+    }
+}

@@ -1,0 +1,326 @@
+//! Checks a call's `params` against the action's definition: unknown keys
+//! (with the key probably meant), types, ranges, id kinds, required keys.
+
+use serde_json::{Map, Value};
+
+use super::defs::BATCH_ITEM;
+use super::suggest::closest;
+use super::{ActionSpec, Param, ToolSpec, Ty};
+use crate::clock::parse_rfc3339;
+use crate::context::MAX_AGENT_ID;
+use crate::error::{ToolError, ToolResult};
+use crate::ids;
+
+/// Validated parameters; accessors assume the types the spec promised.
+#[derive(Debug, Clone, Default)]
+pub struct Params {
+    map: Map<String, Value>,
+}
+
+impl Params {
+    /// A string parameter.
+    pub fn str(&self, key: &str) -> Option<&str> {
+        self.map.get(key).and_then(Value::as_str)
+    }
+    /// Whether the key was passed at all (even as `null`).
+    pub fn has(&self, key: &str) -> bool {
+        self.map.contains_key(key)
+    }
+    /// A nullable string: `None` absent, `Some(None)` explicit null.
+    pub fn nullable_str(&self, key: &str) -> Option<Option<&str>> {
+        self.map.get(key).map(Value::as_str)
+    }
+    /// A boolean parameter.
+    pub fn bool(&self, key: &str) -> Option<bool> {
+        self.map.get(key).and_then(Value::as_bool)
+    }
+    /// An integer parameter.
+    pub fn int(&self, key: &str) -> Option<i64> {
+        self.map.get(key).and_then(Value::as_i64)
+    }
+    /// A string or array of strings, as a list.
+    pub fn strs(&self, key: &str) -> Option<Vec<&str>> {
+        match self.map.get(key)? {
+            Value::String(s) => Some(vec![s.as_str()]),
+            Value::Array(a) => Some(a.iter().filter_map(Value::as_str).collect()),
+            _ => None,
+        }
+    }
+    /// The add_many items, each validated.
+    pub fn items(&self, key: &str) -> Vec<Params> {
+        match self.map.get(key) {
+            Some(Value::Array(a)) => a
+                .iter()
+                .filter_map(|v| v.as_object().map(|m| Params { map: m.clone() }))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// Parses `raw` (a JSON object, or empty) and validates it for `tool`+`action`.
+pub fn validate(tool: &ToolSpec, action: &ActionSpec, raw: &str) -> ToolResult<Params> {
+    let map = parse_object(raw, tool, action)?;
+    let params: Vec<&Param> = action.params().collect();
+    let context = format!("{} {}", tool.name, action.name);
+    check_object(&map, &params, &context, "")?;
+    let out = Params { map };
+    if out.bool("bypass_private") == Some(true)
+        && out.str("bypass_reason").is_none_or(|r| r.trim().is_empty())
+    {
+        return Err(ToolError::invalid(
+            "bypass_private needs a non-empty bypass_reason",
+            "say why you need another agent's private list; it is recorded in the audit log",
+        ));
+    }
+    Ok(out)
+}
+
+fn parse_object(raw: &str, tool: &ToolSpec, action: &ActionSpec) -> ToolResult<Map<String, Value>> {
+    if raw.trim().is_empty() {
+        return Ok(Map::new());
+    }
+    let value: Value = serde_json::from_str(raw).map_err(|e| {
+        ToolError::invalid(
+            format!("params is not valid JSON: {e}"),
+            "pass params as a JSON object",
+        )
+    })?;
+    match value {
+        Value::Object(m) => Ok(m),
+        Value::Null => Ok(Map::new()),
+        other => Err(ToolError::invalid(
+            format!("params must be a JSON object, got {}", kind_of(&other)),
+            format!("see task_help schemas for {} {}", tool.name, action.name),
+        )),
+    }
+}
+
+fn check_object(
+    map: &Map<String, Value>,
+    params: &[&Param],
+    context: &str,
+    path: &str,
+) -> ToolResult<()> {
+    let allowed = || params.iter().map(|p| p.name).collect::<Vec<_>>().join(", ");
+    for (key, value) in map {
+        let Some(param) = params.iter().find(|p| p.name == key) else {
+            let mut msg = format!("unknown parameter {path}{key:?} for {context}");
+            if let Some(near) = closest(key, params.iter().map(|p| p.name)) {
+                msg.push_str(&format!("; did you mean {near:?}?"));
+            }
+            return Err(ToolError::invalid(msg, format!("allowed: {}", allowed())));
+        };
+        check_value(param, value, context, &format!("{path}{key}"))?;
+    }
+    if let Some(missing) = params
+        .iter()
+        .find(|p| p.required && !map.contains_key(p.name))
+    {
+        return Err(ToolError::invalid(
+            format!(
+                "missing required parameter {path}{:?} for {context}",
+                missing.name
+            ),
+            format!("{}: {}", missing.name, missing.doc),
+        ));
+    }
+    Ok(())
+}
+
+fn check_value(param: &Param, value: &Value, context: &str, path: &str) -> ToolResult<()> {
+    let bad = |want: String| {
+        Err(ToolError::invalid(
+            format!("{path} must be {want}, got {}", shown(value)),
+            format!("see task_help schemas for {context}"),
+        ))
+    };
+    match param.ty {
+        Ty::Str { min, max } => match value.as_str() {
+            Some(s) if (min..=max).contains(&s.chars().count()) => Ok(()),
+            _ => bad(format!("a string of {min} to {max} characters")),
+        },
+        Ty::Agent { nullable } => match value {
+            Value::Null if nullable => Ok(()),
+            Value::String(s) if is_agent_id(s) => Ok(()),
+            _ => bad(format!(
+                "an agent id (1 to {MAX_AGENT_ID} characters, no control characters){}",
+                if nullable { " or null" } else { "" }
+            )),
+        },
+        Ty::Bool => match value {
+            Value::Bool(_) => Ok(()),
+            _ => bad("true or false".into()),
+        },
+        Ty::Int { min, max } => match value.as_i64() {
+            Some(i) if (min..=max).contains(&i) => Ok(()),
+            _ => bad(format!("an integer from {min} to {max}")),
+        },
+        Ty::Enum(options) => match value.as_str() {
+            Some(s) if options.contains(&s) => Ok(()),
+            _ => bad(one_of(options, value)),
+        },
+        Ty::EnumOrList(options) => {
+            let ok = match value {
+                Value::String(s) => options.contains(&s.as_str()),
+                Value::Array(a) => {
+                    !a.is_empty()
+                        && a.iter()
+                            .all(|v| v.as_str().is_some_and(|s| options.contains(&s)))
+                }
+                _ => false,
+            };
+            if ok {
+                Ok(())
+            } else {
+                bad(format!(
+                    "{} (or a non-empty array of them)",
+                    one_of(options, value)
+                ))
+            }
+        }
+        Ty::Id(kind) => match value.as_str() {
+            Some(s) => ids::check(kind, s)
+                .map_err(|m| ToolError::invalid(format!("{path}: {m}"), id_hint(kind))),
+            None => bad(format!("a {} string", kind.noun())),
+        },
+        Ty::Ids(kind, max) => {
+            let Some(items) = value.as_array().filter(|a| !a.is_empty() && a.len() <= max) else {
+                return bad(format!("an array of 1 to {max} {}s", kind.noun()));
+            };
+            for (i, v) in items.iter().enumerate() {
+                let s = v.as_str().ok_or_else(|| {
+                    ToolError::invalid(
+                        format!("{path}[{i}] must be a {} string", kind.noun()),
+                        id_hint(kind),
+                    )
+                })?;
+                ids::check(kind, s)
+                    .map_err(|m| ToolError::invalid(format!("{path}[{i}]: {m}"), id_hint(kind)))?;
+            }
+            Ok(())
+        }
+        Ty::Deps { refs } => check_deps(value, refs, path, context),
+        Ty::Time => match value.as_str().and_then(parse_rfc3339) {
+            Some(_) => Ok(()),
+            None => bad("an RFC 3339 time such as 2026-11-30T12:00:00.000Z".into()),
+        },
+        Ty::Cursor => match value.as_str() {
+            Some(s) if !s.is_empty() && s.len() <= 200 => Ok(()),
+            _ => bad("the next_cursor string of a previous page".into()),
+        },
+        Ty::Items { max } => {
+            let Some(items) = value.as_array().filter(|a| !a.is_empty() && a.len() <= max) else {
+                return bad(format!("an array of 1 to {max} task objects"));
+            };
+            let item_params: Vec<&Param> = BATCH_ITEM.iter().collect();
+            for (i, item) in items.iter().enumerate() {
+                let Some(obj) = item.as_object() else {
+                    return Err(ToolError::invalid(
+                        format!(
+                            "{path}[{i}] must be an object like {{\"title\": \"…\"}}, got {}",
+                            shown(item)
+                        ),
+                        format!("see task_help schemas for {context}"),
+                    ));
+                };
+                check_object(obj, &item_params, context, &format!("{path}[{i}]."))?;
+            }
+            Ok(())
+        }
+    }
+}
+
+fn check_deps(value: &Value, refs: bool, path: &str, context: &str) -> ToolResult<()> {
+    let want = if refs {
+        "task ids or batch refs"
+    } else {
+        "task ids"
+    };
+    let Some(items) = value
+        .as_array()
+        .filter(|a| a.len() <= super::defs::MAX_DEPS)
+    else {
+        return Err(ToolError::invalid(
+            format!(
+                "{path} must be an array of at most {} {want}, got {}",
+                super::defs::MAX_DEPS,
+                shown(value)
+            ),
+            format!("see task_help schemas for {context}"),
+        ));
+    };
+    for (i, v) in items.iter().enumerate() {
+        let Some(s) = v.as_str() else {
+            return Err(ToolError::invalid(
+                format!("{path}[{i}] must be a string"),
+                format!("{path} holds {want}"),
+            ));
+        };
+        // Inside a batch anything that does not look like an id is a ref,
+        // resolved (or refused) when the batch is assembled.
+        let looks_like_id = ids::IdKind::of(s).is_some();
+        if !refs || looks_like_id {
+            ids::check(ids::IdKind::Task, s).map_err(|m| {
+                ToolError::invalid(
+                    format!("{path}[{i}]: {m}"),
+                    "depends_on holds task ids of the same list",
+                )
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// Agent ids: 1–200 characters, no control characters.
+fn is_agent_id(s: &str) -> bool {
+    let n = s.chars().count();
+    (1..=MAX_AGENT_ID).contains(&n) && !s.chars().any(char::is_control)
+}
+
+fn id_hint(kind: ids::IdKind) -> String {
+    match kind {
+        ids::IdKind::List => "list ids start with list_; task_lists find shows them".into(),
+        ids::IdKind::Task => {
+            "task ids start with task_; task_lists get shows a list's tasks".into()
+        }
+        ids::IdKind::Claim => "pass the claim.token returned by task_claims claim_next".into(),
+        ids::IdKind::Event => "event ids start with evt_".into(),
+    }
+}
+
+fn one_of(options: &[&str], value: &Value) -> String {
+    let mut s = format!("one of {}", options.join(", "));
+    if let Some(near) = value
+        .as_str()
+        .and_then(|v| closest(v, options.iter().copied()))
+    {
+        s.push_str(&format!(" (did you mean {near:?}?)"));
+    }
+    s
+}
+
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// The offending value, shortened so a huge payload does not flood the error.
+fn shown(v: &Value) -> String {
+    let s = v.to_string();
+    if s.chars().count() <= 60 {
+        s
+    } else {
+        format!(
+            "{}… ({})",
+            s.chars().take(57).collect::<String>(),
+            kind_of(v)
+        )
+    }
+}

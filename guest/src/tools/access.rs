@@ -1,0 +1,82 @@
+//! Loading lists and tasks with the visibility rules applied: a private list
+//! belongs to its owner; anyone else needs an explicit, audited bypass.
+
+use serde_json::json;
+
+use super::call::Call;
+use crate::error::{ErrorCode, ToolError, ToolResult};
+use crate::model::{LIST_COLS, ListRow, TASK_COLS, TaskRow};
+
+/// Loads a list (refusing soft-deleted ones unless asked) and checks access.
+pub fn list(call: &mut Call, list_id: &str, include_deleted: bool) -> ToolResult<ListRow> {
+    let rows = call.rows(
+        &format!("SELECT {LIST_COLS} FROM lists WHERE id = ?"),
+        crate::params![list_id],
+    )?;
+    let list = rows
+        .first()
+        .map(|r| ListRow::from_row(r))
+        .ok_or_else(|| ToolError::not_found("list", list_id))?;
+    if list.deleted_at.is_some() && !include_deleted {
+        return Err(ToolError::new(
+            ErrorCode::NotFound,
+            format!("list {list_id} was deleted"),
+            "pass include_deleted: true to task_lists get to read it",
+        ));
+    }
+    check(call, &list)?;
+    Ok(list)
+}
+
+/// Loads a non-deleted task of a non-deleted list and checks access to its list.
+pub fn task(call: &mut Call, task_id: &str) -> ToolResult<(TaskRow, ListRow)> {
+    let rows = call.rows(
+        &format!("SELECT {TASK_COLS} FROM tasks WHERE id = ?"),
+        crate::params![task_id],
+    )?;
+    let task = rows
+        .first()
+        .map(|r| TaskRow::from_row(r))
+        .ok_or_else(|| ToolError::not_found("task", task_id))?;
+    if task.deleted_at.is_some() {
+        return Err(ToolError::new(
+            ErrorCode::NotFound,
+            format!("task {task_id} was deleted"),
+            "",
+        ));
+    }
+    let list = list(call, &task.list_id.clone(), false).map_err(|e| {
+        if e.code == ErrorCode::NotFound {
+            ToolError::not_found("task", task_id)
+        } else {
+            e
+        }
+    })?;
+    Ok((task, list))
+}
+
+/// Allows the owner of a private list, or anyone with `bypass_private` and a
+/// reason (recording a `private_bypass` event); refuses everyone else.
+pub fn check(call: &mut Call, list: &ListRow) -> ToolResult<()> {
+    if list.visible_to(call.agent.as_deref()) || call.bypassed.contains(&list.id) {
+        return Ok(());
+    }
+    let owner = list.owner_agent_id.clone().unwrap_or_default();
+    if call.params.bool("bypass_private") != Some(true) {
+        return Err(ToolError::new(
+            ErrorCode::Forbidden,
+            format!("list {} is private to {owner:?}", list.id),
+            "if you really must, repeat the call with bypass_private: true and a bypass_reason (it is audited)",
+        ));
+    }
+    call.agent()?;
+    let reason = call
+        .params
+        .str("bypass_reason")
+        .unwrap_or_default()
+        .to_string();
+    let data = json!({"tool": call.tool.name, "action": call.action.name, "reason": reason, "owner_agent_id": owner});
+    call.event("private_bypass", Some(&list.id), None, data)?;
+    call.bypassed.push(list.id.clone());
+    Ok(())
+}

@@ -1,0 +1,118 @@
+//! `task_audit get`: the audit log, newest first. Without `list_id` (or
+//! `task_id`) it shows the private-bypass events the caller may see.
+
+use serde_json::{Value as Json, json};
+
+use super::access;
+use super::call::{Call, Output};
+use super::summary::plural;
+use crate::clock::{format_ms, parse_rfc3339};
+use crate::error::{ToolError, ToolResult};
+use crate::model::{TASK_COLS, TaskRow};
+use crate::store::Value;
+
+const DEFAULT_LIMIT: i64 = 50;
+
+/// `get`: events filtered by list, task, kinds and time, paged by cursor.
+pub fn get(call: &mut Call) -> ToolResult<Output> {
+    let mut sql = "SELECT e.seq, e.id, e.at, e.agent_id, e.kind, e.list_id, e.task_id, e.data FROM events e WHERE 1 = 1".to_string();
+    let mut args: Vec<Value> = Vec::new();
+    let mut list_id = call.params.str("list_id").map(str::to_string);
+    if let Some(task_id) = call.params.str("task_id").map(str::to_string) {
+        let rows = call.rows(
+            &format!("SELECT {TASK_COLS} FROM tasks WHERE id = ?"),
+            crate::params![task_id.as_str()],
+        )?;
+        let task = rows
+            .first()
+            .map(|r| TaskRow::from_row(r))
+            .ok_or_else(|| ToolError::not_found("task", &task_id))?;
+        if list_id.as_ref().is_some_and(|l| *l != task.list_id) {
+            return Err(ToolError::invalid(
+                format!(
+                    "task {task_id} is not in list {}",
+                    list_id.unwrap_or_default()
+                ),
+                "",
+            ));
+        }
+        list_id = Some(task.list_id);
+        sql.push_str(" AND e.task_id = ?");
+        args.push(task_id.into());
+    }
+    match &list_id {
+        Some(id) => {
+            let list = access::list(call, id, true)?;
+            sql.push_str(" AND e.list_id = ?");
+            args.push(list.id.into());
+        }
+        None => {
+            let agent = call.agent()?.to_string();
+            sql.push_str(
+                " AND e.kind = 'private_bypass' AND (e.agent_id = ? OR e.list_id IN \
+                 (SELECT id FROM lists WHERE owner_agent_id = ?))",
+            );
+            args.extend([Value::from(agent.as_str()), Value::from(agent.as_str())]);
+        }
+    }
+    if let Some(kinds) = call.params.strs("kinds") {
+        sql.push_str(&format!(
+            " AND e.kind IN ({})",
+            vec!["?"; kinds.len()].join(", ")
+        ));
+        args.extend(kinds.into_iter().map(Value::from));
+    }
+    if let Some(since) = call.params.str("since").and_then(parse_rfc3339) {
+        sql.push_str(" AND e.at >= ?");
+        args.push(since.into());
+    }
+    if let Some(cursor) = call.params.str("cursor") {
+        let seq = cursor
+            .strip_prefix("e")
+            .and_then(|s| s.parse::<i64>().ok())
+            .ok_or_else(|| {
+                ToolError::invalid(
+                    format!("cursor {cursor:?} is not a next_cursor of task_audit get"),
+                    "pass next_cursor exactly as returned",
+                )
+            })?;
+        sql.push_str(" AND e.seq < ?");
+        args.push(seq.into());
+    }
+    let limit = call.params.int("limit").unwrap_or(DEFAULT_LIMIT);
+    sql.push_str(" ORDER BY e.seq DESC LIMIT ?");
+    args.push((limit + 1).into());
+
+    let mut rows = call.rows(&sql, &args)?;
+    let next_cursor = if rows.len() as i64 > limit {
+        rows.truncate(limit as usize);
+        rows.last()
+            .and_then(|r| r[0].as_i64())
+            .map(|s| format!("e{s}"))
+    } else {
+        None
+    };
+    let events: Vec<Json> = rows
+        .iter()
+        .map(|r| {
+            json!({
+                "id": r[1].as_str(),
+                "at": r[2].as_i64().map(format_ms),
+                "agent_id": r[3].as_str(),
+                "kind": r[4].as_str(),
+                "list_id": r[5].as_str(),
+                "task_id": r[6].as_str(),
+                "data": r[7].as_str().and_then(|d| serde_json::from_str::<Json>(d).ok()).unwrap_or(Json::Null),
+            })
+        })
+        .collect();
+    let scope = list_id.map_or_else(
+        || "private-bypass events you may see".to_string(),
+        |l| format!("list {l}"),
+    );
+    let summary = format!("{} in {scope}, newest first", plural(events.len(), "event"));
+    Ok(Output {
+        summary,
+        data: json!({"events": events, "next_cursor": next_cursor}),
+    })
+}

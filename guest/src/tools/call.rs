@@ -1,0 +1,89 @@
+//! One running tool call: its transaction, validated params, identity and
+//! clock reading, plus the helpers every action shares (queries, events).
+
+use serde_json::Value as Json;
+
+use crate::context::{CallContext, require_agent};
+use crate::error::ToolResult;
+use crate::ids::{IdKind, new_id};
+use crate::spec::{ActionSpec, Params, ToolSpec};
+use crate::store::{Tx, Value};
+
+/// What a successful action returns: a one-line summary and the data object.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Output {
+    /// One line for humans and models; full ids included.
+    pub summary: String,
+    /// The contract's result object.
+    pub data: Json,
+}
+
+/// A tool call in progress.
+pub struct Call<'a> {
+    /// The call's one transaction.
+    pub tx: &'a dyn Tx,
+    /// The tool being called.
+    pub tool: &'static ToolSpec,
+    /// The action being run.
+    pub action: &'static ActionSpec,
+    /// Validated params.
+    pub params: Params,
+    /// The effective identity, if any.
+    pub agent: Option<String>,
+    /// The host's context (workspace, thread).
+    pub ctx: &'a CallContext,
+    /// The host clock, read once so that one call has one time.
+    pub now: i64,
+    /// Lists already audited as bypassed in this call (one event per list).
+    pub bypassed: Vec<String>,
+}
+
+impl Call<'_> {
+    /// The identity, or `agent_required`.
+    pub fn agent(&self) -> ToolResult<&str> {
+        require_agent(
+            &self.agent,
+            &format!("{} {}", self.tool.name, self.action.name),
+        )
+    }
+
+    /// Runs a query and returns its rows.
+    pub fn rows(&self, sql: &str, params: &[Value]) -> ToolResult<Vec<Vec<Value>>> {
+        Ok(self.tx.query(sql, params)?.rows)
+    }
+
+    /// Runs a statement; returns the rows changed.
+    pub fn exec(&self, sql: &str, params: &[Value]) -> ToolResult<u64> {
+        Ok(self.tx.execute(sql, params)?)
+    }
+
+    /// A fresh id of `kind`.
+    pub fn new_id(&self, kind: IdKind) -> String {
+        new_id(kind, self.now)
+    }
+
+    /// Records an audit event in the call's transaction.
+    pub fn event(
+        &self,
+        kind: &str,
+        list_id: Option<&str>,
+        task_id: Option<&str>,
+        data: Json,
+    ) -> ToolResult<()> {
+        let id = self.new_id(IdKind::Event);
+        self.exec(
+            "INSERT INTO events (id, at, agent_id, kind, list_id, task_id, data) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            crate::params![id, self.now, self.agent.clone(), kind, list_id, task_id, data.to_string()],
+        )?;
+        Ok(())
+    }
+
+    /// Marks a list as changed now, so `find` sorts it first.
+    pub fn touch_list(&self, list_id: &str) -> ToolResult<()> {
+        self.exec(
+            "UPDATE lists SET updated_at = ? WHERE id = ?",
+            crate::params![self.now, list_id],
+        )?;
+        Ok(())
+    }
+}

@@ -1,0 +1,274 @@
+//! `task_claims`: claim_next (atomic, resumable), refresh, release_expired.
+//! Writes run under the store's write lock (`BEGIN IMMEDIATE`), so the
+//! select-then-conditional-update below is atomic across processes.
+
+use serde_json::{Value as Json, json};
+
+use super::access;
+use super::call::{Call, Output};
+use super::deps;
+use super::items::{claimed_conflict, reload};
+use super::summary::{plural, quoted};
+use crate::clock::format_ms;
+use crate::error::{ToolError, ToolResult};
+use crate::ids::IdKind;
+use crate::model::{TASK_COLS, TaskRow};
+use crate::store::Value;
+
+/// Default lease: 15 minutes.
+const DEFAULT_LEASE_MS: i64 = 900_000;
+
+fn lease_ms(call: &Call, fallback: Option<i64>) -> i64 {
+    call.params
+        .int("lease_seconds")
+        .map(|s| s * 1000)
+        .or(fallback)
+        .unwrap_or(DEFAULT_LEASE_MS)
+}
+
+fn claim_json(task: &TaskRow) -> Json {
+    json!({"token": task.claim_token, "expires_at": task.claim_expires_at.map(format_ms)})
+}
+
+/// `claim_next`: the caller's current claim in this list (resumed), else the
+/// first ready task by position, else why nothing is ready.
+pub fn claim_next(call: &mut Call) -> ToolResult<Output> {
+    let agent = call.agent()?.to_string();
+    let list_id = call.params.str("list_id").unwrap_or_default().to_string();
+    let list = access::list(call, &list_id, false)?;
+    let lease = lease_ms(call, None);
+    let expires = call.now + lease;
+
+    // Retried call or lost context: hand back what the caller already holds.
+    let held = call.rows(
+        &format!(
+            "SELECT {TASK_COLS} FROM tasks WHERE list_id = ? AND status = 'in_progress' \
+             AND claimed_by_agent_id = ? AND deleted_at IS NULL ORDER BY position LIMIT 1"
+        ),
+        crate::params![list.id.as_str(), agent.as_str()],
+    )?;
+    if let Some(row) = held.first() {
+        let task = TaskRow::from_row(row);
+        call.exec(
+            "UPDATE tasks SET claim_expires_at = ?, lease_ms = ?, updated_at = ? WHERE id = ?",
+            crate::params![expires, lease, call.now, task.id.as_str()],
+        )?;
+        call.event(
+            "claimed",
+            Some(&list.id),
+            Some(&task.id),
+            json!({"resumed": true, "lease_seconds": lease / 1000}),
+        )?;
+        return claimed(call, &task.id, true);
+    }
+
+    let candidate = call.rows(
+        &format!(
+            "SELECT {TASK_COLS} FROM tasks t WHERE t.list_id = ? AND t.deleted_at IS NULL \
+             AND (t.status = 'todo' OR (t.status = 'in_progress' AND t.claim_expires_at <= ?)) \
+             AND (t.assigned_to_agent_id IS NULL OR t.assigned_to_agent_id = ?) \
+             AND NOT EXISTS (SELECT 1 FROM task_deps d JOIN tasks u ON u.id = d.depends_on_id \
+                 WHERE d.task_id = t.id AND u.deleted_at IS NULL AND u.status NOT IN ('done', 'canceled')) \
+             ORDER BY t.position LIMIT 1"
+        ),
+        crate::params![list.id.as_str(), call.now, agent.as_str()],
+    )?;
+    let Some(row) = candidate.first() else {
+        return nothing_ready(call, &list.id, &agent);
+    };
+    let task = TaskRow::from_row(row);
+    let token = call.new_id(IdKind::Claim);
+    let changed = call.exec(
+        "UPDATE tasks SET status = 'in_progress', claimed_by_agent_id = ?, claim_token = ?, claim_expires_at = ?, \
+         lease_ms = ?, started_at = COALESCE(started_at, ?), updated_at = ? \
+         WHERE id = ? AND deleted_at IS NULL AND (status = 'todo' OR (status = 'in_progress' AND claim_expires_at <= ?))",
+        crate::params![agent.as_str(), token.as_str(), expires, lease, call.now, call.now, task.id.as_str(), call.now],
+    )?;
+    if changed != 1 {
+        return Err(ToolError::conflict(
+            format!("task {} was taken by another agent", task.id),
+            "call claim_next again",
+        ));
+    }
+    if task.status == "in_progress" {
+        let data = json!({"claimed_by": task.claimed_by_agent_id, "expired_at": task.claim_expires_at.map(format_ms)});
+        call.event("expired", Some(&list.id), Some(&task.id), data)?;
+    }
+    call.event(
+        "claimed",
+        Some(&list.id),
+        Some(&task.id),
+        json!({"lease_seconds": lease / 1000}),
+    )?;
+    call.touch_list(&list.id)?;
+    claimed(call, &task.id, false)
+}
+
+fn claimed(call: &Call, task_id: &str, resumed: bool) -> ToolResult<Output> {
+    let task = reload(call, task_id)?;
+    let deps = deps::of_task(call, task_id)?;
+    let mut data = json!({"task": task.to_json(&deps), "claim": claim_json(&task)});
+    if resumed {
+        data["resumed"] = true.into();
+    }
+    let verb = if resumed { "resumed" } else { "claimed" };
+    let until = task.claim_expires_at.map(format_ms).unwrap_or_default();
+    let summary = format!(
+        "{verb} task {} {} (#{}), lease until {until}",
+        task.id,
+        quoted(&task.title),
+        task.position
+    );
+    Ok(Output { summary, data })
+}
+
+/// Why no task could be handed out, as counts.
+fn nothing_ready(call: &Call, list_id: &str, agent: &str) -> ToolResult<Output> {
+    let rows = call.rows(
+        "SELECT t.status, t.assigned_to_agent_id, t.claim_expires_at, \
+         (SELECT COUNT(*) FROM task_deps d JOIN tasks u ON u.id = d.depends_on_id \
+          WHERE d.task_id = t.id AND u.deleted_at IS NULL AND u.status NOT IN ('done', 'canceled')) \
+         FROM tasks t WHERE t.list_id = ? AND t.deleted_at IS NULL AND t.status IN ('todo', 'in_progress', 'blocked')",
+        crate::params![list_id],
+    )?;
+    let (mut by_others, mut on_deps, mut assigned_others, mut blocked) = (0, 0, 0, 0);
+    for r in &rows {
+        let status = r[0].as_str().unwrap_or_default();
+        let assigned = r[1].as_str();
+        let open_deps = r[3].as_i64().unwrap_or(0);
+        if status == "blocked" {
+            blocked += 1;
+        } else if status == "in_progress" && r[2].as_i64().is_some_and(|t| t > call.now) {
+            by_others += 1;
+        } else if assigned.is_some_and(|a| a != agent) {
+            assigned_others += 1;
+        } else if open_deps > 0 {
+            on_deps += 1;
+        }
+    }
+    let waiting = json!({"claimed_by_others": by_others, "waiting_on_dependencies": on_deps,
+                         "assigned_to_others": assigned_others, "blocked": blocked});
+    let reasons: Vec<String> = [
+        (by_others, "claimed by others"),
+        (on_deps, "waiting on dependencies"),
+        (assigned_others, "assigned to others"),
+        (blocked, "blocked"),
+    ]
+    .iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, why)| format!("{n} {why}"))
+    .collect();
+    let summary = if reasons.is_empty() {
+        format!("no task to claim in {list_id}: nothing left to do")
+    } else {
+        format!("no task to claim in {list_id}: {}", reasons.join(", "))
+    };
+    Ok(Output {
+        summary,
+        data: json!({"task": Json::Null, "waiting": waiting}),
+    })
+}
+
+/// `refresh`: extends the caller's lease on a task it still holds (even past
+/// expiry, as long as nobody took it over).
+pub fn refresh(call: &mut Call) -> ToolResult<Output> {
+    let agent = call.agent()?.to_string();
+    let task_id = call.params.str("task_id").unwrap_or_default().to_string();
+    let (task, list) = access::task(call, &task_id)?;
+    if task.status != "in_progress" || task.claimed_by_agent_id.as_deref() != Some(agent.as_str()) {
+        if task.held_by_other(Some(&agent), call.now) {
+            return Err(claimed_conflict(&task));
+        }
+        return Err(ToolError::conflict(
+            format!(
+                "you ({agent}) do not hold a claim on task {} (status {})",
+                task.id, task.status
+            ),
+            "call task_claims claim_next to claim work",
+        ));
+    }
+    if let Some(token) = call.params.str("claim_token")
+        && task.claim_token.as_deref() != Some(token)
+    {
+        return Err(ToolError::conflict(
+            format!(
+                "claim token {token} is not the current claim on task {}",
+                task.id
+            ),
+            "call task_claims claim_next to get your current claim",
+        ));
+    }
+    let lease = lease_ms(call, task.lease_ms);
+    call.exec(
+        "UPDATE tasks SET claim_expires_at = ?, lease_ms = ?, updated_at = ? WHERE id = ?",
+        crate::params![call.now + lease, lease, call.now, task.id.as_str()],
+    )?;
+    call.event(
+        "refreshed",
+        Some(&list.id),
+        Some(&task.id),
+        json!({"lease_seconds": lease / 1000}),
+    )?;
+    let task = reload(call, &task.id)?;
+    let deps = deps::of_task(call, &task.id)?;
+    let until = task.claim_expires_at.map(format_ms).unwrap_or_default();
+    let summary = format!(
+        "refreshed task {} {}, lease until {until}",
+        task.id,
+        quoted(&task.title)
+    );
+    Ok(Output {
+        summary,
+        data: json!({"task": task.to_json(&deps), "claim": claim_json(&task)}),
+    })
+}
+
+/// `release_expired`: returns expired claims to `todo`, keeping assignments.
+/// Idempotent: a second call finds nothing left to release.
+pub fn release_expired(call: &mut Call) -> ToolResult<Output> {
+    call.agent()?;
+    let mut sql = "SELECT t.id, t.list_id, t.claimed_by_agent_id, t.claim_expires_at FROM tasks t \
+                   JOIN lists l ON l.id = t.list_id WHERE t.status = 'in_progress' AND t.claim_expires_at <= ? \
+                   AND t.deleted_at IS NULL AND l.deleted_at IS NULL"
+        .to_string();
+    let mut args: Vec<Value> = vec![call.now.into()];
+    if let Some(list_id) = call.params.str("list_id").map(str::to_string) {
+        let list = access::list(call, &list_id, false)?;
+        sql.push_str(" AND t.list_id = ?");
+        args.push(list.id.into());
+    } else {
+        sql.push_str(" AND (l.visibility = 'shared' OR l.owner_agent_id = ?)");
+        args.push(call.agent.clone().into());
+    }
+    sql.push_str(" ORDER BY t.list_id, t.position");
+    let rows = call.rows(&sql, &args)?;
+    let mut released = Vec::new();
+    for r in &rows {
+        let (id, list_id) = (
+            r[0].as_str().unwrap_or_default(),
+            r[1].as_str().unwrap_or_default(),
+        );
+        call.exec(
+            "UPDATE tasks SET status = 'todo', claimed_by_agent_id = NULL, claim_token = NULL, claim_expires_at = NULL, \
+             lease_ms = NULL, updated_at = ? WHERE id = ?",
+            crate::params![call.now, id],
+        )?;
+        let data = json!({"claimed_by": r[2].as_str(), "expired_at": r[3].as_i64().map(format_ms)});
+        call.event("released", Some(list_id), Some(id), data)?;
+        call.touch_list(list_id)?;
+        released.push(id.to_string());
+    }
+    let summary = if released.is_empty() {
+        "no expired claims".to_string()
+    } else {
+        format!(
+            "released {}: {}",
+            plural(released.len(), "expired claim"),
+            released.join(", ")
+        )
+    };
+    Ok(Output {
+        summary,
+        data: json!({"released": released}),
+    })
+}

@@ -1,0 +1,184 @@
+//! `task_help` and the tool catalogue, both generated from the spec tables
+//! (the same definitions the validator uses), plus the workflow and rules.
+
+use serde_json::{Map, Value as Json, json};
+
+use super::call::Output;
+use crate::error::ToolResult;
+use crate::spec::{self, ActionSpec, Annotations, TOOLS, ToolSpec};
+
+/// The standard agent workflow (CONTRACT.md), as numbered steps.
+pub const WORKFLOW: &[&str] = &[
+    "task_lists find: look for an existing list (filter by scope_type/scope_key/name).",
+    "Else task_lists create (get_or_create: true makes this safe when agents race).",
+    "task_items create / add_many: add the tasks in execution order; depends_on for prerequisites (add_many: by batch ref).",
+    "task_claims claim_next with your agent_id: atomically get the next ready task and a claim token.",
+    "Do the task. Save working memory with task_items update notes (context, choices, blockers, next steps); each update renews your lease, task_claims refresh extends it.",
+    "task_items update status: done or canceled (outcome required: decisions, actions, result), blocked (stays assigned to you unless assigned_to_agent_id is passed: null releases it, an id transfers it) or todo (gives it back).",
+    "Repeat from claim_next until it returns task: null (waiting says why).",
+];
+
+/// The rules, including every decision the contract leaves open.
+pub const RULES: &[&str] = &[
+    "Same database + same list_id = same list. Two agents never hold the same task at once, whatever the number of processes.",
+    "claim_next is the only way to start a task; update never sets in_progress.",
+    "claim_next takes the first task by position that is todo (or in_progress with an expired lease), not deleted, assigned to nobody or to you, whose depends_on are all done/canceled (deleted dependencies no longer block).",
+    "You hold at most one task per list: claim_next while you hold one returns it again (resumed: true, same token, renewed lease), notes included; also after your lease expired if nobody took it over.",
+    "While another agent's lease runs, every update or delete of that task is refused (conflict). A claim_token that is not the current one is refused (conflict).",
+    "done/canceled need a non-empty outcome in the same call; they end the claim and set completed_at. A closed task can only be reopened with status todo.",
+    "blocked ends the claim and assigns the task to you unless the call passes assigned_to_agent_id (null releases, an id transfers). todo ends the claim and keeps the assignment.",
+    "An update by the claim holder renews its lease. refresh extends it (default: the lease length of the claim).",
+    "Leases: lease_seconds 30-86400, default 900. release_expired returns expired claims to todo, keeping assignments; it is idempotent.",
+    "Private lists are usable only by owner_agent_id (default: the creator). Others get forbidden unless they pass bypass_private: true and bypass_reason; the bypass is recorded as a private_bypass audit event.",
+    "Actions that change state or claim work need an agent identity (params.agent_id or the host default); reads do not.",
+    "Positions are 1-based ranks among the list's non-deleted tasks; create/add_many insert at position (at most one past the end), reorder moves tasks.",
+    "Deletes are soft: task_lists delete removes the list and its active tasks, keeping done/canceled history; nothing is erased.",
+    "Every change is recorded in the audit log in the same transaction. Kinds: created, updated, status_changed, claimed, refreshed, released (by release_expired), expired (an expired lease taken over), reordered, deleted, private_bypass.",
+    "Every call is one transaction: a failed call changes nothing. Errors carry code, message and hint.",
+    "Ids are prefixed ULIDs (list_…, task_…, claim_…, evt_…). Times are RFC 3339 UTC with milliseconds. Absent fields are unset.",
+];
+
+/// Runs a `task_help` action.
+pub fn run(action: &str) -> ToolResult<Output> {
+    let mut data = Map::new();
+    let all = action == "all";
+    if all || action == "workflow" {
+        data.insert("workflow".into(), json!(WORKFLOW));
+        data.insert("rules".into(), json!(RULES));
+    }
+    if all || action == "schemas" {
+        data.insert("schemas".into(), schemas());
+    }
+    if all || action == "examples" {
+        data.insert("examples".into(), examples());
+    }
+    let summary = format!(
+        "task_help {action}: {}",
+        data.keys().cloned().collect::<Vec<_>>().join(", ")
+    );
+    Ok(Output {
+        summary,
+        data: Json::Object(data),
+    })
+}
+
+fn schemas() -> Json {
+    let mut tools = Map::new();
+    for tool in TOOLS.iter().filter(|t| t.name != "task_help") {
+        let mut actions = Map::new();
+        for a in tool.actions {
+            actions.insert(
+                a.name.into(),
+                json!({"summary": a.summary, "schema": spec::action_schema(a)}),
+            );
+        }
+        tools.insert(tool.name.into(), Json::Object(actions));
+    }
+    Json::Object(tools)
+}
+
+fn examples() -> Json {
+    let mut out = Vec::new();
+    for tool in TOOLS.iter().filter(|t| t.name != "task_help") {
+        for a in tool.actions {
+            let params: Json = serde_json::from_str(a.example).unwrap_or(Json::Null);
+            out.push(json!({"title": a.summary, "tool": tool.name, "input": {"action": a.name, "params": params}}));
+        }
+    }
+    Json::Array(out)
+}
+
+/// One tool as hosts publish it (MCP `tools/list`, Pi `registerTool`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CatalogueEntry {
+    /// Tool name.
+    pub name: &'static str,
+    /// Human title.
+    pub title: &'static str,
+    /// Prompt description: purpose and the actions with their parameters.
+    pub description: String,
+    /// JSON Schema of the input object.
+    pub input_schema: Json,
+    /// MCP annotations.
+    pub annotations: Annotations,
+}
+
+/// The five tools.
+pub fn catalogue() -> Vec<CatalogueEntry> {
+    TOOLS
+        .iter()
+        .map(|t| CatalogueEntry {
+            name: t.name,
+            title: t.title,
+            description: describe(t),
+            input_schema: spec::tool_input_schema(t),
+            annotations: t.annotations,
+        })
+        .collect()
+}
+
+/// `purpose` + one signature per action, e.g. `claim_next(list_id, lease_seconds?)`.
+fn describe(tool: &ToolSpec) -> String {
+    if tool.name == "task_help" {
+        return format!(
+            "{} Actions: {}.",
+            tool.purpose,
+            tool.action_names().join(", ")
+        );
+    }
+    let sigs: Vec<String> = tool.actions.iter().map(signature).collect();
+    format!(
+        "{} Actions: {}. Every action accepts agent_id; actions on a list accept bypass_private+bypass_reason. See task_help.",
+        tool.purpose,
+        sigs.join("; ")
+    )
+}
+
+fn signature(a: &ActionSpec) -> String {
+    let params: Vec<String> = a
+        .own_params
+        .iter()
+        .map(|p| {
+            if p.required {
+                p.name.to_string()
+            } else {
+                format!("{}?", p.name)
+            }
+        })
+        .collect();
+    format!("{}({})", a.name, params.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_example_passes_its_own_validator() {
+        for tool in TOOLS.iter() {
+            for a in tool.actions {
+                if tool.name == "task_help" {
+                    continue;
+                }
+                spec::validate(tool, a, a.example)
+                    .unwrap_or_else(|e| panic!("{} {}: {}", tool.name, a.name, e.message));
+            }
+        }
+    }
+
+    #[test]
+    fn catalogue_is_small_and_complete() {
+        let cat = catalogue();
+        assert_eq!(cat.len(), 5);
+        let size: usize = cat
+            .iter()
+            .map(|c| c.description.len() + c.input_schema.to_string().len())
+            .sum();
+        assert!(size < 4000, "catalogue is {size} bytes");
+        assert!(
+            cat[2]
+                .description
+                .contains("claim_next(list_id, lease_seconds?)")
+        );
+    }
+}

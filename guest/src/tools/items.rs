@@ -1,0 +1,409 @@
+//! `task_items`: create, add_many (all or nothing, batch refs), reorder,
+//! delete. `update` lives in `items_update.rs`.
+
+use std::collections::HashMap;
+
+use serde_json::{Value as Json, json};
+
+use super::access;
+use super::call::{Call, Output};
+use super::deps;
+use super::positions;
+use super::summary::{plural, quoted};
+use crate::error::{ErrorCode, ToolError, ToolResult};
+use crate::ids::IdKind;
+use crate::model::{TASK_COLS, TaskRow};
+use crate::spec::Params;
+
+/// A task about to be inserted.
+struct NewTask {
+    id: String,
+    title: String,
+    description: Option<String>,
+    notes: Option<String>,
+    assigned: Option<String>,
+    depends_on: Vec<String>,
+}
+
+impl NewTask {
+    fn from_params(call: &Call, p: &Params) -> Self {
+        NewTask {
+            id: call.new_id(IdKind::Task),
+            title: p.str("title").unwrap_or_default().to_string(),
+            description: p.str("description").map(str::to_string),
+            notes: p.str("notes").map(str::to_string),
+            assigned: p.str("assigned_to_agent_id").map(str::to_string),
+            depends_on: Vec::new(),
+        }
+    }
+}
+
+/// Inserts tasks at consecutive positions from `at`, with their
+/// dependencies and a `created` event each; returns them as stored.
+fn insert(call: &Call, list_id: &str, at: i64, tasks: &[NewTask]) -> ToolResult<Vec<TaskRow>> {
+    let mut out = Vec::with_capacity(tasks.len());
+    for (i, t) in tasks.iter().enumerate() {
+        let row = TaskRow {
+            id: t.id.clone(),
+            list_id: list_id.to_string(),
+            position: at + i as i64,
+            title: t.title.clone(),
+            description: t.description.clone(),
+            notes: t.notes.clone(),
+            status: "todo".into(),
+            assigned_to_agent_id: t.assigned.clone(),
+            claimed_by_agent_id: None,
+            claim_token: None,
+            claim_expires_at: None,
+            lease_ms: None,
+            outcome: None,
+            created_at: call.now,
+            updated_at: call.now,
+            started_at: None,
+            completed_at: None,
+            deleted_at: None,
+        };
+        call.exec(
+            "INSERT INTO tasks (id, list_id, position, title, description, notes, status, assigned_to_agent_id, \
+             created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'todo', ?, ?, ?)",
+            crate::params![
+                row.id.as_str(),
+                list_id,
+                row.position,
+                row.title.as_str(),
+                row.description.clone(),
+                row.notes.clone(),
+                row.assigned_to_agent_id.clone(),
+                call.now,
+                call.now
+            ],
+        )?;
+        deps::write(call, &row.id, &t.depends_on, false)?;
+        call.event(
+            "created",
+            Some(list_id),
+            Some(&row.id),
+            json!({"title": row.title, "position": row.position}),
+        )?;
+        out.push(row);
+    }
+    call.touch_list(list_id)?;
+    Ok(out)
+}
+
+/// `create`: one task, appended or inserted at `position`.
+pub fn create(call: &mut Call) -> ToolResult<Output> {
+    call.agent()?;
+    let list_id = call.params.str("list_id").unwrap_or_default().to_string();
+    let list = access::list(call, &list_id, false)?;
+    let mut task = NewTask::from_params(call, &call.params);
+    let wanted = call.params.strs("depends_on").unwrap_or_default();
+    task.depends_on = deps::check_existing(call, &list.id, None, &wanted)?;
+    let at = positions::make_room(call, &list.id, call.params.int("position"), 1)?;
+    let row = insert(call, &list.id, at, std::slice::from_ref(&task))?.remove(0);
+    let summary = format!(
+        "created task {} {} at #{} in {}",
+        row.id,
+        quoted(&row.title),
+        row.position,
+        list.id
+    );
+    Ok(Output {
+        summary,
+        data: json!({"task": row.to_json(&task.depends_on)}),
+    })
+}
+
+/// `add_many`: up to 500 tasks in one transaction. Items may name each other
+/// in `depends_on` by their batch-local `ref`, before or after themselves.
+pub fn add_many(call: &mut Call) -> ToolResult<Output> {
+    call.agent()?;
+    let list_id = call.params.str("list_id").unwrap_or_default().to_string();
+    let list = access::list(call, &list_id, false)?;
+    let items = call.params.items("tasks");
+    let mut tasks: Vec<NewTask> = items
+        .iter()
+        .map(|p| NewTask::from_params(call, p))
+        .collect();
+
+    let mut refs: HashMap<&str, usize> = HashMap::new();
+    for (i, p) in items.iter().enumerate() {
+        if let Some(r) = p.str("ref")
+            && let Some(first) = refs.insert(r, i)
+        {
+            return Err(ToolError::invalid(
+                format!("tasks[{i}].ref {r:?} is already used by tasks[{first}]"),
+                "refs must be unique within the batch",
+            ));
+        }
+    }
+    for (i, p) in items.iter().enumerate() {
+        let mut existing = Vec::new();
+        for d in p.strs("depends_on").unwrap_or_default() {
+            match refs.get(d) {
+                Some(j) => {
+                    let dep = tasks[*j].id.clone();
+                    tasks[i].depends_on.push(dep);
+                }
+                None if IdKind::of(d) == Some(IdKind::Task) => existing.push(d),
+                None => {
+                    let known: Vec<&str> = refs.keys().copied().collect();
+                    return Err(ToolError::invalid(
+                        format!(
+                            "tasks[{i}].depends_on: {d:?} is neither a ref of this batch nor a task id"
+                        ),
+                        if known.is_empty() {
+                            "give items a ref to depend on them".to_string()
+                        } else {
+                            format!("refs in this batch: {}", known.join(", "))
+                        },
+                    ));
+                }
+            }
+        }
+        let checked = deps::check_existing(call, &list.id, None, &existing)?;
+        let deps_i = &mut tasks[i].depends_on;
+        for c in checked {
+            if !deps_i.contains(&c) {
+                deps_i.push(c);
+            }
+        }
+    }
+    let graph: deps::Graph = tasks
+        .iter()
+        .map(|t| (t.id.clone(), t.depends_on.clone()))
+        .collect();
+    if let Some(cycle) = deps::find_cycle(&graph) {
+        let label = |id: &str| {
+            let i = tasks.iter().position(|t| t.id == id).unwrap_or(0);
+            items[i]
+                .str("ref")
+                .map_or_else(|| format!("tasks[{i}]"), |r| format!("{r:?}"))
+        };
+        return Err(deps::cycle_error(&cycle, label));
+    }
+
+    let at = positions::make_room(
+        call,
+        &list.id,
+        call.params.int("position"),
+        tasks.len() as i64,
+    )?;
+    let rows = insert(call, &list.id, at, &tasks)?;
+    let data: Vec<Json> = rows
+        .iter()
+        .zip(&tasks)
+        .map(|(r, t)| r.to_json(&t.depends_on))
+        .collect();
+    let summary = format!(
+        "added {} to {} at #{}",
+        plural(rows.len(), "task"),
+        list.id,
+        at
+    );
+    Ok(Output {
+        summary,
+        data: json!({"tasks": data}),
+    })
+}
+
+/// `reorder`: moves `task_ids` (in that order) to `position`, or before/after
+/// an anchor task; the other tasks keep their relative order.
+pub fn reorder(call: &mut Call) -> ToolResult<Output> {
+    call.agent()?;
+    let list_id = call.params.str("list_id").unwrap_or_default().to_string();
+    let list = access::list(call, &list_id, false)?;
+    let moved: Vec<String> = call
+        .params
+        .strs("task_ids")
+        .unwrap_or_default()
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+    let anchors = ["position", "before_task_id", "after_task_id"]
+        .into_iter()
+        .filter(|k| call.params.has(k))
+        .count();
+    if anchors > 1 {
+        return Err(ToolError::invalid(
+            "pass at most one of position, before_task_id, after_task_id",
+            "",
+        ));
+    }
+    let before = positions::order(call, &list.id)?;
+    for (i, id) in moved.iter().enumerate() {
+        if moved[..i].contains(id) {
+            return Err(ToolError::invalid(format!("task_ids lists {id} twice"), ""));
+        }
+        if !before.contains(id) {
+            return Err(ToolError::invalid(
+                format!(
+                    "task_ids[{i}]: task {id} is not an active task of list {}",
+                    list.id
+                ),
+                "",
+            ));
+        }
+    }
+    let rest: Vec<String> = before
+        .iter()
+        .filter(|id| !moved.contains(id))
+        .cloned()
+        .collect();
+    let anchor_index = |key: &str| -> ToolResult<Option<usize>> {
+        let Some(anchor) = call.params.str(key) else {
+            return Ok(None);
+        };
+        if moved.iter().any(|m| m == anchor) {
+            return Err(ToolError::invalid(
+                format!("{key} {anchor} is one of the tasks being moved"),
+                "",
+            ));
+        }
+        rest.iter()
+            .position(|id| id == anchor)
+            .map(Some)
+            .ok_or_else(|| {
+                ToolError::invalid(
+                    format!(
+                        "{key}: task {anchor} is not an active task of list {}",
+                        list.id
+                    ),
+                    "",
+                )
+            })
+    };
+    let index = if let Some(i) = anchor_index("before_task_id")? {
+        i
+    } else if let Some(i) = anchor_index("after_task_id")? {
+        i + 1
+    } else {
+        let p = call.params.int("position").unwrap_or(1);
+        let max = rest.len() as i64 + 1;
+        if p > max {
+            return Err(ToolError::invalid(
+                format!(
+                    "position {p} is past the end (at most {max} for {} moved tasks)",
+                    moved.len()
+                ),
+                "",
+            ));
+        }
+        (p - 1) as usize
+    };
+    let mut order = rest;
+    order.splice(index..index, moved.iter().cloned());
+    positions::write_order(call, &list.id, &order, &before)?;
+    call.event(
+        "reordered",
+        Some(&list.id),
+        None,
+        json!({"task_ids": moved, "position": index + 1}),
+    )?;
+    call.touch_list(&list.id)?;
+    let data: Vec<Json> = order
+        .iter()
+        .enumerate()
+        .map(|(i, id)| json!({"id": id, "position": i + 1}))
+        .collect();
+    let summary = format!(
+        "moved {} to #{} in {}",
+        plural(moved.len(), "task"),
+        index + 1,
+        list.id
+    );
+    Ok(Output {
+        summary,
+        data: json!({"tasks": data}),
+    })
+}
+
+/// `delete`: soft-deletes tasks, refusing any claimed by another agent.
+pub fn delete(call: &mut Call) -> ToolResult<Output> {
+    call.agent()?;
+    let mut ids: Vec<String> = call
+        .params
+        .str("task_id")
+        .map(|s| vec![s.to_string()])
+        .unwrap_or_default();
+    if let Some(more) = call.params.strs("task_ids") {
+        if !ids.is_empty() {
+            return Err(ToolError::invalid("pass task_id or task_ids, not both", ""));
+        }
+        ids = more.into_iter().map(str::to_string).collect();
+    }
+    if ids.is_empty() {
+        return Err(ToolError::invalid(
+            "missing task_id (or task_ids)",
+            "pass the task to delete",
+        ));
+    }
+    let mut seen = Vec::new();
+    ids.retain(|id| {
+        if seen.contains(id) {
+            false
+        } else {
+            seen.push(id.clone());
+            true
+        }
+    });
+    let mut lists: Vec<String> = Vec::new();
+    for id in &ids {
+        let (task, list) = access::task(call, id)?;
+        if task.held_by_other(call.agent.as_deref(), call.now) {
+            return Err(claimed_conflict(&task));
+        }
+        call.exec(
+            "UPDATE tasks SET deleted_at = ?, updated_at = ?, claimed_by_agent_id = NULL, claim_token = NULL, \
+             claim_expires_at = NULL, lease_ms = NULL WHERE id = ?",
+            crate::params![call.now, call.now, id.as_str()],
+        )?;
+        call.event(
+            "deleted",
+            Some(&list.id),
+            Some(id),
+            json!({"title": task.title}),
+        )?;
+        if !lists.contains(&list.id) {
+            lists.push(list.id);
+        }
+    }
+    for l in &lists {
+        positions::compact(call, l)?;
+        call.touch_list(l)?;
+    }
+    let summary = format!("deleted {}: {}", plural(ids.len(), "task"), ids.join(", "));
+    Ok(Output {
+        summary,
+        data: json!({"deleted": ids}),
+    })
+}
+
+/// The `conflict` for a task another agent holds.
+pub fn claimed_conflict(task: &TaskRow) -> ToolError {
+    ToolError::new(
+        ErrorCode::Conflict,
+        format!(
+            "task {} is claimed by {} until {}",
+            task.id,
+            task.claimed_by_agent_id
+                .as_deref()
+                .unwrap_or("another agent"),
+            task.claim_expires_at
+                .map(crate::clock::format_ms)
+                .unwrap_or_default()
+        ),
+        "call task_claims claim_next to get another task",
+    )
+}
+
+/// Reloads a task row by id.
+pub fn reload(call: &Call, task_id: &str) -> ToolResult<TaskRow> {
+    let rows = call.rows(
+        &format!("SELECT {TASK_COLS} FROM tasks WHERE id = ?"),
+        crate::params![task_id],
+    )?;
+    rows.first()
+        .map(|r| TaskRow::from_row(r))
+        .ok_or_else(|| ToolError::not_found("task", task_id))
+}

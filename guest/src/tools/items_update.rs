@@ -1,0 +1,228 @@
+//! `task_items update`: fields, notes, status transitions, assignment and
+//! dependencies, with the claim rules of the contract.
+
+use serde_json::json;
+
+use super::access;
+use super::call::{Call, Output};
+use super::deps;
+use super::items::{claimed_conflict, reload};
+use super::summary::quoted;
+use crate::error::{ErrorCode, ToolError, ToolResult};
+use crate::model::TaskRow;
+
+/// `update`: see the rules in CONTRACT.md and `task_help workflow`.
+pub fn update(call: &mut Call) -> ToolResult<Output> {
+    let agent = call.agent()?.to_string();
+    let task_id = call.params.str("task_id").unwrap_or_default().to_string();
+    let (old, list) = access::task(call, &task_id)?;
+    if old.held_by_other(Some(&agent), call.now) {
+        return Err(claimed_conflict(&old));
+    }
+    check_token(call, &old)?;
+
+    let p = &call.params;
+    let mut new = old.clone();
+    let mut changed: Vec<&str> = Vec::new();
+    for (key, field) in [("title", &mut new.title)] {
+        if let Some(v) = p.str(key) {
+            *field = v.to_string();
+        }
+    }
+    for (key, field) in [
+        ("description", &mut new.description),
+        ("notes", &mut new.notes),
+        ("outcome", &mut new.outcome),
+    ] {
+        if let Some(v) = p.str(key) {
+            *field = Some(v.to_string());
+        }
+    }
+    if let Some(assigned) = p.nullable_str("assigned_to_agent_id") {
+        new.assigned_to_agent_id = assigned.map(str::to_string);
+    }
+
+    let holds_claim =
+        old.status == "in_progress" && old.claimed_by_agent_id.as_deref() == Some(agent.as_str());
+    if let Some(status) = p.str("status") {
+        apply_status(call, &old, &mut new, status, &agent)?;
+    }
+    if holds_claim && new.status == "in_progress" {
+        // An update by the claim holder renews its lease.
+        new.claim_expires_at = Some(call.now + old.lease_ms.unwrap_or(900_000));
+    }
+
+    let new_deps = match call.params.strs("depends_on") {
+        Some(wanted) => {
+            let checked = deps::check_existing(call, &list.id, Some(&old.id), &wanted)?;
+            deps::check_no_cycle(call, &list.id, &old.id, &checked)?;
+            Some(checked)
+        }
+        None => None,
+    };
+    let old_deps = deps::of_task(call, &old.id)?;
+
+    for (name, differs) in [
+        ("title", new.title != old.title),
+        ("description", new.description != old.description),
+        ("notes", new.notes != old.notes),
+        ("outcome", new.outcome != old.outcome),
+        (
+            "assigned_to_agent_id",
+            new.assigned_to_agent_id != old.assigned_to_agent_id,
+        ),
+        (
+            "depends_on",
+            new_deps.as_ref().is_some_and(|d| *d != old_deps),
+        ),
+    ] {
+        if differs {
+            changed.push(name);
+        }
+    }
+    let status_changed = new.status != old.status;
+    if changed.is_empty() && !status_changed && new.claim_expires_at == old.claim_expires_at {
+        let summary = format!("task {} {} unchanged", old.id, quoted(&old.title));
+        return Ok(Output {
+            summary,
+            data: json!({"task": old.to_json(&old_deps)}),
+        });
+    }
+
+    new.updated_at = call.now;
+    write(call, &new)?;
+    if let Some(d) = &new_deps {
+        deps::write(call, &new.id, d, true)?;
+    }
+    if status_changed {
+        call.event(
+            "status_changed",
+            Some(&list.id),
+            Some(&new.id),
+            json!({"from": old.status, "to": new.status}),
+        )?;
+    }
+    if !changed.is_empty() {
+        call.event(
+            "updated",
+            Some(&list.id),
+            Some(&new.id),
+            json!({"fields": changed}),
+        )?;
+    }
+    call.touch_list(&list.id)?;
+    let task = reload(call, &new.id)?;
+    let deps_now = new_deps.unwrap_or(old_deps);
+    let what = if status_changed {
+        format!("→ {}", new.status)
+    } else {
+        format!("updated {}", changed.join(", "))
+    };
+    let summary = format!("task {} {} {what}", task.id, quoted(&task.title));
+    Ok(Output {
+        summary,
+        data: json!({"task": task.to_json(&deps_now)}),
+    })
+}
+
+/// A `claim_token` must be the task's current one.
+fn check_token(call: &Call, task: &TaskRow) -> ToolResult<()> {
+    let Some(token) = call.params.str("claim_token") else {
+        return Ok(());
+    };
+    if task.status == "in_progress" && task.claim_token.as_deref() == Some(token) {
+        return Ok(());
+    }
+    Err(ToolError::conflict(
+        format!(
+            "claim token {token} is not the current claim on task {}",
+            task.id
+        ),
+        "your claim ended or was taken over; call task_claims claim_next to get your current task",
+    ))
+}
+
+/// Applies a status change to `new`, or refuses it.
+fn apply_status(
+    call: &Call,
+    old: &TaskRow,
+    new: &mut TaskRow,
+    status: &str,
+    agent: &str,
+) -> ToolResult<()> {
+    if status == "in_progress" {
+        return Err(ToolError::conflict(
+            format!("task {} cannot be set to in_progress by update", old.id),
+            "claim it with task_claims claim_next: it is the only way to start a task",
+        ));
+    }
+    if old.is_closed() && status != old.status && status != "todo" {
+        return Err(ToolError::conflict(
+            format!(
+                "task {} is {}; it can only be reopened as todo",
+                old.id, old.status
+            ),
+            "update with status todo to reopen it, or create a new task",
+        ));
+    }
+    if (status == "done" || status == "canceled")
+        && call
+            .params
+            .str("outcome")
+            .is_none_or(|o| o.trim().is_empty())
+    {
+        return Err(ToolError::new(
+            ErrorCode::OutcomeRequired,
+            format!(
+                "closing task {} as {status} needs a non-empty outcome",
+                old.id
+            ),
+            "pass outcome: the decisions taken, actions done and the result",
+        ));
+    }
+    new.status = status.to_string();
+    if status == "blocked" && !call.params.has("assigned_to_agent_id") {
+        // A paused task stays with whoever paused it unless released (null)
+        // or transferred explicitly in the same call.
+        new.assigned_to_agent_id = Some(agent.to_string());
+    }
+    if status != "in_progress" {
+        new.claimed_by_agent_id = None;
+        new.claim_token = None;
+        new.claim_expires_at = None;
+        new.lease_ms = None;
+    }
+    match status {
+        "done" | "canceled" => {
+            if !old.is_closed() || old.status != status {
+                new.completed_at = Some(call.now);
+            }
+        }
+        _ => new.completed_at = None,
+    }
+    Ok(())
+}
+
+fn write(call: &Call, t: &TaskRow) -> ToolResult<()> {
+    call.exec(
+        "UPDATE tasks SET title = ?, description = ?, notes = ?, status = ?, assigned_to_agent_id = ?, \
+         claimed_by_agent_id = ?, claim_token = ?, claim_expires_at = ?, lease_ms = ?, outcome = ?, \
+         updated_at = ?, completed_at = ? WHERE id = ?",
+        crate::params![
+            t.title.as_str(),
+            t.description.clone(),
+            t.notes.clone(),
+            t.status.as_str(),
+            t.assigned_to_agent_id.clone(),
+            t.claimed_by_agent_id.clone(),
+            t.claim_token.clone(),
+            t.claim_expires_at,
+            t.lease_ms,
+            t.outcome.clone(),
+            t.updated_at,
+            t.completed_at,
+            t.id.as_str()
+        ],
+    )?;
+    Ok(())
+}

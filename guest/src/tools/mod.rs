@@ -1,0 +1,146 @@
+//! Entry point of every tool call: find the action, validate the params,
+//! resolve the identity, run the action in one transaction, commit or roll back.
+
+mod access;
+mod audit;
+mod call;
+mod claims;
+mod deps;
+mod help;
+mod items;
+mod items_update;
+mod lists;
+mod positions;
+mod summary;
+#[cfg(test)]
+mod tests;
+
+pub use call::{Call, Output};
+pub use help::{CatalogueEntry, catalogue};
+
+use crate::clock::Clock;
+use crate::context::{CallContext, effective_agent};
+use crate::error::{ErrorCode, ToolError, ToolResult};
+use crate::schema;
+use crate::spec::{self, ActionSpec, ToolSpec};
+use crate::store::Store;
+
+/// Runs `tool`+`action` with raw JSON `params`: the whole contract.
+pub fn call_tool(
+    tool: &str,
+    action: &str,
+    params: &str,
+    ctx: &CallContext,
+    store: &dyn Store,
+    clock: &dyn Clock,
+) -> ToolResult<Output> {
+    let tool_spec = spec::find_tool(tool).ok_or_else(|| {
+        ToolError::new(
+            ErrorCode::UnknownAction,
+            format!("unknown tool {tool:?}"),
+            "tools: task_lists, task_items, task_claims, task_audit, task_help",
+        )
+    })?;
+    let action_spec = find_action(tool_spec, action)?;
+    if tool_spec.name == "task_help" {
+        check_help_params(params)?;
+        return help::run(action_spec.name);
+    }
+    let params = spec::validate(tool_spec, action_spec, params)?;
+    let agent = effective_agent(ctx, params.str("agent_id"))?;
+    let writes = action_spec.writes || params.bool("bypass_private") == Some(true);
+
+    let tx = open(store, writes)?;
+    let now = clock.now_ms();
+    let mut call = Call {
+        tx: &*tx,
+        tool: tool_spec,
+        action: action_spec,
+        params,
+        agent,
+        ctx,
+        now,
+        bypassed: Vec::new(),
+    };
+    let out = run(&mut call)?;
+    drop(call);
+    tx.commit()?;
+    Ok(out)
+}
+
+/// Opens the call's transaction on an up-to-date schema. The version check
+/// rides in the same transaction, so a current database costs one query.
+fn open<'s>(store: &'s dyn Store, writes: bool) -> ToolResult<Box<dyn crate::store::Tx + 's>> {
+    let tx = store.begin(writes)?;
+    let rows = tx.query("PRAGMA user_version", &[])?;
+    let version = rows
+        .rows
+        .first()
+        .and_then(|r| r.first())
+        .and_then(|v| v.as_i64())
+        .unwrap_or(0);
+    if version == schema::LATEST {
+        return Ok(tx);
+    }
+    drop(tx);
+    schema::ensure(store)?;
+    Ok(store.begin(writes)?)
+}
+
+fn find_action(tool: &'static ToolSpec, action: &str) -> ToolResult<&'static ActionSpec> {
+    tool.action(action).ok_or_else(|| {
+        let names = tool.action_names();
+        let mut msg = format!(
+            "{} has no action {action:?}; valid actions: {}",
+            tool.name,
+            names.join(", ")
+        );
+        if let Some(near) = spec::closest_name(action, names.iter().copied()) {
+            msg.push_str(&format!(" (did you mean {near:?}?)"));
+        }
+        ToolError::new(
+            ErrorCode::UnknownAction,
+            msg,
+            "task_help schemas lists every tool+action",
+        )
+    })
+}
+
+fn check_help_params(params: &str) -> ToolResult<()> {
+    let trimmed = params.trim();
+    let empty = trimmed.is_empty()
+        || trimmed == "null"
+        || serde_json::from_str::<serde_json::Value>(trimmed)
+            .is_ok_and(|v| v.as_object().is_some_and(|m| m.is_empty()));
+    if empty {
+        Ok(())
+    } else {
+        Err(ToolError::invalid(
+            "task_help takes only action, no params",
+            "call task_help with {\"action\": \"all\"}",
+        ))
+    }
+}
+
+fn run(call: &mut Call) -> ToolResult<Output> {
+    match (call.tool.name, call.action.name) {
+        ("task_lists", "create") => lists::create(call),
+        ("task_lists", "find") => lists::find(call),
+        ("task_lists", "get") => lists::get(call),
+        ("task_lists", "delete") => lists::delete(call),
+        ("task_items", "create") => items::create(call),
+        ("task_items", "add_many") => items::add_many(call),
+        ("task_items", "update") => items_update::update(call),
+        ("task_items", "reorder") => items::reorder(call),
+        ("task_items", "delete") => items::delete(call),
+        ("task_claims", "claim_next") => claims::claim_next(call),
+        ("task_claims", "refresh") => claims::refresh(call),
+        ("task_claims", "release_expired") => claims::release_expired(call),
+        ("task_audit", "get") => audit::get(call),
+        (tool, action) => Err(ToolError::new(
+            ErrorCode::Internal,
+            format!("{tool} {action} has no handler"),
+            "",
+        )),
+    }
+}

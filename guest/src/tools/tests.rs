@@ -1,0 +1,289 @@
+//! Native unit tests of the actions against an in-memory store. The same
+//! rules are tested again through the real component in `tests/`.
+
+use serde_json::{Value, json};
+
+use crate::error::ErrorCode;
+use crate::testing::Harness;
+
+fn list(h: &Harness, agent: &str) -> String {
+    let d = h.ok(agent, "task_lists", "create", json!({"name": "Work"}));
+    d["list"]["id"].as_str().unwrap().to_string()
+}
+
+fn add(h: &Harness, list: &str, titles: &[&str]) -> Vec<String> {
+    let tasks: Vec<Value> = titles.iter().map(|t| json!({"title": t})).collect();
+    let d = h.ok(
+        "planner",
+        "task_items",
+        "add_many",
+        json!({"list_id": list, "tasks": tasks}),
+    );
+    d["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn code(r: crate::error::ToolResult<crate::tools::Output>) -> ErrorCode {
+    r.expect_err("call should fail").code
+}
+
+#[test]
+fn standard_workflow_runs_to_the_end() {
+    let h = Harness::default();
+    let l = list(&h, "planner");
+    let ids = add(&h, &l, &["one", "two"]);
+    let c = h.ok("a", "task_claims", "claim_next", json!({"list_id": l}));
+    assert_eq!(c["task"]["id"], ids[0].as_str());
+    assert_eq!(c["task"]["status"], "in_progress");
+    let token = c["claim"]["token"].as_str().unwrap().to_string();
+    h.ok(
+        "a",
+        "task_items",
+        "update",
+        json!({"task_id": ids[0], "notes": "halfway", "claim_token": token}),
+    );
+    h.ok(
+        "a",
+        "task_items",
+        "update",
+        json!({"task_id": ids[0], "status": "done", "outcome": "did it"}),
+    );
+    let c = h.ok("a", "task_claims", "claim_next", json!({"list_id": l}));
+    assert_eq!(c["task"]["id"], ids[1].as_str());
+    h.ok(
+        "a",
+        "task_items",
+        "update",
+        json!({"task_id": ids[1], "status": "canceled", "outcome": "not needed"}),
+    );
+    let c = h.ok("a", "task_claims", "claim_next", json!({"list_id": l}));
+    assert_eq!(c["task"], Value::Null);
+    assert_eq!(c["waiting"]["blocked"], 0);
+    let g = h.ok("a", "task_lists", "get", json!({"list_id": l}));
+    assert_eq!(g["counts"]["done"], 1);
+    assert_eq!(g["counts"]["canceled"], 1);
+    assert_eq!(g["tasks"][0]["outcome"], "did it");
+}
+
+#[test]
+fn two_agents_get_different_tasks_and_retry_resumes() {
+    let h = Harness::default();
+    let l = list(&h, "planner");
+    add(&h, &l, &["one", "two"]);
+    let a = h.ok("a", "task_claims", "claim_next", json!({"list_id": l}));
+    let b = h.ok("b", "task_claims", "claim_next", json!({"list_id": l}));
+    assert_ne!(a["task"]["id"], b["task"]["id"]);
+    let again = h.ok("a", "task_claims", "claim_next", json!({"list_id": l}));
+    assert_eq!(again["task"]["id"], a["task"]["id"]);
+    assert_eq!(again["resumed"], true);
+    assert_eq!(again["claim"]["token"], a["claim"]["token"]);
+    let c = h.ok("c", "task_claims", "claim_next", json!({"list_id": l}));
+    assert_eq!(c["waiting"]["claimed_by_others"], 2);
+}
+
+#[test]
+fn update_rules() {
+    let h = Harness::default();
+    let l = list(&h, "planner");
+    let ids = add(&h, &l, &["one"]);
+    h.ok("a", "task_claims", "claim_next", json!({"list_id": l}));
+    let other = h.call(
+        Some("b"),
+        "task_items",
+        "update",
+        json!({"task_id": ids[0], "notes": "x"}),
+    );
+    assert_eq!(code(other), ErrorCode::Conflict);
+    let no_outcome = h.call(
+        Some("a"),
+        "task_items",
+        "update",
+        json!({"task_id": ids[0], "status": "done"}),
+    );
+    assert_eq!(code(no_outcome), ErrorCode::OutcomeRequired);
+    let in_progress = h.call(
+        Some("a"),
+        "task_items",
+        "update",
+        json!({"task_id": ids[0], "status": "in_progress"}),
+    );
+    assert_eq!(code(in_progress), ErrorCode::Conflict);
+    let t = h.ok(
+        "a",
+        "task_items",
+        "update",
+        json!({"task_id": ids[0], "status": "blocked"}),
+    );
+    assert_eq!(t["task"]["assigned_to_agent_id"], "a");
+    assert!(t["task"].get("claimed_by_agent_id").is_none());
+    let b = h.ok("b", "task_claims", "claim_next", json!({"list_id": l}));
+    assert_eq!(b["task"], Value::Null);
+}
+
+#[test]
+fn validation_names_keys_and_kinds() {
+    let h = Harness::default();
+    let l = list(&h, "planner");
+    let e = h
+        .call(Some("a"), "task_claims", "claim_next", json!({"listId": l}))
+        .unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidParams);
+    assert!(
+        e.message.contains("did you mean \"list_id\""),
+        "{}",
+        e.message
+    );
+    assert!(e.hint.contains("allowed: list_id"), "{}", e.hint);
+    let e = h
+        .call(Some("a"), "task_items", "update", json!({"task_id": l}))
+        .unwrap_err();
+    assert!(e.message.contains("is a list id"), "{}", e.message);
+    let e = h
+        .call(Some("a"), "task_claims", "claim", json!({}))
+        .unwrap_err();
+    assert_eq!(e.code, ErrorCode::UnknownAction);
+    assert!(e.message.contains("claim_next"), "{}", e.message);
+    let e = h
+        .call(None, "task_lists", "create", json!({"name": "x"}))
+        .unwrap_err();
+    assert_eq!(e.code, ErrorCode::AgentRequired);
+}
+
+#[test]
+fn cycles_are_refused_and_named() {
+    let h = Harness::default();
+    let l = list(&h, "planner");
+    let e = h
+        .call(
+            Some("p"),
+            "task_items",
+            "add_many",
+            json!({"list_id": l, "tasks": [
+            {"ref": "a", "title": "A", "depends_on": ["b"]},
+            {"ref": "b", "title": "B", "depends_on": ["a"]}]}),
+        )
+        .unwrap_err();
+    assert_eq!(e.code, ErrorCode::Cycle);
+    assert!(
+        e.message.contains("\"a\"") && e.message.contains("\"b\""),
+        "{}",
+        e.message
+    );
+    let ids = add(&h, &l, &["x", "y"]);
+    h.ok(
+        "p",
+        "task_items",
+        "update",
+        json!({"task_id": ids[1], "depends_on": [ids[0]]}),
+    );
+    let e = h
+        .call(
+            Some("p"),
+            "task_items",
+            "update",
+            json!({"task_id": ids[0], "depends_on": [ids[1]]}),
+        )
+        .unwrap_err();
+    assert_eq!(e.code, ErrorCode::Cycle);
+}
+
+#[test]
+fn reorder_and_delete_keep_positions_dense() {
+    let h = Harness::default();
+    let l = list(&h, "planner");
+    let ids = add(&h, &l, &["a", "b", "c", "d"]);
+    let r = h.ok(
+        "p",
+        "task_items",
+        "reorder",
+        json!({"list_id": l, "task_ids": [ids[3], ids[2]], "position": 1}),
+    );
+    let order: Vec<&str> = r["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(order, [&ids[3], &ids[2], &ids[0], &ids[1]]);
+    let r = h.ok(
+        "p",
+        "task_items",
+        "reorder",
+        json!({"list_id": l, "task_ids": [ids[3]], "after_task_id": ids[1]}),
+    );
+    let order: Vec<&str> = r["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(order, [&ids[2], &ids[0], &ids[1], &ids[3]]);
+    h.ok("p", "task_items", "delete", json!({"task_ids": [ids[0]]}));
+    let g = h.ok("p", "task_lists", "get", json!({"list_id": l}));
+    let pos: Vec<(i64, &str)> = g["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| (t["position"].as_i64().unwrap(), t["id"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        pos,
+        [
+            (1, ids[2].as_str()),
+            (2, ids[1].as_str()),
+            (3, ids[3].as_str())
+        ]
+    );
+}
+
+#[test]
+fn leases_expire_and_release_is_idempotent() {
+    let h = Harness::default();
+    let l = list(&h, "planner");
+    let ids = add(&h, &l, &["a"]);
+    h.ok(
+        "a",
+        "task_claims",
+        "claim_next",
+        json!({"list_id": l, "lease_seconds": 60}),
+    );
+    h.advance_secs(61);
+    let r = h.ok("b", "task_claims", "release_expired", json!({"list_id": l}));
+    assert_eq!(r["released"], json!([ids[0]]));
+    let r = h.ok("b", "task_claims", "release_expired", json!({"list_id": l}));
+    assert_eq!(r["released"], json!([]));
+    let b = h.ok("b", "task_claims", "claim_next", json!({"list_id": l}));
+    assert_eq!(b["task"]["id"], ids[0].as_str());
+}
+
+#[test]
+fn private_lists_need_an_audited_bypass() {
+    let h = Harness::default();
+    let d = h.ok(
+        "owner",
+        "task_lists",
+        "create",
+        json!({"name": "Mine", "visibility": "private"}),
+    );
+    let l = d["list"]["id"].as_str().unwrap();
+    let e = h
+        .call(Some("other"), "task_lists", "get", json!({"list_id": l}))
+        .unwrap_err();
+    assert_eq!(e.code, ErrorCode::Forbidden);
+    h.ok(
+        "other",
+        "task_lists",
+        "get",
+        json!({"list_id": l, "bypass_private": true, "bypass_reason": "debugging"}),
+    );
+    let a = h.ok("owner", "task_audit", "get", json!({}));
+    assert_eq!(a["events"][0]["kind"], "private_bypass");
+    assert_eq!(a["events"][0]["agent_id"], "other");
+    assert_eq!(a["events"][0]["data"]["reason"], "debugging");
+    let f = h.ok("other", "task_lists", "find", json!({}));
+    assert_eq!(f["lists"], json!([]));
+}
