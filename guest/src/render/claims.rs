@@ -1,0 +1,207 @@
+//! `task_claims` results: a task claimed (or resumed), nothing to claim and
+//! why, a lease renewed, expired claims released.
+
+use super::fmt::{self, str_of};
+use super::items::id_list;
+use super::{Line, LineBuf, Style, line, task};
+use serde_json::Value;
+
+/// `lease until 12:15 (15m) · claim_…ZZZZZZ`: when the lease ends, and how
+/// long it lasts counted from the task's last update (when it was granted).
+fn lease_line(task: &Value, claim: Option<&Value>) -> Option<Line> {
+    let claim = claim?;
+    let mut l = LineBuf::new();
+    l.push("  ", Style::Text);
+    if let Some(until) = str_of(claim, "expires_at") {
+        let granted = str_of(task, "updated_at");
+        l.push(
+            format!("lease until {}", fmt::compact_date(until, granted)),
+            Style::Muted,
+        );
+        if let Some(secs) = granted
+            .and_then(|g| fmt::seconds_between(g, until))
+            .filter(|s| *s > 0)
+        {
+            l.push(format!(" ({})", fmt::duration(secs)), Style::Muted);
+        }
+    }
+    if let Some(token) = str_of(claim, "token") {
+        if l.width() > 2 {
+            l.push(" · ", Style::Muted);
+        }
+        l.push(fmt::short_id(token), Style::Muted);
+    }
+    let l = l.finish();
+    (!l.is_empty()).then_some(l)
+}
+
+/// `claim_next` → `{task, claim, resumed?}` or `{task: null, waiting}`.
+pub(crate) fn claimed_next(data: &Value) -> Option<Vec<Line>> {
+    if let Some(t) = fmt::obj(data, "task") {
+        let resumed = data
+            .get("resumed")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        let mut head = LineBuf::new();
+        // A resumed claim is the agent getting back what it was doing: worth
+        // telling apart from fresh work.
+        head.push(
+            if resumed {
+                "▶ resumed "
+            } else {
+                "▶ claimed "
+            },
+            Style::Accent,
+        );
+        task::name(t, &mut head);
+        let mut lines = vec![head.finish()];
+        lines.extend(lease_line(t, fmt::obj(data, "claim")));
+        lines.extend(task::notes_line(t, 2));
+        return Some(lines);
+    }
+    let waiting = fmt::obj(data, "waiting")?;
+    Some(vec![waiting_line(waiting)])
+}
+
+/// Why nothing was handed out; all zero means every task is closed.
+fn waiting_line(waiting: &Value) -> Line {
+    let known = [
+        ("claimed_by_others", "claimed by others"),
+        ("waiting_on_dependencies", "waiting on dependencies"),
+        ("assigned_to_others", "assigned to others"),
+        ("blocked", "paused"),
+    ];
+    let mut reasons: Vec<String> = Vec::new();
+    for (key, words) in known {
+        if let Some(n) = fmt::int(waiting, key).filter(|n| *n != 0) {
+            reasons.push(format!("{n} {words}"));
+        }
+    }
+    // Reasons a newer guest may add still show, in their wire words.
+    if let Some(map) = waiting.as_object() {
+        for (key, v) in map {
+            if known.iter().any(|(k, _)| k == key) {
+                continue;
+            }
+            if let Some(n) = fmt::as_int(v).filter(|n| *n != 0) {
+                reasons.push(format!("{n} {}", fmt::truncate(&key.replace('_', " "), 30)));
+            }
+        }
+    }
+    if reasons.is_empty() {
+        return line("✓ list is finished: nothing left to claim", Style::Success);
+    }
+    let mut l = LineBuf::new();
+    l.push("nothing to claim: ", Style::Warning)
+        .push(reasons.join(" · "), Style::Muted);
+    l.finish()
+}
+
+/// `refresh` → `{task, claim}`.
+pub(crate) fn refreshed(data: &Value) -> Option<Vec<Line>> {
+    let t = fmt::obj(data, "task")?;
+    let mut head = LineBuf::new();
+    head.push("↻ renewed ", Style::Accent);
+    task::name(t, &mut head);
+    let mut lines = vec![head.finish()];
+    lines.extend(lease_line(t, fmt::obj(data, "claim")));
+    Some(lines)
+}
+
+/// `release_expired` → `{released: [task ids]}`.
+pub(crate) fn released(data: &Value) -> Option<Vec<Line>> {
+    let ids = fmt::arr(data, "released")?;
+    if ids.is_empty() {
+        return Some(vec![line("no expired claims", Style::Muted)]);
+    }
+    let head = format!(
+        "↺ released {} back to todo",
+        fmt::plural(ids.len() as i64, "expired claim")
+    );
+    Some(vec![line(head, Style::Warning), id_list(ids)])
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::render::tests::*;
+    use crate::render::{Style, render_result, to_plain};
+    use serde_json::json;
+
+    fn running() -> serde_json::Value {
+        let mut t = task_json(2, "in_progress", "Write the parser");
+        t["claimed_by_agent_id"] = json!("builder-2");
+        t["claim_expires_at"] = json!("2026-11-30T12:15:00.000Z");
+        t["updated_at"] = json!("2026-11-30T12:00:00.000Z");
+        t["notes"] = json!("tokenizer done; next: expressions");
+        t
+    }
+
+    fn claim() -> serde_json::Value {
+        json!({"token": "claim_01JDQ4ZK8M3N5P7R9T1VCLAIM1", "expires_at": "2026-11-30T12:15:00.000Z"})
+    }
+
+    #[test]
+    fn claimed_and_resumed() {
+        let out = render_result(
+            "task_claims",
+            "claim_next",
+            &json!({"task": running(), "claim": claim()}),
+        );
+        assert_eq!(
+            to_plain(&out),
+            "▶ claimed #2 Write the parser  task_…TASK02\n\
+             \x20 lease until 12:15 (15m) · claim_…CLAIM1\n\
+             \x20 notes: tokenizer done; next: expressions"
+        );
+        assert_eq!(style_of(&out, "▶ claimed"), Some(Style::Accent));
+        let out = render_result(
+            "task_claims",
+            "claim_next",
+            &json!({"task": running(), "claim": claim(), "resumed": true}),
+        );
+        assert!(to_plain(&out).starts_with("▶ resumed #2 Write the parser"));
+    }
+
+    #[test]
+    fn nothing_to_claim_says_why() {
+        let data = json!({"task": null, "waiting": {"claimed_by_others": 2, "waiting_on_dependencies": 1, "assigned_to_others": 0, "blocked": 1}});
+        let out = render_result("task_claims", "claim_next", &data);
+        assert_eq!(
+            to_plain(&out),
+            "nothing to claim: 2 claimed by others · 1 waiting on dependencies · 1 paused"
+        );
+        assert_eq!(style_of(&out, "nothing to claim"), Some(Style::Warning));
+        let done = json!({"task": null, "waiting": {"claimed_by_others": 0, "waiting_on_dependencies": 0, "assigned_to_others": 0, "blocked": 0}});
+        let out = render_result("task_claims", "claim_next", &done);
+        assert_eq!(to_plain(&out), "✓ list is finished: nothing left to claim");
+        assert_eq!(out[0][0].style, Style::Success);
+    }
+
+    #[test]
+    fn refresh_shows_the_new_lease() {
+        let mut t = running();
+        t["updated_at"] = json!("2026-11-30T12:10:00.000Z");
+        let c = json!({"token": "claim_01JDQ4ZK8M3N5P7R9T1VCLAIM1", "expires_at": "2026-11-30T13:40:00.000Z"});
+        let out = render_result("task_claims", "refresh", &json!({"task": t, "claim": c}));
+        assert_eq!(
+            to_plain(&out),
+            "↻ renewed #2 Write the parser  task_…TASK02\n  lease until 13:40 (1h30m) · claim_…CLAIM1"
+        );
+    }
+
+    #[test]
+    fn release_expired_lists_ids() {
+        let out = render_result(
+            "task_claims",
+            "release_expired",
+            &json!({"released": [task_id(3)]}),
+        );
+        assert_eq!(
+            to_plain(&out),
+            "↺ released 1 expired claim back to todo\n  task_…TASK03"
+        );
+        assert_eq!(style_of(&out, "↺ released"), Some(Style::Warning));
+        let none = render_result("task_claims", "release_expired", &json!({"released": []}));
+        assert_eq!(to_plain(&none), "no expired claims");
+    }
+}

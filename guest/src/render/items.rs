@@ -1,0 +1,247 @@
+//! `task_items` results: tasks created, added in bulk, updated, reordered,
+//! deleted. Each says what happened in a header, then shows the task rows.
+
+use super::fmt::{self, str_of};
+use super::table::{Align, Table, cell};
+use super::{Line, LineBuf, Style, line, task};
+use serde_json::Value;
+
+/// Reorder results carry the whole list; beyond this many rows the rest is
+/// summarized, since a person only checks the head of the new order.
+const ORDER_MAX: usize = 20;
+/// Deleted or released ids listed before `+N more`.
+const IDS_MAX: usize = 10;
+
+/// `✓ verb in list_…` headers.
+fn header(mark: &str, verb: &str, style: Style, list_id: Option<&str>, prep: &str) -> Line {
+    let mut l = LineBuf::new();
+    l.push(format!("{mark} {verb}"), style);
+    if let Some(id) = list_id {
+        l.push(format!(" {prep} "), Style::Text)
+            .push(fmt::short_id(id), Style::Muted);
+    }
+    l.finish()
+}
+
+/// `create` → `{task}`.
+pub(crate) fn created(data: &Value) -> Option<Vec<Line>> {
+    let t = fmt::obj(data, "task")?;
+    let mut lines = vec![header(
+        "✓",
+        "created task",
+        Style::Success,
+        str_of(t, "list_id"),
+        "in",
+    )];
+    lines.extend(task::rows(std::slice::from_ref(t), 2));
+    Some(lines)
+}
+
+/// `add_many` → `{tasks}` in the order given; dependencies inside the
+/// batch resolve to positions.
+pub(crate) fn added(data: &Value) -> Option<Vec<Line>> {
+    let tasks = fmt::arr(data, "tasks")?;
+    let list_id = tasks.iter().find_map(|t| str_of(t, "list_id"));
+    let verb = format!("added {}", fmt::plural(tasks.len() as i64, "task"));
+    let mut lines = vec![header("✓", &verb, Style::Success, list_id, "to")];
+    lines.extend(task::rows(tasks, 2));
+    Some(lines)
+}
+
+/// `update` → `{task}`. The result does not say what changed, so the
+/// header names the state the task is now in.
+pub(crate) fn updated(data: &Value) -> Option<Vec<Line>> {
+    let t = fmt::obj(data, "task")?;
+    let (mark, verb, style) = match str_of(t, "status") {
+        Some("done") => ("✓", "task done", Style::Success),
+        Some("canceled") => ("✗", "task canceled", Style::Muted),
+        Some("blocked") => ("⏸", "task paused", Style::Warning),
+        _ => ("✓", "task updated", Style::Success),
+    };
+    let mut lines = vec![header(mark, verb, style, str_of(t, "list_id"), "in")];
+    lines.extend(task::rows(std::slice::from_ref(t), 2));
+    Some(lines)
+}
+
+/// `reorder` → `{tasks: [{id, position}]}` for the whole list.
+pub(crate) fn reordered(data: &Value) -> Option<Vec<Line>> {
+    let tasks = fmt::arr(data, "tasks")?;
+    let mut sorted: Vec<&Value> = tasks.iter().filter(|t| t.is_object()).collect();
+    sorted.sort_by_key(|t| fmt::int(t, "position").unwrap_or(i64::MAX));
+    let mut lines = vec![line(
+        format!(
+            "↕ new order of {}",
+            fmt::plural(sorted.len() as i64, "task")
+        ),
+        Style::Accent,
+    )];
+    let mut t = Table::new(&[Align::Right, Align::Left]).indent(2);
+    for row in sorted.iter().take(ORDER_MAX) {
+        t.row(vec![
+            cell(
+                fmt::int(row, "position")
+                    .map(|p| format!("#{p}"))
+                    .unwrap_or_default(),
+                Style::Muted,
+            ),
+            cell(
+                str_of(row, "id").map(fmt::short_id).unwrap_or_default(),
+                Style::Text,
+            ),
+        ]);
+    }
+    lines.extend(t.lines());
+    if sorted.len() > ORDER_MAX {
+        lines.push(line(
+            format!("  … {} more", sorted.len() - ORDER_MAX),
+            Style::Muted,
+        ));
+    }
+    Some(lines)
+}
+
+/// `delete` → `{deleted: [task ids]}`.
+pub(crate) fn deleted(data: &Value) -> Option<Vec<Line>> {
+    let ids = fmt::arr(data, "deleted")?;
+    if ids.is_empty() {
+        return Some(vec![line("nothing deleted", Style::Muted)]);
+    }
+    let verb = format!("deleted {}", fmt::plural(ids.len() as i64, "task"));
+    Some(vec![
+        line(format!("✓ {verb}"), Style::Success),
+        id_list(ids),
+    ])
+}
+
+/// `  task_…A, task_…B, +3 more`: ids a person may want to recognize, on
+/// one line.
+pub(crate) fn id_list(ids: &[Value]) -> Line {
+    let shown: Vec<String> = ids
+        .iter()
+        .take(IDS_MAX)
+        .map(|v| match v.as_str() {
+            Some(id) => fmt::short_id(id),
+            None => fmt::compact_json(v, 20),
+        })
+        .collect();
+    let mut l = LineBuf::new();
+    l.push("  ", Style::Text)
+        .push(shown.join(", "), Style::Muted);
+    if ids.len() > IDS_MAX {
+        l.push(format!(", +{} more", ids.len() - IDS_MAX), Style::Muted);
+    }
+    l.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::render::tests::*;
+    use crate::render::{Style, render_result, to_plain};
+    use serde_json::json;
+
+    #[test]
+    fn create_shows_the_new_row() {
+        let mut t = task_json(4, "todo", "Deploy to staging");
+        t["assigned_to_agent_id"] = json!("deployer");
+        let out = render_result("task_items", "create", &json!({"task": t}));
+        assert_eq!(
+            to_plain(&out),
+            "✓ created task in list_…3X5Z7B\n  4  ○ todo  Deploy to staging  task_…TASK04  @deployer"
+        );
+        assert_eq!(style_of(&out, "✓ created task"), Some(Style::Success));
+    }
+
+    #[test]
+    fn add_many_resolves_batch_dependencies() {
+        let a = task_json(1, "todo", "Write spec");
+        let mut b = task_json(2, "todo", "Implement");
+        b["depends_on"] = json!([a["id"]]);
+        let mut c = task_json(3, "todo", "Ship");
+        c["depends_on"] = json!([a["id"], b["id"], "task_01JDQ4ZK8M3N5P7R9T1VOTHER"]);
+        let out = render_result("task_items", "add_many", &json!({"tasks": [a, b, c]}));
+        assert_eq!(
+            to_plain(&out),
+            "✓ added 3 tasks to list_…3X5Z7B\n\
+             \x20 1  ○ todo  Write spec  task_…TASK01\n\
+             \x20 2  ○ todo  Implement   task_…TASK02  after #1\n\
+             \x20 3  ○ todo  Ship        task_…TASK03  after #1,#2,task_…VOTHER"
+        );
+    }
+
+    #[test]
+    fn update_header_follows_the_new_status() {
+        let mut done = task_json(1, "done", "Set up CI");
+        done["outcome"] = json!("CI green");
+        let out = render_result("task_items", "update", &json!({"task": done}));
+        assert_eq!(
+            to_plain(&out),
+            "✓ task done in list_…3X5Z7B\n  1  ✓ done  Set up CI  task_…TASK01\n             outcome: CI green"
+        );
+        let mut paused = task_json(3, "blocked", "Review");
+        paused["assigned_to_agent_id"] = json!("builder-1");
+        let out = render_result("task_items", "update", &json!({"task": paused}));
+        assert_eq!(
+            to_plain(&out),
+            "⏸ task paused in list_…3X5Z7B\n  3  ⏸ paused  Review  task_…TASK03  @builder-1"
+        );
+        assert_eq!(style_of(&out, "⏸ task paused"), Some(Style::Warning));
+        assert_eq!(style_of(&out, "@builder-1"), Some(Style::Warning));
+        let mut noted = task_json(2, "in_progress", "Parser");
+        noted["notes"] = json!("line one\nline two");
+        let out = render_result("task_items", "update", &json!({"task": noted}));
+        assert_eq!(
+            to_plain(&out),
+            "✓ task updated in list_…3X5Z7B\n  2  ▶ run  Parser  task_…TASK02\n            notes: line one line two"
+        );
+    }
+
+    #[test]
+    fn reorder_lists_the_new_order() {
+        let data = json!({"tasks": [
+            {"id": task_id(2), "position": 2},
+            {"id": task_id(3), "position": 1},
+            {"id": task_id(1), "position": 3},
+        ]});
+        let out = render_result("task_items", "reorder", &data);
+        assert_eq!(
+            to_plain(&out),
+            "↕ new order of 3 tasks\n  #1  task_…TASK03\n  #2  task_…TASK02\n  #3  task_…TASK01"
+        );
+        let many: Vec<_> = (1..=25)
+            .map(|i| json!({"id": task_id(i), "position": i}))
+            .collect();
+        let plain = to_plain(&render_result(
+            "task_items",
+            "reorder",
+            &json!({"tasks": many}),
+        ));
+        assert!(
+            plain.ends_with("  #20  task_…TASK20\n  … 5 more"),
+            "{plain}"
+        );
+    }
+
+    #[test]
+    fn delete_lists_ids() {
+        let data = json!({"deleted": [task_id(1), task_id(2)]});
+        assert_eq!(
+            to_plain(&render_result("task_items", "delete", &data)),
+            "✓ deleted 2 tasks\n  task_…TASK01, task_…TASK02"
+        );
+        let many: Vec<_> = (1..=12).map(task_id).collect();
+        let plain = to_plain(&render_result(
+            "task_items",
+            "delete",
+            &json!({"deleted": many}),
+        ));
+        assert!(plain.ends_with("task_…TASK10, +2 more"), "{plain}");
+        assert_eq!(
+            to_plain(&render_result(
+                "task_items",
+                "delete",
+                &json!({"deleted": []})
+            )),
+            "nothing deleted"
+        );
+    }
+}

@@ -1,0 +1,291 @@
+//! `task_lists` results: a list created or reused, the aligned list of lists,
+//! one list's details with its tasks, a deleted list.
+
+use super::fmt::{self, str_of};
+use super::table::{Table, cell};
+use super::{Line, LineBuf, Span, Style, line, task};
+use serde_json::Value;
+
+/// Names longer than this are cut in tables.
+const NAME_MAX: usize = 40;
+
+/// `scope · visibility · owner @x`: where a list lives and who may see it.
+fn whereabouts(list: &Value, l: &mut LineBuf) {
+    let mut parts: Vec<Span> = Vec::new();
+    let scope = fmt::scope(list);
+    if !scope.is_empty() {
+        parts.push(Span {
+            text: scope,
+            style: Style::Muted,
+        });
+    }
+    if let Some(v) = fmt::visibility(list) {
+        parts.push(v);
+    }
+    if let Some(owner) = str_of(list, "owner_agent_id") {
+        parts.push(Span {
+            text: format!("owner @{}", fmt::truncate(owner, 24)),
+            style: Style::Muted,
+        });
+    }
+    for (i, p) in parts.iter().enumerate() {
+        if i > 0 {
+            l.push(" · ", Style::Muted);
+        }
+        l.push(&p.text, p.style);
+    }
+}
+
+/// The list's name, or a placeholder for nameless data.
+fn name(list: &Value, max: usize) -> String {
+    str_of(list, "name")
+        .map(|n| fmt::truncate(n, max))
+        .unwrap_or_else(|| "(unnamed)".into())
+}
+
+/// `create` → `{list, created}`: a new list, or the existing one that
+/// `get_or_create` returned (said so, since no list was made).
+pub(crate) fn created(data: &Value) -> Option<Vec<Line>> {
+    let list = fmt::obj(data, "list")?;
+    let created = data.get("created").and_then(Value::as_bool).unwrap_or(true);
+    let mut head = LineBuf::new();
+    if created {
+        head.push("✓ created list ", Style::Success);
+    } else {
+        head.push("↺ existing list ", Style::Muted);
+    }
+    head.push(name(list, 80), Style::Accent);
+    if let Some(id) = str_of(list, "id") {
+        head.push(format!("  {}", fmt::short_id(id)), Style::Muted);
+    }
+    let mut more = LineBuf::new();
+    more.push("  ", Style::Text);
+    whereabouts(list, &mut more);
+    let mut lines = vec![head.finish()];
+    let more = more.finish();
+    if !more.is_empty() {
+        lines.push(more);
+    }
+    Some(lines)
+}
+
+/// `find` → `{lists, next_cursor}`: one aligned row per list with its
+/// counters; a muted pointer when more pages exist.
+pub(crate) fn found(data: &Value) -> Option<Vec<Line>> {
+    let lists = fmt::arr(data, "lists")?;
+    let mut lines = Vec::new();
+    if lists.is_empty() {
+        lines.push(line("no lists", Style::Muted));
+    } else {
+        let mut t = Table::new(&[]);
+        for list in lists.iter().filter(|l| l.is_object()) {
+            let mut tail = fmt::counters(list.get("counts").unwrap_or(&Value::Null));
+            if str_of(list, "deleted_at").is_some() {
+                tail.push(Span {
+                    text: "  deleted".into(),
+                    style: Style::Error,
+                });
+            }
+            t.row(vec![
+                cell(name(list, NAME_MAX), Style::Accent),
+                cell(
+                    str_of(list, "id").map(fmt::short_id).unwrap_or_default(),
+                    Style::Muted,
+                ),
+                cell(fmt::scope(list), Style::Muted),
+                fmt::visibility(list).into_iter().collect(),
+                tail,
+            ]);
+        }
+        lines.extend(t.lines());
+    }
+    lines.extend(more_line(data));
+    Some(lines)
+}
+
+/// `more: cursor …` when a page follows (the cursor itself is for the model).
+pub(crate) fn more_line(data: &Value) -> Option<Line> {
+    let cursor = str_of(data, "next_cursor")?;
+    Some(line(
+        format!("more: cursor {}", fmt::truncate(cursor, 32)),
+        Style::Muted,
+    ))
+}
+
+/// `get` → `{list, counts, tasks?}`: a header (name, id, scope, visibility,
+/// counters), then the tasks in position order.
+pub(crate) fn detail(data: &Value) -> Option<Vec<Line>> {
+    let list = fmt::obj(data, "list")?;
+    let tasks = fmt::arr(data, "tasks");
+    let mut head = LineBuf::new();
+    head.push(name(list, 80), Style::Accent);
+    if let Some(id) = str_of(list, "id") {
+        head.push(format!("  {}", fmt::short_id(id)), Style::Muted);
+    }
+    if let Some(at) = str_of(list, "deleted_at") {
+        head.push(format!("  deleted {}", fmt::date(at)), Style::Error);
+    }
+    let mut sub = LineBuf::new();
+    sub.push("  ", Style::Text);
+    whereabouts(list, &mut sub);
+    let computed;
+    let counts = match (fmt::obj(data, "counts"), tasks) {
+        (Some(c), _) => Some(c),
+        (None, Some(t)) => {
+            computed = fmt::count_tasks(t);
+            Some(&computed)
+        }
+        (None, None) => None,
+    };
+    if let Some(c) = counts {
+        if sub.width() > 2 {
+            sub.push(" · ", Style::Muted);
+        }
+        sub.extend(&fmt::counters(c));
+    }
+    let mut lines = vec![head.finish()];
+    let sub = sub.finish();
+    if !sub.is_empty() {
+        lines.push(sub);
+    }
+    match tasks {
+        Some(t) if t.is_empty() => lines.push(line("  no tasks", Style::Muted)),
+        Some(t) => lines.extend(task::rows(t, 2)),
+        None => {}
+    }
+    Some(lines)
+}
+
+/// `delete` → `{list_id, deleted_tasks}`.
+pub(crate) fn deleted(data: &Value) -> Option<Vec<Line>> {
+    let id = str_of(data, "list_id");
+    let n = fmt::int(data, "deleted_tasks");
+    if id.is_none() && n.is_none() {
+        return None;
+    }
+    let mut l = LineBuf::new();
+    l.push("✓ deleted list", Style::Success);
+    if let Some(id) = id {
+        l.push(format!(" {}", fmt::short_id(id)), Style::Muted);
+    }
+    if let Some(n) = n {
+        l.push(
+            format!(" · {} soft-deleted", fmt::plural(n, "active task")),
+            Style::Muted,
+        );
+    }
+    Some(vec![l.finish()])
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::render::tests::*;
+    use crate::render::{Style, render_result, to_plain};
+    use serde_json::json;
+
+    #[test]
+    fn create_new_and_existing() {
+        let data = json!({"list": list_json(), "created": true});
+        let out = render_result("task_lists", "create", &data);
+        assert_eq!(
+            to_plain(&out),
+            "✓ created list Sprint 12  list_…3X5Z7B\n  workspace:/work/main · shared"
+        );
+        assert_eq!(style_of(&out, "✓ created list"), Some(Style::Success));
+        assert_eq!(style_of(&out, "Sprint 12"), Some(Style::Accent));
+
+        let mut private = list_json();
+        private["visibility"] = json!("private");
+        private["owner_agent_id"] = json!("builder-1");
+        let data = json!({"list": private, "created": false});
+        let out = render_result("task_lists", "create", &data);
+        assert_eq!(
+            to_plain(&out),
+            "↺ existing list Sprint 12  list_…3X5Z7B\n  workspace:/work/main · private · owner @builder-1"
+        );
+        assert_eq!(style_of(&out, "private"), Some(Style::Warning));
+    }
+
+    #[test]
+    fn find_is_an_aligned_table() {
+        let mut second = list_json();
+        second["id"] = json!("list_01JDQ4ZK8M3N5P7R9T1V3XAAAA");
+        second["name"] = json!("Refactor auth");
+        second["scope_type"] = json!("global");
+        second["scope_key"] = json!("");
+        second["visibility"] = json!("private");
+        second["counts"] =
+            json!({"todo": 0, "in_progress": 0, "blocked": 0, "done": 4, "canceled": 1});
+        let mut first = list_json();
+        first["counts"] =
+            json!({"todo": 3, "in_progress": 1, "blocked": 1, "done": 2, "canceled": 0});
+        let data = json!({"lists": [first, second], "next_cursor": "c_2"});
+        let out = render_result("task_lists", "find", &data);
+        assert_eq!(
+            to_plain(&out),
+            "Sprint 12      list_…3X5Z7B  workspace:/work/main  shared   todo 3 · run 1 · blocked 1 · done 2\n\
+             Refactor auth  list_…3XAAAA  global                private  todo 0 · run 0 · blocked 0 · done 4 · canceled 1\n\
+             more: cursor c_2"
+        );
+        let empty = json!({"lists": [], "next_cursor": null});
+        assert_eq!(
+            to_plain(&render_result("task_lists", "find", &empty)),
+            "no lists"
+        );
+    }
+
+    #[test]
+    fn get_shows_header_and_tasks_in_order() {
+        let data = json!({
+            "list": list_json(),
+            "counts": {"todo": 1, "in_progress": 1, "blocked": 1, "done": 1, "canceled": 1},
+            "tasks": sample_tasks(),
+        });
+        let out = render_result("task_lists", "get", &data);
+        assert_eq!(
+            to_plain(&out),
+            "Sprint 12  list_…3X5Z7B\n\
+             \x20 workspace:/work/main · shared · todo 1 · run 1 · blocked 1 · done 1 · canceled 1\n\
+             \x20 1  ✓ done      Set up CI           task_…TASK01  @builder-1\n\
+             \x20                outcome: CI green on main, 3 jobs\n\
+             \x20 2  ▶ run       Write the parser    task_…TASK02  @builder-2 until 12:15\n\
+             \x20                notes: tokenizer done; next: expressions\n\
+             \x20 3  ⏸ paused    Review API naming   task_…TASK03  @builder-1 · after #2\n\
+             \x20                notes: waiting for a decision from the user\n\
+             \x20 4  ○ todo      Deploy to staging   task_…TASK04  after #2,#3\n\
+             \x20 5  ✗ canceled  Support Windows 95  task_…TASK05\n\
+             \x20                outcome: out of scope"
+        );
+        assert_eq!(style_of(&out, "✓ done"), Some(Style::Success));
+        assert_eq!(style_of(&out, "⏸ paused"), Some(Style::Warning));
+        assert_eq!(style_of(&out, "▶ run"), Some(Style::Accent));
+        assert_eq!(style_of(&out, "✗ canceled"), Some(Style::Muted));
+        assert_eq!(style_of(&out, "@builder-2"), Some(Style::Accent));
+
+        let no_tasks = json!({"list": list_json(), "counts": {"todo": 0, "in_progress": 0, "blocked": 0, "done": 0, "canceled": 0}, "tasks": []});
+        assert_eq!(
+            to_plain(&render_result("task_lists", "get", &no_tasks)),
+            "Sprint 12  list_…3X5Z7B\n  workspace:/work/main · shared · todo 0 · run 0 · blocked 0 · done 0\n  no tasks"
+        );
+        let without = json!({"list": list_json(), "counts": {"todo": 2}});
+        assert_eq!(
+            to_plain(&render_result("task_lists", "get", &without)),
+            "Sprint 12  list_…3X5Z7B\n  workspace:/work/main · shared · todo 2 · run 0 · blocked 0 · done 0"
+        );
+    }
+
+    #[test]
+    fn delete_says_how_many_tasks_went() {
+        let data = json!({"list_id": LIST_ID, "deleted_tasks": 3});
+        let out = render_result("task_lists", "delete", &data);
+        assert_eq!(
+            to_plain(&out),
+            "✓ deleted list list_…3X5Z7B · 3 active tasks soft-deleted"
+        );
+        let one = json!({"list_id": LIST_ID, "deleted_tasks": 1});
+        assert_eq!(
+            to_plain(&render_result("task_lists", "delete", &one)),
+            "✓ deleted list list_…3X5Z7B · 1 active task soft-deleted"
+        );
+    }
+}

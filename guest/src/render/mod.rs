@@ -1,0 +1,238 @@
+//! Human renderers: every tool+action result, every error and every call,
+//! as lines of styled spans.
+//!
+//! The model never sees these lines (it gets full ids and the JSON data); a
+//! person reading a terminal does, so ids are shortened, JSON is hidden and
+//! columns are aligned. Renderers are pure functions from data to lines, and
+//! they never panic: a missing or odd field falls back to a default, and data
+//! that does not have the expected shape at all falls back to a generic
+//! key/value view, so a host can always show *something*.
+
+mod audit;
+mod call;
+mod claims;
+mod fmt;
+mod generic;
+mod help;
+mod items;
+mod lists;
+mod table;
+mod task;
+#[cfg(test)]
+mod tests;
+
+use crate::error::ToolError;
+use serde_json::Value;
+
+/// A style token; hosts map it to colors (Pi theme, ANSI, plain).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// Ordinary text.
+    Text,
+    /// Names and headings worth the eye; running tasks.
+    Accent,
+    /// Secondary details: ids, dates, counters, hints.
+    Muted,
+    /// Done, claimed, created.
+    Success,
+    /// Paused, expiring, waiting, private-list bypasses.
+    Warning,
+    /// Failures.
+    Error,
+    /// Emphasis.
+    Strong,
+}
+
+/// A run of text in one style (no newlines inside).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Span {
+    /// The text; never contains a newline or other control character.
+    pub text: String,
+    /// Its style token.
+    pub style: Style,
+}
+
+/// One rendered line.
+pub type Line = Vec<Span>;
+
+/// Renders a successful result of tool+action (data = the JSON object the tool returned).
+pub fn render_result(tool: &str, action: &str, data: &Value) -> Vec<Line> {
+    let specific = match (tool, action) {
+        ("task_lists", "create") => lists::created(data),
+        ("task_lists", "find") => lists::found(data),
+        ("task_lists", "get") => lists::detail(data),
+        ("task_lists", "delete") => lists::deleted(data),
+        ("task_items", "create") => items::created(data),
+        ("task_items", "add_many") => items::added(data),
+        ("task_items", "update") => items::updated(data),
+        ("task_items", "reorder") => items::reordered(data),
+        ("task_items", "delete") => items::deleted(data),
+        ("task_claims", "claim_next") => claims::claimed_next(data),
+        ("task_claims", "refresh") => claims::refreshed(data),
+        ("task_claims", "release_expired") => claims::released(data),
+        ("task_audit", "get") => audit::events(data),
+        ("task_help", _) => help::help(data),
+        _ => None,
+    };
+    // A specific renderer returns None when the data lacks the shape it
+    // needs; the generic view still shows what came back.
+    match specific {
+        Some(lines) if !lines.is_empty() => lines,
+        _ => generic::render(data),
+    }
+}
+
+/// Renders a failed call: code + message in the error style, then the hint (muted) if non-empty.
+pub fn render_error(err: &ToolError) -> Vec<Line> {
+    let mut lines = Vec::new();
+    // Messages may span several lines (e.g. a list of valid actions): keep
+    // their breaks rather than squashing them, each continuation indented.
+    let mut message = err.message.lines().filter(|l| !l.trim().is_empty());
+    let mut first = LineBuf::new();
+    first
+        .push("✗ ", Style::Error)
+        .push(err.code.as_str(), Style::Error);
+    if let Some(head) = message.next() {
+        first
+            .push(": ", Style::Error)
+            .push(head.trim_end(), Style::Error);
+    }
+    lines.push(first.finish());
+    for more in message {
+        let mut l = LineBuf::new();
+        l.push("  ", Style::Text)
+            .push(more.trim_end(), Style::Error);
+        lines.push(l.finish());
+    }
+    let mut hint = err.hint.lines().filter(|l| !l.trim().is_empty());
+    if let Some(head) = hint.next() {
+        let mut l = LineBuf::new();
+        l.push("  hint: ", Style::Muted)
+            .push(head.trim_end(), Style::Muted);
+        lines.push(l.finish());
+        for more in hint {
+            let mut l = LineBuf::new();
+            l.push("        ", Style::Text)
+                .push(more.trim_end(), Style::Muted);
+            lines.push(l.finish());
+        }
+    }
+    lines
+}
+
+/// Renders the call itself in ONE line: tool, action, key params (list/task id shortened, title, status…).
+pub fn render_call(tool: &str, action: &str, params: &Value) -> Vec<Line> {
+    vec![call::line(tool, action, params)]
+}
+
+/// Plain text of lines (spans concatenated, lines joined with '\n'), for tests and plain hosts.
+pub fn to_plain(lines: &[Line]) -> String {
+    lines
+        .iter()
+        .map(|line| line.iter().map(|s| s.text.as_str()).collect::<String>())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Builds one line span by span. Every renderer goes through it, so text is
+/// always made single-line (control characters become spaces), empty spans
+/// are dropped and neighbours of the same style are merged: hosts get few,
+/// clean spans.
+#[derive(Debug, Default)]
+pub(crate) struct LineBuf {
+    spans: Vec<Span>,
+}
+
+impl LineBuf {
+    /// An empty line.
+    pub(crate) fn new() -> Self {
+        LineBuf { spans: Vec::new() }
+    }
+
+    /// Appends text in a style.
+    pub(crate) fn push(&mut self, text: impl AsRef<str>, style: Style) -> &mut Self {
+        let text = fmt::one_line(text.as_ref());
+        if text.is_empty() {
+            return self;
+        }
+        match self.spans.last_mut() {
+            Some(last) if last.style == style => last.text.push_str(&text),
+            _ => self.spans.push(Span { text, style }),
+        }
+        self
+    }
+
+    /// Appends already-built spans (e.g. a table cell).
+    pub(crate) fn extend(&mut self, spans: &[Span]) -> &mut Self {
+        for s in spans {
+            self.push(&s.text, s.style);
+        }
+        self
+    }
+
+    /// Display width so far, in terminal columns.
+    pub(crate) fn width(&self) -> usize {
+        self.spans.iter().map(|s| fmt::width(&s.text)).sum()
+    }
+
+    /// True when nothing was pushed.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// Cuts the line to at most `max` columns, ending with `…` when cut, so a
+    /// one-line view stays one line even with huge parameters.
+    pub(crate) fn truncate(&mut self, max: usize) -> &mut Self {
+        if self.width() <= max {
+            return self;
+        }
+        let mut kept: Vec<Span> = Vec::new();
+        let mut used = 0;
+        let budget = max.saturating_sub(1);
+        for s in self.spans.drain(..) {
+            let w = fmt::width(&s.text);
+            if used + w <= budget {
+                used += w;
+                kept.push(s);
+                continue;
+            }
+            let cut = fmt::take_width(&s.text, budget.saturating_sub(used));
+            let style = s.style;
+            if !cut.is_empty() {
+                kept.push(Span { text: cut, style });
+            }
+            match kept.last_mut() {
+                Some(last) => last.text.push('…'),
+                None => kept.push(Span {
+                    text: "…".into(),
+                    style,
+                }),
+            }
+            break;
+        }
+        self.spans = kept;
+        self
+    }
+
+    /// The finished line, without trailing blanks (a padded cell at the end
+    /// of a row must not leave spaces behind).
+    pub(crate) fn finish(mut self) -> Line {
+        while let Some(last) = self.spans.last_mut() {
+            let trimmed = last.text.trim_end().len();
+            if trimmed == 0 {
+                self.spans.pop();
+            } else {
+                last.text.truncate(trimmed);
+                break;
+            }
+        }
+        self.spans
+    }
+}
+
+/// A one-span line: the common case for headers and notices.
+pub(crate) fn line(text: impl AsRef<str>, style: Style) -> Line {
+    let mut l = LineBuf::new();
+    l.push(text, style);
+    l.finish()
+}
