@@ -5,7 +5,7 @@ use serde_json::{Map, Value as Json, json};
 
 use super::call::Output;
 use crate::error::ToolResult;
-use crate::spec::{self, ActionSpec, Annotations, TOOLS, ToolSpec};
+use crate::spec::{self, ActionSpec, Annotations, BATCH_ITEM, Param, TOOLS, ToolSpec, Ty};
 
 /// The standard agent workflow (CONTRACT.md), as numbered steps.
 pub const WORKFLOW: &[&str] = &[
@@ -135,18 +135,20 @@ fn describe(tool: &ToolSpec) -> String {
 }
 
 fn signature(a: &ActionSpec) -> String {
-    let params: Vec<String> = a
-        .own_params
-        .iter()
-        .map(|p| {
-            if p.required {
-                p.name.to_string()
-            } else {
-                format!("{}?", p.name)
-            }
-        })
-        .collect();
+    let params: Vec<String> = a.own_params.iter().map(param_sig).collect();
     format!("{}({})", a.name, params.join(", "))
+}
+
+/// `name` or `name?`; the add_many items spell out their own keys.
+fn param_sig(p: &Param) -> String {
+    let name = match p.ty {
+        Ty::Items { .. } => {
+            let keys: Vec<String> = BATCH_ITEM.iter().map(param_sig).collect();
+            format!("{}[{{{}}}]", p.name, keys.join(", "))
+        }
+        _ => p.name.to_string(),
+    };
+    if p.required { name } else { format!("{name}?") }
 }
 
 #[cfg(test)]
