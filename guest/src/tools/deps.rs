@@ -14,7 +14,7 @@ pub type Graph = HashMap<String, Vec<String>>;
 pub fn of_list(call: &Call, list_id: &str) -> ToolResult<Graph> {
     let rows = call.rows(
         "SELECT d.task_id, d.depends_on_id FROM task_deps d JOIN tasks t ON t.id = d.task_id \
-         WHERE t.list_id = ? ORDER BY d.task_id, d.depends_on_id",
+         JOIN tasks u ON u.id = d.depends_on_id WHERE t.list_id = ? ORDER BY d.task_id, u.position, u.id",
         crate::params![list_id],
     )?;
     let mut graph = Graph::new();
@@ -34,7 +34,8 @@ pub fn get<'g>(graph: &'g Graph, task_id: &str) -> &'g [String] {
 /// The dependencies of one task.
 pub fn of_task(call: &Call, task_id: &str) -> ToolResult<Vec<String>> {
     let rows = call.rows(
-        "SELECT depends_on_id FROM task_deps WHERE task_id = ? ORDER BY depends_on_id",
+        "SELECT d.depends_on_id FROM task_deps d JOIN tasks u ON u.id = d.depends_on_id \
+         WHERE d.task_id = ? ORDER BY u.position, u.id",
         crate::params![task_id],
     )?;
     Ok(rows

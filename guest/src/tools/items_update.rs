@@ -24,10 +24,8 @@ pub fn update(call: &mut Call) -> ToolResult<Output> {
     let p = &call.params;
     let mut new = old.clone();
     let mut changed: Vec<&str> = Vec::new();
-    for (key, field) in [("title", &mut new.title)] {
-        if let Some(v) = p.str(key) {
-            *field = v.to_string();
-        }
+    if let Some(v) = p.str("title") {
+        new.title = v.to_string();
     }
     for (key, field) in [
         ("description", &mut new.description),
@@ -73,7 +71,7 @@ pub fn update(call: &mut Call) -> ToolResult<Output> {
         ),
         (
             "depends_on",
-            new_deps.as_ref().is_some_and(|d| *d != old_deps),
+            new_deps.as_ref().is_some_and(|d| !same_set(d, &old_deps)),
         ),
     ] {
         if differs {
@@ -225,4 +223,9 @@ fn write(call: &Call, t: &TaskRow) -> ToolResult<()> {
         ],
     )?;
     Ok(())
+}
+
+/// Whether two id lists hold the same ids, whatever their order.
+fn same_set(a: &[String], b: &[String]) -> bool {
+    a.len() == b.len() && a.iter().all(|x| b.contains(x))
 }
