@@ -100,7 +100,10 @@ impl From<StoreError> for ToolError {
             StoreError::Corrupt(_) => {
                 "the database file is damaged; restore it or point --db elsewhere"
             }
-            _ => "",
+            StoreError::Constraint(_) | StoreError::Sql(_) | StoreError::InvalidState(_) => {
+                "a bug in tasklists: please report it with the call that failed"
+            }
+            StoreError::Other(_) => "retry the call; if it persists, check the database file",
         };
         ToolError::new(
             ErrorCode::Storage,

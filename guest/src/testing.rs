@@ -20,8 +20,12 @@ pub struct MemStore {
 impl MemStore {
     /// A fresh, empty database.
     pub fn new() -> Self {
+        let conn = Connection::open_in_memory().expect("in-memory sqlite");
+        // As the real host does: foreign keys on.
+        conn.execute_batch("PRAGMA foreign_keys = ON")
+            .expect("pragma");
         MemStore {
-            conn: RefCell::new(Connection::open_in_memory().expect("in-memory sqlite")),
+            conn: RefCell::new(conn),
         }
     }
 }

@@ -257,10 +257,10 @@ fn check_deps(value: &Value, refs: bool, path: &str, context: &str) -> ToolResul
                 format!("{path} holds {want}"),
             ));
         };
-        // Inside a batch anything that does not look like an id is a ref,
-        // resolved (or refused) when the batch is assembled.
-        let looks_like_id = ids::IdKind::of(s).is_some();
-        if !refs || looks_like_id {
+        // Inside a batch an entry may be a ref of another item (refs may
+        // look like ids, e.g. `task_1`): add_many resolves refs first and
+        // checks the rest as task ids.
+        if !refs {
             ids::check(ids::IdKind::Task, s).map_err(|m| {
                 ToolError::invalid(
                     format!("{path}[{i}]: {m}"),

@@ -30,6 +30,7 @@ pub const RULES: &[&str] = &[
     "An update by the claim holder renews its lease. refresh extends it (default: the lease length of the claim).",
     "Leases: lease_seconds 30-86400, default 900. release_expired returns expired claims to todo, keeping assignments; it is idempotent.",
     "Private lists are usable only by owner_agent_id (default: the creator). Others get forbidden unless they pass bypass_private: true and bypass_reason; the bypass is recorded as a private_bypass audit event.",
+    "get_or_create matches scope_type + scope_key + name among the non-deleted lists you can see (visibility is not part of the match); the oldest match wins.",
     "Actions that change state or claim work need an agent identity (params.agent_id or the host default); reads do not.",
     "Positions are 1-based ranks among the list's non-deleted tasks; create/add_many insert at position (at most one past the end), reorder moves tasks.",
     "Deletes are soft: task_lists delete removes the list and its active tasks, keeping done/canceled history; nothing is erased.",

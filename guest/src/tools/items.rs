@@ -78,7 +78,6 @@ fn insert(call: &Call, list_id: &str, at: i64, tasks: &[NewTask]) -> ToolResult<
                 call.now
             ],
         )?;
-        deps::write(call, &row.id, &t.depends_on, false)?;
         call.event(
             "created",
             Some(list_id),
@@ -86,6 +85,11 @@ fn insert(call: &Call, list_id: &str, at: i64, tasks: &[NewTask]) -> ToolResult<
             json!({"title": row.title, "position": row.position}),
         )?;
         out.push(row);
+    }
+    // Dependencies go in once every task of the batch exists: an item may
+    // depend on one that comes after it.
+    for t in tasks {
+        deps::write(call, &t.id, &t.depends_on, false)?;
     }
     call.touch_list(list_id)?;
     Ok(out)
@@ -145,7 +149,7 @@ pub fn add_many(call: &mut Call) -> ToolResult<Output> {
                     let dep = tasks[*j].id.clone();
                     tasks[i].depends_on.push(dep);
                 }
-                None if IdKind::of(d) == Some(IdKind::Task) => existing.push(d),
+                None if crate::ids::check(IdKind::Task, d).is_ok() => existing.push(d),
                 None => {
                     let known: Vec<&str> = refs.keys().copied().collect();
                     return Err(ToolError::invalid(

@@ -287,3 +287,36 @@ fn private_lists_need_an_audited_bypass() {
     let f = h.ok("other", "task_lists", "find", json!({}));
     assert_eq!(f["lists"], json!([]));
 }
+
+#[test]
+fn add_many_refs_resolve_before_and_after_even_when_they_look_like_ids() {
+    let h = Harness::default();
+    let l = list(&h, "planner");
+    let d = h.ok(
+        "p",
+        "task_items",
+        "add_many",
+        json!({"list_id": l, "tasks": [
+            {"ref": "task_1", "title": "A", "depends_on": ["later"]},
+            {"ref": "later", "title": "B"},
+            {"title": "C", "depends_on": ["task_1"]}]}),
+    );
+    let ids: Vec<&str> = d["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(d["tasks"][0]["depends_on"], json!([ids[1]]));
+    assert_eq!(d["tasks"][2]["depends_on"], json!([ids[0]]));
+    let e = h
+        .call(
+            Some("p"),
+            "task_items",
+            "add_many",
+            json!({"list_id": l, "tasks": [{"title": "X", "depends_on": ["nope"]}]}),
+        )
+        .unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidParams);
+    assert!(e.message.contains("neither a ref"), "{}", e.message);
+}
