@@ -1,1 +1,485 @@
 //! Shared helpers for the integration tests.
+//!
+//! Every test goes through the real component (compiled from `guest/`,
+//! embedded in `tasklists-host`, run by wasmtime) against a real SQLite file
+//! in a temporary directory. Time comes from a [`ManualClock`] the test
+//! steps, so leases expire without sleeping.
+//!
+//! ```no_run
+//! use tasklists_tests::*;
+//! let db = TestDb::new();
+//! let list = db.list("planner", "Release");
+//! let ids = db.add(&list, &["one", "two"]);
+//! let c = db.ok("builder-1", "task_claims", "claim_next", json!({"list_id": list}));
+//! assert_eq!(s(&c, "/task/id"), ids[0]);
+//! ```
+
+use std::cell::{RefCell, RefMut};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+pub use serde_json::{Value, json};
+pub use tasklists_host::{
+    CallContext, Clock, ErrorCode, FaultInjection, Host, HostConfig, HostError, Line, ManualClock,
+    Span, Style, SystemClock, ToolError, ToolOutput,
+};
+
+/// The test clock's start: `2026-11-30T12:00:00.000Z`.
+pub const T0: i64 = 1_796_040_000_000;
+
+/// Where the compiled component is cached for every test process (and the
+/// race workers), so only the first process of a run pays the compilation.
+pub fn cache_dir() -> PathBuf {
+    std::env::temp_dir().join("tasklists-tests-cache")
+}
+
+/// A host config for `path` with the shared compile cache.
+pub fn config(path: impl Into<PathBuf>) -> HostConfig {
+    HostConfig::new(path).with_cache_dir(cache_dir())
+}
+
+/// A call context with this agent as the host default identity.
+pub fn ctx(agent: &str) -> CallContext {
+    CallContext::agent(agent)
+}
+
+/// A call context without any identity.
+pub fn anon() -> CallContext {
+    CallContext::default()
+}
+
+/// A temporary database file, a host on it and the clock that host reads.
+pub struct TestDb {
+    /// Keeps the directory alive (deleted on drop).
+    pub dir: tempfile::TempDir,
+    /// The SQLite file.
+    pub path: PathBuf,
+    /// The host's clock; step it with [`TestDb::advance`].
+    pub clock: ManualClock,
+    host: RefCell<Host>,
+}
+
+impl Default for TestDb {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl TestDb {
+    /// A fresh database with the clock at [`T0`].
+    pub fn new() -> Self {
+        Self::with_config(|c| c)
+    }
+
+    /// A fresh database whose host config is adjusted by `f` (fault
+    /// injection, timeouts, limits).
+    pub fn with_config(f: impl FnOnce(HostConfig) -> HostConfig) -> Self {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("tasks.db");
+        let clock = ManualClock::new(T0);
+        let host = Host::open(f(config(&path).with_clock(clock.shared()))).expect("open host");
+        TestDb {
+            dir,
+            path,
+            clock,
+            host: RefCell::new(host),
+        }
+    }
+
+    /// The host (for `catalogue`, renderers, fault injection, timeouts).
+    pub fn host(&self) -> RefMut<'_, Host> {
+        self.host.borrow_mut()
+    }
+
+    /// A second, independent host (its own connection) on the same file and clock.
+    pub fn open_another(&self) -> Host {
+        Host::open(config(&self.path).with_clock(self.clock.shared())).expect("open second host")
+    }
+
+    /// Replaces the host with a fresh one on the same file (drops the old
+    /// connection first): what a restarted process sees.
+    pub fn reopen(&self) {
+        let mut slot = self.host.borrow_mut();
+        let fresh =
+            Host::open(config(&self.path).with_clock(self.clock.shared())).expect("reopen host");
+        *slot = fresh;
+    }
+
+    /// Drops the host (closing its connection, which checkpoints the WAL
+    /// into the file) and hands back the directory, file and clock.
+    pub fn close(self) -> (tempfile::TempDir, PathBuf, ManualClock) {
+        drop(self.host);
+        (self.dir, self.path, self.clock)
+    }
+
+    /// Moves the clock forward by `secs` seconds.
+    pub fn advance(&self, secs: i64) {
+        self.clock.advance_ms(secs * 1000);
+    }
+
+    /// Moves the clock forward by `ms` milliseconds.
+    pub fn advance_ms(&self, ms: i64) {
+        self.clock.advance_ms(ms);
+    }
+
+    /// The clock's time as the contract formats it.
+    pub fn now(&self) -> String {
+        fmt_ms(self.clock.now_ms())
+    }
+
+    /// The clock's time plus `secs`, formatted.
+    pub fn now_plus(&self, secs: i64) -> String {
+        fmt_ms(self.clock.now_ms() + secs * 1000)
+    }
+
+    /// Any call: `params` is sent as JSON text (`Value::Null` sends `""`).
+    pub fn call(
+        &self,
+        ctx: &CallContext,
+        tool: &str,
+        action: &str,
+        params: &Value,
+    ) -> Result<ToolOutput, ToolError> {
+        let text = if params.is_null() {
+            String::new()
+        } else {
+            params.to_string()
+        };
+        self.host.borrow_mut().call(tool, action, &text, ctx)
+    }
+
+    /// A call with raw params text (broken JSON, huge payloads).
+    pub fn call_raw(
+        &self,
+        ctx: &CallContext,
+        tool: &str,
+        action: &str,
+        params: &str,
+    ) -> Result<ToolOutput, ToolError> {
+        self.host.borrow_mut().call(tool, action, params, ctx)
+    }
+
+    /// A call in the contract's request convention.
+    pub fn call_json(
+        &self,
+        ctx: &CallContext,
+        tool: &str,
+        request: &str,
+    ) -> Result<ToolOutput, ToolError> {
+        self.host.borrow_mut().call_json(request, tool, ctx)
+    }
+
+    /// A call as `agent` (host default identity) that must succeed; its output.
+    #[track_caller]
+    pub fn out(&self, agent: &str, tool: &str, action: &str, params: Value) -> ToolOutput {
+        match self.call(&ctx(agent), tool, action, &params) {
+            Ok(out) => out,
+            Err(e) => panic!(
+                "{agent}: {tool} {action} {params} failed: {} ({}) hint: {}",
+                e.code.as_str(),
+                e.message,
+                e.hint
+            ),
+        }
+    }
+
+    /// A call as `agent` that must succeed; its data.
+    #[track_caller]
+    pub fn ok(&self, agent: &str, tool: &str, action: &str, params: Value) -> Value {
+        self.out(agent, tool, action, params).data
+    }
+
+    /// A call as `agent` that must fail; its error.
+    #[track_caller]
+    pub fn err(&self, agent: &str, tool: &str, action: &str, params: Value) -> ToolError {
+        match self.call(&ctx(agent), tool, action, &params) {
+            Ok(out) => panic!(
+                "{agent}: {tool} {action} {params} should have failed but returned {}",
+                out.to_content_text()
+            ),
+            Err(e) => e,
+        }
+    }
+
+    /// A call with a given context that must fail; its error.
+    #[track_caller]
+    pub fn err_ctx(&self, ctx: &CallContext, tool: &str, action: &str, params: Value) -> ToolError {
+        match self.call(ctx, tool, action, &params) {
+            Ok(out) => panic!(
+                "{ctx:?}: {tool} {action} {params} should have failed but returned {}",
+                out.to_content_text()
+            ),
+            Err(e) => e,
+        }
+    }
+
+    /// A call with a given context that must succeed; its data.
+    #[track_caller]
+    pub fn ok_ctx(&self, ctx: &CallContext, tool: &str, action: &str, params: Value) -> Value {
+        match self.call(ctx, tool, action, &params) {
+            Ok(out) => out.data,
+            Err(e) => panic!(
+                "{ctx:?}: {tool} {action} {params} failed: {} ({}) hint: {}",
+                e.code.as_str(),
+                e.message,
+                e.hint
+            ),
+        }
+    }
+
+    /// Creates a shared list named `name` as `agent`; its id.
+    #[track_caller]
+    pub fn list(&self, agent: &str, name: &str) -> String {
+        let d = self.ok(agent, "task_lists", "create", json!({"name": name}));
+        s(&d, "/list/id")
+    }
+
+    /// Adds tasks (titles, in order) to `list` as "planner"; their ids.
+    #[track_caller]
+    pub fn add(&self, list: &str, titles: &[&str]) -> Vec<String> {
+        let tasks: Vec<Value> = titles.iter().map(|t| json!({"title": t})).collect();
+        let d = self.ok(
+            "planner",
+            "task_items",
+            "add_many",
+            json!({"list_id": list, "tasks": tasks}),
+        );
+        strs(&d, "/tasks", "id")
+    }
+
+    /// `task_lists get` of `list` as `agent` (tasks included).
+    #[track_caller]
+    pub fn get(&self, agent: &str, list: &str) -> Value {
+        self.ok(agent, "task_lists", "get", json!({"list_id": list}))
+    }
+
+    /// One task of `list` as `agent` sees it (deleted ones included).
+    #[track_caller]
+    pub fn task(&self, agent: &str, list: &str, task_id: &str) -> Value {
+        let d = self.ok(
+            agent,
+            "task_lists",
+            "get",
+            json!({"list_id": list, "include_deleted": true}),
+        );
+        d["tasks"]
+            .as_array()
+            .and_then(|a| a.iter().find(|t| t["id"] == task_id))
+            .cloned()
+            .unwrap_or_else(|| panic!("task {task_id} not in list {list}: {d}"))
+    }
+
+    /// Task ids of `list` in position order (non-deleted).
+    #[track_caller]
+    pub fn order(&self, list: &str) -> Vec<String> {
+        let d = self.get("planner", list);
+        let tasks = d["tasks"].as_array().expect("tasks");
+        for (i, t) in tasks.iter().enumerate() {
+            assert_eq!(t["position"], json!(i + 1), "positions not dense: {d}");
+        }
+        strs(&d, "/tasks", "id")
+    }
+
+    /// Every audit event of `list` as `agent` sees them, newest first (all pages).
+    #[track_caller]
+    pub fn events(&self, agent: &str, list: &str) -> Vec<Value> {
+        self.events_with(agent, json!({"list_id": list}))
+    }
+
+    /// Every audit event matching `params` (plus paging), newest first.
+    #[track_caller]
+    pub fn events_with(&self, agent: &str, params: Value) -> Vec<Value> {
+        let mut out = Vec::new();
+        let mut cursor: Option<String> = None;
+        loop {
+            let mut p = params.clone();
+            p["limit"] = json!(200);
+            if let Some(c) = &cursor {
+                p["cursor"] = json!(c);
+            }
+            let d = self.ok(agent, "task_audit", "get", p);
+            out.extend(d["events"].as_array().expect("events").iter().cloned());
+            match d["next_cursor"].as_str() {
+                Some(c) => cursor = Some(c.to_string()),
+                None => return out,
+            }
+        }
+    }
+
+    /// Everything observable about `list` through the tools (as its owner
+    /// `agent`): the full `get` with deleted tasks, every audit event, and
+    /// the `find` listing; plus the raw rows of every table.
+    #[track_caller]
+    pub fn snapshot(&self, agent: &str, list: &str) -> Value {
+        json!({
+            "get": self.ok(agent, "task_lists", "get", json!({"list_id": list, "include_deleted": true})),
+            "audit": self.events(agent, list),
+            "find": self.ok(agent, "task_lists", "find", json!({"include_deleted": true, "limit": 200})),
+            "raw": dump(&self.path),
+        })
+    }
+}
+
+/// Every row of every table of the database at `path`, in a stable order,
+/// plus `user_version`: two equal dumps mean nothing was changed.
+pub fn dump(path: &Path) -> String {
+    let conn =
+        rusqlite::Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .expect("open read-only");
+    let mut out = String::new();
+    let version: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .expect("user_version");
+    writeln!(out, "user_version={version}").unwrap();
+    let mut tables: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    tables.sort();
+    for table in tables {
+        writeln!(out, "[{table}]").unwrap();
+        let mut stmt = conn
+            .prepare(&format!("SELECT * FROM \"{table}\" ORDER BY 1"))
+            .unwrap();
+        let width = stmt.column_count();
+        let mut rows = stmt.query([]).unwrap();
+        while let Some(row) = rows.next().unwrap() {
+            let cells: Vec<String> = (0..width)
+                .map(|i| format!("{:?}", row.get_ref(i).unwrap()))
+                .collect();
+            writeln!(out, "{}", cells.join(" | ")).unwrap();
+        }
+    }
+    out
+}
+
+/// The string at JSON pointer `ptr` of `v` (panics if absent).
+#[track_caller]
+pub fn s(v: &Value, ptr: &str) -> String {
+    v.pointer(ptr)
+        .and_then(Value::as_str)
+        .unwrap_or_else(|| panic!("no string at {ptr} in {v}"))
+        .to_string()
+}
+
+/// The integer at JSON pointer `ptr` of `v` (panics if absent).
+#[track_caller]
+pub fn int(v: &Value, ptr: &str) -> i64 {
+    v.pointer(ptr)
+        .and_then(Value::as_i64)
+        .unwrap_or_else(|| panic!("no integer at {ptr} in {v}"))
+}
+
+/// The string field `key` of every object of the array at `ptr`.
+#[track_caller]
+pub fn strs(v: &Value, ptr: &str, key: &str) -> Vec<String> {
+    v.pointer(ptr)
+        .and_then(Value::as_array)
+        .unwrap_or_else(|| panic!("no array at {ptr} in {v}"))
+        .iter()
+        .map(|o| {
+            o[key]
+                .as_str()
+                .unwrap_or_else(|| panic!("no {key} in {o}"))
+                .to_string()
+        })
+        .collect()
+}
+
+/// The `kind` of each event, in the order given.
+pub fn kinds(events: &[Value]) -> Vec<String> {
+    events
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap_or("?").to_string())
+        .collect()
+}
+
+/// Asserts `err` has `code` and that its message contains every needle.
+#[track_caller]
+pub fn expect(err: &ToolError, code: ErrorCode, needles: &[&str]) {
+    assert_eq!(
+        err.code,
+        code,
+        "expected {} but got {}: {} (hint: {})",
+        code.as_str(),
+        err.code.as_str(),
+        err.message,
+        err.hint
+    );
+    for n in needles {
+        assert!(
+            err.message.contains(n),
+            "{} message should contain {n:?}: {}",
+            code.as_str(),
+            err.message
+        );
+    }
+}
+
+/// Formats ms since the epoch as the contract does: `2026-11-30T12:00:00.000Z`.
+pub fn fmt_ms(ms: i64) -> String {
+    let days = ms.div_euclid(86_400_000);
+    let rem = ms.rem_euclid(86_400_000);
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = if m <= 2 { y + 1 } else { y };
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
+        rem / 3_600_000,
+        rem / 60_000 % 60,
+        rem / 1000 % 60,
+        rem % 1000
+    )
+}
+
+/// The plain text of rendered lines (spans joined, lines joined with `\n`).
+pub fn plain(lines: &[Line]) -> String {
+    lines
+        .iter()
+        .map(|l| l.iter().map(|s| s.text.as_str()).collect::<String>())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// How renderers shorten ids: `task_…3X5Z7B` (prefix, ellipsis, last 6).
+pub fn short_id(id: &str) -> String {
+    let (prefix, rest) = id.split_at(id.find('_').map_or(0, |i| i + 1));
+    let tail: String = rest
+        .chars()
+        .rev()
+        .take(6)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    format!("{prefix}…{tail}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_times_like_the_contract() {
+        assert_eq!(fmt_ms(T0), "2026-11-30T12:00:00.000Z");
+        assert_eq!(fmt_ms(0), "1970-01-01T00:00:00.000Z");
+        assert_eq!(fmt_ms(1_795_003_200_123), "2026-11-18T12:00:00.123Z");
+        assert_eq!(fmt_ms(951_782_400_000), "2000-02-29T00:00:00.000Z");
+    }
+
+    #[test]
+    fn shortens_ids_like_the_renderers() {
+        assert_eq!(short_id("task_01JDQ4ZK8M3N5P7R9T1V3X5Z7B"), "task_…3X5Z7B");
+    }
+}

@@ -1,0 +1,813 @@
+//! `task_lists`: create (defaults, scopes, get_or_create), find (filters,
+//! order, pages, visibility), get (status filter, include_tasks,
+//! include_deleted), delete (soft, active tasks only).
+
+use std::sync::{Arc, Barrier};
+use tasklists_tests::*;
+
+const A: &str = "builder-1";
+const B: &str = "builder-2";
+
+fn with_context(agent: &str, workspace: Option<&str>, thread: Option<&str>) -> CallContext {
+    CallContext {
+        agent_id: Some(agent.into()),
+        agent_pinned: false,
+        workspace: workspace.map(String::from),
+        thread: thread.map(String::from),
+    }
+}
+
+#[test]
+fn create_fills_the_documented_defaults() {
+    let db = TestDb::new();
+    let out = db.out(A, "task_lists", "create", json!({"name": "Release 1.2"}));
+    let d = &out.data;
+    assert_eq!(d["created"], true);
+    let list = &d["list"];
+    let id = s(d, "/list/id");
+    assert!(id.starts_with("list_"), "{id}");
+    assert_eq!(list["name"], "Release 1.2");
+    assert_eq!(list["scope_type"], "custom");
+    assert_eq!(list["scope_key"], "");
+    assert_eq!(list["visibility"], "shared");
+    assert_eq!(list["created_by_agent_id"], A);
+    assert!(
+        list.get("owner_agent_id").is_none(),
+        "a shared list has no default owner: {list}"
+    );
+    assert_eq!(list["created_at"], db.now());
+    assert_eq!(list["updated_at"], db.now());
+    assert!(list.get("deleted_at").is_none());
+    assert!(out.summary.contains(&id), "{}", out.summary);
+    // As stored.
+    let g = db.get(B, &id);
+    assert_eq!(g["list"], *list);
+    assert_eq!(g["tasks"], json!([]));
+    assert_eq!(
+        g["counts"],
+        json!({"todo": 0, "in_progress": 0, "blocked": 0, "done": 0, "canceled": 0})
+    );
+}
+
+#[test]
+fn private_lists_are_owned_by_their_creator_unless_told_otherwise() {
+    let db = TestDb::new();
+    let d = db.ok(
+        A,
+        "task_lists",
+        "create",
+        json!({"name": "Mine", "visibility": "private"}),
+    );
+    assert_eq!(d["list"]["visibility"], "private");
+    assert_eq!(d["list"]["owner_agent_id"], A);
+    let d = db.ok(
+        A,
+        "task_lists",
+        "create",
+        json!({"name": "For B", "visibility": "private", "owner_agent_id": B}),
+    );
+    assert_eq!(d["list"]["owner_agent_id"], B);
+    assert_eq!(d["list"]["created_by_agent_id"], A);
+    let for_b = s(&d, "/list/id");
+    // Visible and usable only by the owner: the creator is not the owner here.
+    db.get(B, &for_b);
+    let e = db.err(A, "task_lists", "get", json!({"list_id": for_b}));
+    expect(&e, ErrorCode::Forbidden, &[&for_b]);
+}
+
+#[test]
+fn scope_key_defaults_from_the_host_context() {
+    let db = TestDb::new();
+    let c = with_context(A, Some("/work/repo"), Some("thread-7"));
+    let d = db.ok_ctx(
+        &c,
+        "task_lists",
+        "create",
+        json!({"name": "W", "scope_type": "workspace"}),
+    );
+    assert_eq!(d["list"]["scope_type"], "workspace");
+    assert_eq!(d["list"]["scope_key"], "/work/repo");
+    let d = db.ok_ctx(
+        &c,
+        "task_lists",
+        "create",
+        json!({"name": "T", "scope_type": "thread"}),
+    );
+    assert_eq!(d["list"]["scope_key"], "thread-7");
+    let d = db.ok_ctx(
+        &c,
+        "task_lists",
+        "create",
+        json!({"name": "G", "scope_type": "agent"}),
+    );
+    assert_eq!(d["list"]["scope_key"], A);
+    let d = db.ok_ctx(&c, "task_lists", "create", json!({"name": "C"}));
+    assert_eq!(d["list"]["scope_key"], "");
+    // An explicit key wins over the context.
+    let d = db.ok_ctx(
+        &c,
+        "task_lists",
+        "create",
+        json!({"name": "W2", "scope_type": "workspace", "scope_key": "/other"}),
+    );
+    assert_eq!(d["list"]["scope_key"], "/other");
+    // No context and no key: the scope cannot be guessed.
+    let e = db.err(
+        A,
+        "task_lists",
+        "create",
+        json!({"name": "W", "scope_type": "workspace"}),
+    );
+    expect(&e, ErrorCode::InvalidParams, &["workspace", "scope_key"]);
+    let e = db.err(
+        A,
+        "task_lists",
+        "create",
+        json!({"name": "T", "scope_type": "thread"}),
+    );
+    expect(&e, ErrorCode::InvalidParams, &["thread", "scope_key"]);
+    // find filters by the context's key.
+    let f = db.ok(
+        B,
+        "task_lists",
+        "find",
+        json!({"scope_type": "workspace", "scope_key": "/work/repo"}),
+    );
+    assert_eq!(f["lists"].as_array().unwrap().len(), 1);
+    assert_eq!(f["lists"][0]["name"], "W");
+}
+
+#[test]
+fn global_lists_have_no_scope_key() {
+    let db = TestDb::new();
+    let c = with_context(A, Some("/work/repo"), Some("thread-7"));
+    let d = db.ok_ctx(
+        &c,
+        "task_lists",
+        "create",
+        json!({"name": "Everywhere", "scope_type": "global"}),
+    );
+    assert_eq!(d["list"]["scope_type"], "global");
+    assert_eq!(d["list"]["scope_key"], "");
+    let e = db.err(
+        A,
+        "task_lists",
+        "create",
+        json!({"name": "G", "scope_type": "global", "scope_key": "/repo"}),
+    );
+    expect(&e, ErrorCode::InvalidParams, &["global", "scope_key"]);
+    let d = db.ok(
+        A,
+        "task_lists",
+        "create",
+        json!({"name": "G", "scope_type": "global", "scope_key": ""}),
+    );
+    assert_eq!(d["list"]["scope_key"], "");
+}
+
+#[test]
+fn get_or_create_returns_the_existing_list() {
+    let db = TestDb::new();
+    let p = json!({"name": "Release", "scope_type": "workspace", "scope_key": "/repo", "get_or_create": true});
+    let first = db.ok(A, "task_lists", "create", p.clone());
+    assert_eq!(first["created"], true);
+    let id = s(&first, "/list/id");
+    db.advance(5);
+    let again = db.ok(B, "task_lists", "create", p.clone());
+    assert_eq!(again["created"], false);
+    assert_eq!(again["list"], first["list"], "the same list, unchanged");
+    // Differences in name (exact match), scope key or scope type make a new list.
+    for other in [
+        json!({"name": "release", "scope_type": "workspace", "scope_key": "/repo", "get_or_create": true}),
+        json!({"name": "Release", "scope_type": "workspace", "scope_key": "/repo2", "get_or_create": true}),
+        json!({"name": "Release", "scope_type": "custom", "scope_key": "/repo", "get_or_create": true}),
+    ] {
+        let d = db.ok(A, "task_lists", "create", other.clone());
+        assert_eq!(d["created"], true, "{other}");
+        assert_ne!(s(&d, "/list/id"), id);
+    }
+    // Without get_or_create, a second list with the same name is made.
+    let mut plain = p.clone();
+    plain["get_or_create"] = json!(false);
+    let d = db.ok(A, "task_lists", "create", plain);
+    assert_eq!(d["created"], true);
+    assert_ne!(s(&d, "/list/id"), id);
+    // get_or_create finds the oldest one.
+    assert_eq!(s(&db.ok(B, "task_lists", "create", p), "/list/id"), id);
+    // Three workspace lists on /repo match "Release" case-insensitively.
+    let f = db.ok(
+        A,
+        "task_lists",
+        "find",
+        json!({"scope_type": "workspace", "scope_key": "/repo", "name": "Release"}),
+    );
+    assert_eq!(f["lists"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn get_or_create_does_not_match_private_lists_of_others() {
+    let db = TestDb::new();
+    let p = json!({"name": "Notes", "visibility": "private", "get_or_create": true});
+    let mine = db.ok(A, "task_lists", "create", p.clone());
+    let mine_id = s(&mine, "/list/id");
+    db.advance(1);
+    let theirs = db.ok(
+        B,
+        "task_lists",
+        "create",
+        json!({"name": "Notes", "get_or_create": true}),
+    );
+    assert_eq!(theirs["created"], true, "{theirs}");
+    let theirs_id = s(&theirs, "/list/id");
+    assert_ne!(theirs_id, mine_id);
+    assert_eq!(theirs["list"]["visibility"], "shared");
+    // The owner gets its own (older) private list back; a third agent, who
+    // cannot see it, gets the shared one.
+    let again = db.ok(A, "task_lists", "create", p);
+    assert_eq!(
+        (again["created"].clone(), s(&again, "/list/id")),
+        (json!(false), mine_id)
+    );
+    let third = db.ok(
+        "builder-3",
+        "task_lists",
+        "create",
+        json!({"name": "Notes", "get_or_create": true}),
+    );
+    assert_eq!(
+        (third["created"].clone(), s(&third, "/list/id")),
+        (json!(false), theirs_id)
+    );
+}
+
+#[test]
+fn get_or_create_does_not_return_deleted_lists() {
+    let db = TestDb::new();
+    let p = json!({"name": "Sprint", "get_or_create": true});
+    let old = s(&db.ok(A, "task_lists", "create", p.clone()), "/list/id");
+    db.ok(A, "task_lists", "delete", json!({"list_id": old}));
+    let d = db.ok(A, "task_lists", "create", p);
+    assert_eq!(d["created"], true);
+    assert_ne!(s(&d, "/list/id"), old);
+}
+
+/// Several hosts (separate connections) race `get_or_create` on one file:
+/// exactly one list is made and everyone gets it.
+#[test]
+fn get_or_create_is_atomic_when_agents_race() {
+    let db = TestDb::new();
+    db.ok(A, "task_lists", "find", json!({})); // migrate once
+    race_get_or_create(&db, 6);
+}
+
+/// The same on a brand-new file: the racing first calls also race the
+/// schema migration.
+#[test]
+fn get_or_create_races_safely_on_a_fresh_database() {
+    let db = TestDb::new();
+    race_get_or_create(&db, 8);
+    let raw = dump(&db.path);
+    assert!(
+        raw.starts_with("user_version=") && !raw.starts_with("user_version=0"),
+        "migrated once: {}",
+        &raw[..40]
+    );
+}
+
+fn race_get_or_create(db: &TestDb, n: usize) {
+    let barrier = Arc::new(Barrier::new(n));
+    let handles: Vec<_> = (0..n)
+        .map(|i| {
+            let path = db.path.clone();
+            let barrier = Arc::clone(&barrier);
+            std::thread::spawn(move || {
+                let mut host = Host::open(config(&path)).expect("open");
+                barrier.wait();
+                let params = json!({"name": "Shared plan", "scope_type": "workspace", "scope_key": "/repo", "get_or_create": true});
+                let out = host
+                    .call("task_lists", "create", &params.to_string(), &ctx(&format!("agent-{i}")))
+                    .expect("create");
+                (s(&out.data, "/list/id"), out.data["created"].as_bool().unwrap())
+            })
+        })
+        .collect();
+    let results: Vec<(String, bool)> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+    let created = results.iter().filter(|(_, c)| *c).count();
+    assert_eq!(created, 1, "{results:?}");
+    assert!(
+        results.iter().all(|(id, _)| *id == results[0].0),
+        "{results:?}"
+    );
+    let f = db.ok(A, "task_lists", "find", json!({"name": "shared plan"}));
+    assert_eq!(f["lists"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn find_filters_by_scope_name_and_visibility() {
+    let db = TestDb::new();
+    let mk = |agent: &str, p: Value| s(&db.ok(agent, "task_lists", "create", p), "/list/id");
+    let w1 = mk(
+        A,
+        json!({"name": "Release 1.2", "scope_type": "workspace", "scope_key": "/repo"}),
+    );
+    let w2 = mk(
+        A,
+        json!({"name": "Bugs", "scope_type": "workspace", "scope_key": "/repo"}),
+    );
+    let w3 = mk(
+        A,
+        json!({"name": "Release 2.0", "scope_type": "workspace", "scope_key": "/other"}),
+    );
+    let t1 = mk(
+        A,
+        json!({"name": "Chat todo", "scope_type": "thread", "scope_key": "t-1"}),
+    );
+    let p1 = mk(
+        A,
+        json!({"name": "My release notes", "visibility": "private"}),
+    );
+    let sorted = |mut v: Vec<String>| {
+        v.sort();
+        v
+    };
+    let find = |agent: &str, p: Value| {
+        sorted(strs(&db.ok(agent, "task_lists", "find", p), "/lists", "id"))
+    };
+
+    assert_eq!(
+        find(A, json!({"scope_type": "workspace"})),
+        sorted(vec![w1.clone(), w2.clone(), w3.clone()])
+    );
+    assert_eq!(
+        find(A, json!({"scope_type": "workspace", "scope_key": "/repo"})),
+        sorted(vec![w1.clone(), w2.clone()])
+    );
+    assert_eq!(find(A, json!({"scope_key": "t-1"})), vec![t1.clone()]);
+    assert_eq!(
+        find(A, json!({"name": "RELEASE"})),
+        sorted(vec![w1.clone(), w3.clone(), p1.clone()])
+    );
+    assert_eq!(
+        find(A, json!({"name": "release", "scope_key": "/repo"})),
+        vec![w1.clone()]
+    );
+    assert_eq!(find(A, json!({"visibility": "private"})), vec![p1.clone()]);
+    assert_eq!(find(A, json!({"visibility": "shared"})).len(), 4);
+    assert_eq!(
+        find(A, json!({"name": "nothing like it"})),
+        Vec::<String>::new()
+    );
+    // Another agent never sees A's private list, whatever the filter.
+    assert_eq!(find(B, json!({"name": "release"})), sorted(vec![w1, w3]));
+    assert_eq!(
+        find(B, json!({"visibility": "private"})),
+        Vec::<String>::new()
+    );
+    assert_eq!(find(B, json!({})).len(), 4);
+}
+
+#[test]
+fn find_name_is_case_insensitive_beyond_ascii() {
+    let db = TestDb::new();
+    let ete = db.list(A, "Plan d'Été");
+    let ueber = db.list(A, "Überprüfung der API");
+    let greek = db.list(A, "ΣΧΈΔΙΟ");
+    db.list(A, "plain ascii");
+    let find = |name: &str| {
+        strs(
+            &db.ok(B, "task_lists", "find", json!({"name": name})),
+            "/lists",
+            "id",
+        )
+    };
+    assert_eq!(find("d'été"), vec![ete.clone()]);
+    assert_eq!(find("PLAN D'ÉTÉ"), vec![ete]);
+    assert_eq!(find("überPRÜF"), vec![ueber.clone()]);
+    assert_eq!(find("ÜBERPRÜFUNG"), vec![ueber]);
+    assert_eq!(find("σχέδιο"), vec![greek]);
+    assert_eq!(find("ete"), Vec::<String>::new(), "accents are not folded");
+}
+
+#[test]
+fn find_orders_most_recently_updated_first() {
+    let db = TestDb::new();
+    let l1 = db.list(A, "one");
+    db.advance(1);
+    let l2 = db.list(A, "two");
+    db.advance(1);
+    let l3 = db.list(A, "three");
+    let order = || strs(&db.ok(B, "task_lists", "find", json!({})), "/lists", "id");
+    assert_eq!(order(), [l3.clone(), l2.clone(), l1.clone()]);
+
+    db.advance(1);
+    let t1 = db.add(&l1, &["task"]);
+    assert_eq!(order(), [l1.clone(), l3.clone(), l2.clone()]);
+    let f = db.ok(B, "task_lists", "find", json!({}));
+    assert_eq!(f["lists"][0]["updated_at"], db.now());
+
+    db.add(&l2, &["task"]);
+    db.advance(1);
+    db.ok(B, "task_claims", "claim_next", json!({"list_id": l2}));
+    assert_eq!(order(), [l2.clone(), l1.clone(), l3.clone()]);
+
+    db.advance(1);
+    db.ok(
+        A,
+        "task_items",
+        "update",
+        json!({"task_id": t1[0], "notes": "touch"}),
+    );
+    assert_eq!(order(), [l1, l2, l3]);
+}
+
+#[test]
+fn find_pages_with_cursor_and_limit() {
+    let db = TestDb::new();
+    let mut ids = Vec::new();
+    for i in 0..5 {
+        ids.push(db.list(A, &format!("list {i}")));
+        db.advance(1);
+    }
+    ids.reverse(); // newest first
+    let page1 = db.ok(B, "task_lists", "find", json!({"limit": 2}));
+    assert_eq!(strs(&page1, "/lists", "id"), ids[0..2]);
+    let c1 = s(&page1, "/next_cursor");
+    let page2 = db.ok(B, "task_lists", "find", json!({"limit": 2, "cursor": c1}));
+    assert_eq!(strs(&page2, "/lists", "id"), ids[2..4]);
+    let c2 = s(&page2, "/next_cursor");
+    let page3 = db.ok(B, "task_lists", "find", json!({"limit": 2, "cursor": c2}));
+    assert_eq!(strs(&page3, "/lists", "id"), ids[4..5]);
+    assert_eq!(page3["next_cursor"], Value::Null);
+    // An exact fit has no next page.
+    let all = db.ok(B, "task_lists", "find", json!({"limit": 5}));
+    assert_eq!(strs(&all, "/lists", "id"), ids);
+    assert_eq!(all["next_cursor"], Value::Null);
+    // A cursor combines with filters.
+    let f = db.ok(B, "task_lists", "find", json!({"limit": 1, "name": "list"}));
+    let f2 = db.ok(
+        B,
+        "task_lists",
+        "find",
+        json!({"limit": 1, "name": "list", "cursor": s(&f, "/next_cursor")}),
+    );
+    assert_eq!(strs(&f2, "/lists", "id"), ids[1..2]);
+}
+
+#[test]
+fn find_pages_are_stable_when_lists_share_a_timestamp() {
+    let db = TestDb::new();
+    let mut ids: Vec<String> = (0..7)
+        .map(|i| db.list(A, &format!("same time {i}")))
+        .collect();
+    let mut seen = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let mut p = json!({"limit": 3});
+        if let Some(c) = &cursor {
+            p["cursor"] = json!(c);
+        }
+        let page = db.ok(B, "task_lists", "find", p);
+        let got = strs(&page, "/lists", "id");
+        assert!(got.len() <= 3);
+        seen.extend(got);
+        match page["next_cursor"].as_str() {
+            Some(c) => cursor = Some(c.to_string()),
+            None => break,
+        }
+    }
+    assert_eq!(seen.len(), 7, "{seen:?}");
+    let mut sorted_seen = seen.clone();
+    sorted_seen.sort();
+    sorted_seen.dedup();
+    ids.sort();
+    assert_eq!(sorted_seen, ids, "no duplicates, none missing");
+}
+
+#[test]
+fn find_defaults_to_50_and_caps_at_200() {
+    let db = TestDb::new();
+    for i in 0..51 {
+        db.list(A, &format!("l{i}"));
+    }
+    let f = db.ok(B, "task_lists", "find", json!({}));
+    assert_eq!(f["lists"].as_array().unwrap().len(), 50);
+    assert!(f["next_cursor"].is_string());
+    let f = db.ok(B, "task_lists", "find", json!({"limit": 200}));
+    assert_eq!(f["lists"].as_array().unwrap().len(), 51);
+    assert_eq!(f["next_cursor"], Value::Null);
+    let e = db.err(B, "task_lists", "find", json!({"limit": 201}));
+    expect(&e, ErrorCode::InvalidParams, &["limit"]);
+}
+
+#[test]
+fn find_and_get_count_tasks_per_status() {
+    let db = TestDb::new();
+    let list = db.list(A, "Counts");
+    let other = db.list(A, "Empty");
+    let ids = db.add(
+        &list,
+        &["done", "canceled", "blocked", "running", "todo", "deleted"],
+    );
+    for (agent, status, outcome) in [(A, "done", "ok"), (A, "canceled", "no")] {
+        db.ok(agent, "task_claims", "claim_next", json!({"list_id": list}));
+        db.ok(agent, "task_items", "update", json!({"task_id": ids[if status == "done" { 0 } else { 1 }], "status": status, "outcome": outcome}));
+    }
+    db.ok(
+        A,
+        "task_items",
+        "update",
+        json!({"task_id": ids[2], "status": "blocked"}),
+    );
+    let c = db.ok(B, "task_claims", "claim_next", json!({"list_id": list}));
+    assert_eq!(s(&c, "/task/id"), ids[3]);
+    db.ok(A, "task_items", "delete", json!({"task_id": ids[5]}));
+    let expected = json!({"todo": 1, "in_progress": 1, "blocked": 1, "done": 1, "canceled": 1});
+    let f = db.ok(B, "task_lists", "find", json!({}));
+    let mine = f["lists"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["id"] == list.as_str())
+        .unwrap();
+    assert_eq!(mine["counts"], expected);
+    let empty = f["lists"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["id"] == other.as_str())
+        .unwrap();
+    assert_eq!(
+        empty["counts"],
+        json!({"todo": 0, "in_progress": 0, "blocked": 0, "done": 0, "canceled": 0})
+    );
+    assert_eq!(db.get(B, &list)["counts"], expected);
+}
+
+#[test]
+fn find_hides_private_lists_of_others_and_shows_deleted_on_request() {
+    let db = TestDb::new();
+    let private = s(
+        &db.ok(
+            A,
+            "task_lists",
+            "create",
+            json!({"name": "secret", "visibility": "private"}),
+        ),
+        "/list/id",
+    );
+    let shared = db.list(A, "open");
+    let gone = db.list(A, "gone");
+    db.ok(A, "task_lists", "delete", json!({"list_id": gone}));
+    let ids = |agent: &str, p: Value| {
+        let mut v = strs(&db.ok(agent, "task_lists", "find", p), "/lists", "id");
+        v.sort();
+        v
+    };
+    let mut mine = vec![private.clone(), shared.clone()];
+    mine.sort();
+    assert_eq!(ids(A, json!({})), mine);
+    assert_eq!(ids(B, json!({})), vec![shared.clone()]);
+    let mut with_deleted = vec![shared.clone(), gone.clone()];
+    with_deleted.sort();
+    assert_eq!(ids(B, json!({"include_deleted": true})), with_deleted);
+    let f = db.ok(
+        B,
+        "task_lists",
+        "find",
+        json!({"include_deleted": true, "name": "gone"}),
+    );
+    assert!(f["lists"][0]["deleted_at"].is_string(), "{f}");
+}
+
+#[test]
+fn get_returns_tasks_in_position_order_and_filters_by_status() {
+    let db = TestDb::new();
+    let list = db.list(A, "Work");
+    let ids = db.add(&list, &["a", "b", "c", "d"]);
+    // Move d first so position order differs from creation order.
+    db.ok(
+        A,
+        "task_items",
+        "reorder",
+        json!({"list_id": list, "task_ids": [ids[3]], "position": 1}),
+    );
+    db.ok(A, "task_claims", "claim_next", json!({"list_id": list})); // d
+    db.ok(
+        A,
+        "task_items",
+        "update",
+        json!({"task_id": ids[3], "status": "done", "outcome": "ok"}),
+    );
+    db.ok(
+        A,
+        "task_items",
+        "update",
+        json!({"task_id": ids[1], "status": "blocked"}),
+    );
+    db.ok(B, "task_claims", "claim_next", json!({"list_id": list})); // a
+
+    let g = db.get(B, &list);
+    assert_eq!(
+        strs(&g, "/tasks", "id"),
+        [
+            ids[3].clone(),
+            ids[0].clone(),
+            ids[1].clone(),
+            ids[2].clone()
+        ]
+    );
+    let positions: Vec<i64> = g["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["position"].as_i64().unwrap())
+        .collect();
+    assert_eq!(positions, [1, 2, 3, 4]);
+
+    let only = |status: Value| {
+        let g = db.ok(
+            B,
+            "task_lists",
+            "get",
+            json!({"list_id": list, "status": status}),
+        );
+        // Counts always cover the whole list.
+        assert_eq!(g["counts"]["todo"], 1);
+        strs(&g, "/tasks", "id")
+    };
+    assert_eq!(only(json!("todo")), [ids[2].clone()]);
+    assert_eq!(only(json!("in_progress")), [ids[0].clone()]);
+    assert_eq!(
+        only(json!(["blocked", "done"])),
+        [ids[3].clone(), ids[1].clone()]
+    );
+    assert_eq!(only(json!(["canceled"])), Vec::<String>::new());
+}
+
+#[test]
+fn get_can_leave_tasks_out() {
+    let db = TestDb::new();
+    let list = db.list(A, "Work");
+    db.add(&list, &["a", "b"]);
+    let g = db.ok(
+        B,
+        "task_lists",
+        "get",
+        json!({"list_id": list, "include_tasks": false}),
+    );
+    assert!(g.get("tasks").is_none(), "{g}");
+    assert_eq!(g["counts"]["todo"], 2);
+    assert_eq!(g["list"]["id"], list.as_str());
+    let g = db.ok(
+        B,
+        "task_lists",
+        "get",
+        json!({"list_id": list, "include_tasks": true}),
+    );
+    assert_eq!(g["tasks"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn get_include_deleted_shows_deleted_tasks() {
+    let db = TestDb::new();
+    let list = db.list(A, "Work");
+    let ids = db.add(&list, &["a", "b", "c"]);
+    db.advance(10);
+    db.ok(A, "task_items", "delete", json!({"task_id": ids[1]}));
+    let g = db.get(B, &list);
+    assert_eq!(strs(&g, "/tasks", "id"), [ids[0].clone(), ids[2].clone()]);
+    let g = db.ok(
+        B,
+        "task_lists",
+        "get",
+        json!({"list_id": list, "include_deleted": true}),
+    );
+    let tasks = g["tasks"].as_array().unwrap();
+    assert_eq!(tasks.len(), 3);
+    let deleted = tasks.iter().find(|t| t["id"] == ids[1].as_str()).unwrap();
+    assert_eq!(deleted["deleted_at"], db.now());
+    assert!(
+        tasks
+            .iter()
+            .filter(|t| t["id"] != ids[1].as_str())
+            .all(|t| t.get("deleted_at").is_none())
+    );
+    assert_eq!(g["counts"]["todo"], 2, "deleted tasks are not counted");
+}
+
+#[test]
+fn delete_soft_deletes_the_list_and_only_its_active_tasks() {
+    let db = TestDb::new();
+    let list = db.list(A, "Doomed");
+    let ids = db.add(&list, &["done", "canceled", "todo", "running", "blocked"]);
+    db.ok(A, "task_claims", "claim_next", json!({"list_id": list}));
+    db.ok(
+        A,
+        "task_items",
+        "update",
+        json!({"task_id": ids[0], "status": "done", "outcome": "shipped"}),
+    );
+    db.ok(
+        A,
+        "task_items",
+        "update",
+        json!({"task_id": ids[1], "status": "canceled", "outcome": "dropped"}),
+    );
+    db.ok(
+        A,
+        "task_items",
+        "update",
+        json!({"task_id": ids[4], "status": "blocked"}),
+    );
+    db.ok(
+        A,
+        "task_items",
+        "reorder",
+        json!({"list_id": list, "task_ids": [ids[3]], "position": 1}),
+    );
+    let c = db.ok(B, "task_claims", "claim_next", json!({"list_id": list}));
+    assert_eq!(s(&c, "/task/id"), ids[3]);
+    db.advance(60);
+
+    let out = db.out(A, "task_lists", "delete", json!({"list_id": list}));
+    assert_eq!(out.data, json!({"list_id": list, "deleted_tasks": 3}));
+    assert!(out.summary.contains(&list), "{}", out.summary);
+
+    // Gone for normal calls.
+    let e = db.err(A, "task_lists", "get", json!({"list_id": list}));
+    expect(&e, ErrorCode::NotFound, &[&list]);
+    assert!(e.hint.contains("include_deleted"), "{}", e.hint);
+    for (tool, action, params) in [
+        ("task_claims", "claim_next", json!({"list_id": list})),
+        (
+            "task_items",
+            "create",
+            json!({"list_id": list, "title": "late"}),
+        ),
+        (
+            "task_items",
+            "update",
+            json!({"task_id": ids[0], "notes": "late"}),
+        ),
+        (
+            "task_items",
+            "update",
+            json!({"task_id": ids[2], "notes": "late"}),
+        ),
+        ("task_claims", "refresh", json!({"task_id": ids[3]})),
+        ("task_lists", "delete", json!({"list_id": list})),
+    ] {
+        let e = db.err(B, tool, action, params);
+        assert_eq!(
+            e.code,
+            ErrorCode::NotFound,
+            "{tool} {action}: {}",
+            e.message
+        );
+    }
+    assert!(strs(&db.ok(A, "task_lists", "find", json!({})), "/lists", "id").is_empty());
+
+    // Nothing was erased.
+    let g = db.ok(
+        A,
+        "task_lists",
+        "get",
+        json!({"list_id": list, "include_deleted": true}),
+    );
+    assert_eq!(g["list"]["deleted_at"], db.now());
+    let by_id = |id: &str| {
+        g["tasks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["id"] == id)
+            .unwrap()
+            .clone()
+    };
+    let done = by_id(&ids[0]);
+    assert_eq!(
+        (done["status"].clone(), done["outcome"].clone()),
+        (json!("done"), json!("shipped"))
+    );
+    assert!(
+        done.get("deleted_at").is_none(),
+        "closed tasks keep their history: {done}"
+    );
+    assert!(by_id(&ids[1]).get("deleted_at").is_none());
+    for id in &ids[2..] {
+        assert_eq!(by_id(id)["deleted_at"], db.now(), "{id}");
+    }
+    assert_eq!(g["counts"]["done"], 1);
+    assert_eq!(g["counts"]["canceled"], 1);
+    assert_eq!(
+        g["counts"]["todo"].as_i64().unwrap()
+            + g["counts"]["in_progress"].as_i64().unwrap()
+            + g["counts"]["blocked"].as_i64().unwrap(),
+        0
+    );
+    // The audit log records it and stays readable.
+    let events = db.events(A, &list);
+    assert_eq!(events[0]["kind"], "deleted");
+    assert_eq!(events[0]["task_id"], Value::Null);
+    assert_eq!(events[0]["data"]["deleted_tasks"], 3);
+}
