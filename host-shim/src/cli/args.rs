@@ -1,0 +1,74 @@
+//! The command line, declared with clap's derive API.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// Persistent, ordered, shareable task lists for AI agents, from the
+/// command line. Every rule and text comes from the sandboxed component.
+#[derive(Debug, Parser)]
+#[command(name = "tasklists", version, propagate_version = true)]
+pub(crate) struct Cli {
+    /// The database file [default: $XDG_DATA_HOME/tasklists/tasks.db]
+    #[arg(long, global = true, env = "TASKLISTS_DB", value_name = "PATH")]
+    pub(crate) db: Option<PathBuf>,
+
+    /// Your agent identity; without it, calls that change state fail with
+    /// agent_required (no identity is ever invented)
+    #[arg(long, global = true, env = "TASKLISTS_AGENT_ID", value_name = "ID")]
+    pub(crate) agent_id: Option<String>,
+
+    /// Refuse a different params.agent_id (forbidden) instead of letting it override --agent-id
+    #[arg(long, global = true)]
+    pub(crate) pin_agent: bool,
+
+    /// The workspace (default scope_key of workspace lists) [default: the current directory]
+    #[arg(long, global = true, value_name = "PATH")]
+    pub(crate) workspace: Option<String>,
+
+    /// The conversation thread (default scope_key of thread lists)
+    #[arg(long, global = true, value_name = "ID")]
+    pub(crate) thread: Option<String>,
+
+    /// When to color the output
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    pub(crate) color: ColorChoice,
+
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Call a tool: tasklists call task_claims '{"action":"claim_next","params":{"list_id":"list_…"}}'
+    Call {
+        /// The tool: task_lists, task_items, task_claims, task_audit or task_help
+        tool: String,
+        /// The request, {"action": …, "params": {…}}; `-` reads it from stdin
+        request: String,
+        /// Print the contract result (summary line, then the data JSON; or {"error": …}) instead of rendering it
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the tools with their descriptions
+    Tools {
+        /// Print the full catalogue (schemas, annotations) as JSON
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the database path in effect
+    DbPath,
+    /// Run a scripted multi-agent session on a fresh temporary database (or --db)
+    Demo,
+}
+
+/// `--color`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ColorChoice {
+    /// Color when writing to a terminal (and NO_COLOR is unset)
+    Auto,
+    /// Always color
+    Always,
+    /// Never color
+    Never,
+}

@@ -1,0 +1,56 @@
+//! `tasklists call <tool> '<request>'`.
+
+use super::output::{Stream, print_lines, print_text};
+use super::{Failure, Globals};
+use std::io::Read;
+use tasklists_host::{TOOL_NAMES, ToolRequest};
+
+/// Calls the tool and prints the result (rendered, or `--json`).
+pub(crate) fn run(globals: &Globals, tool: &str, request: &str, json: bool) -> Result<(), Failure> {
+    if !TOOL_NAMES.contains(&tool) {
+        return Err(Failure::Usage(format!(
+            "unknown tool `{tool}`; the tools are {}",
+            TOOL_NAMES.join(", ")
+        )));
+    }
+    let request = if request == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|e| Failure::Usage(format!("cannot read the request from stdin: {e}")))?;
+        text
+    } else {
+        request.to_string()
+    };
+
+    let mut host = globals.open_host()?;
+    // Parsed here too (cheaply) so the renderer knows the action.
+    let action = ToolRequest::parse(&request)
+        .map(|r| r.action)
+        .unwrap_or_default();
+    match host.call_json(&request, tool, &globals.ctx) {
+        Ok(output) if json => {
+            print_text(&output.to_content_text());
+            Ok(())
+        }
+        Ok(output) => {
+            match host.render_result(tool, &action, &output.data_json) {
+                Ok(lines) => print_lines(&lines, globals.color, Stream::Stdout),
+                // Rendering is a nicety: never lose a result over it.
+                Err(_) => print_text(&output.to_content_text()),
+            }
+            Ok(())
+        }
+        Err(error) if json => {
+            print_text(&error.to_json_text());
+            Err(Failure::Tool)
+        }
+        Err(error) => {
+            match host.render_error(&error) {
+                Ok(lines) => print_lines(&lines, globals.color, Stream::Stderr),
+                Err(_) => eprintln!("{error}\n{}", error.hint),
+            }
+            Err(Failure::Tool)
+        }
+    }
+}

@@ -1,0 +1,35 @@
+//! `tasklists tools` and `tasklists db-path`.
+
+use super::output::{Stream, print_lines, print_text};
+use super::{Failure, Globals};
+use tasklists_host::{Span, Style};
+
+/// Prints the catalogue: names and descriptions, or all of it as JSON.
+pub(crate) fn tools(globals: &Globals, json: bool) -> Result<(), Failure> {
+    let mut host = globals.open_host()?;
+    let tools = host.catalogue()?;
+    if json {
+        let text =
+            serde_json::to_string_pretty(&tools).map_err(|e| Failure::Usage(e.to_string()))?;
+        print_text(&text);
+        return Ok(());
+    }
+    let mut lines = Vec::new();
+    for tool in &tools {
+        lines.push(vec![
+            Span::new(tool.name.clone(), Style::Accent),
+            Span::new(format!("  {}", tool.title), Style::Strong),
+        ]);
+        for line in tool.description.lines() {
+            lines.push(vec![Span::new(format!("  {line}"), Style::Text)]);
+        }
+    }
+    print_lines(&lines, globals.color, Stream::Stdout);
+    Ok(())
+}
+
+/// Prints the database path in effect (without opening it).
+pub(crate) fn db_path(globals: &Globals) -> Result<(), Failure> {
+    print_text(&globals.db_path()?.display().to_string());
+    Ok(())
+}

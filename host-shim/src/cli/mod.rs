@@ -1,0 +1,112 @@
+//! The `tasklists` command line: `call`, `tools`, `db-path` and `demo`.
+//! Exit codes: 0 success, 1 the tool refused the call (the contract error
+//! is rendered to stderr), 2 usage or host errors.
+
+mod args;
+mod call;
+mod catalogue;
+mod demo;
+mod demo_script;
+mod output;
+
+use args::{Cli, ColorChoice, Command};
+use clap::parser::ValueSource;
+use clap::{CommandFactory, FromArgMatches};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use tasklists_host::{CallContext, Host, HostConfig, HostError, default_db_path};
+
+/// Why a command failed, which decides the exit code.
+pub(crate) enum Failure {
+    /// The tool refused the call; the error was already printed.
+    Tool,
+    /// The host could not do its job (database, component, I/O).
+    Host(HostError),
+    /// The command line was wrong.
+    Usage(String),
+}
+
+impl From<HostError> for Failure {
+    fn from(e: HostError) -> Self {
+        Failure::Host(e)
+    }
+}
+
+/// What every command needs from the global options.
+pub(crate) struct Globals {
+    /// `--db` / `TASKLISTS_DB`, if given.
+    pub(crate) db: Option<PathBuf>,
+    /// Whether `--db` was given on the command line (not from the env).
+    pub(crate) db_from_flag: bool,
+    /// The caller's context.
+    pub(crate) ctx: CallContext,
+    /// `--color`.
+    pub(crate) color: ColorChoice,
+}
+
+impl Globals {
+    /// The database in effect: `--db`, `TASKLISTS_DB`, then the XDG default.
+    pub(crate) fn db_path(&self) -> Result<PathBuf, HostError> {
+        match &self.db {
+            Some(path) => Ok(path.clone()),
+            None => default_db_path(),
+        }
+    }
+
+    /// Opens the host on the database in effect.
+    pub(crate) fn open_host(&self) -> Result<Host, HostError> {
+        Host::open(HostConfig::new(self.db_path()?))
+    }
+}
+
+/// Parses the command line and runs the command.
+pub(crate) fn run() -> ExitCode {
+    let matches = Cli::command().get_matches();
+    let db_from_flag = matches.value_source("db") == Some(ValueSource::CommandLine)
+        || matches
+            .subcommand()
+            .is_some_and(|(_, sub)| sub.value_source("db") == Some(ValueSource::CommandLine));
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
+    let workspace = cli.workspace.or_else(|| {
+        std::env::current_dir()
+            .ok()
+            .map(|dir| dir.to_string_lossy().into_owned())
+    });
+    let globals = Globals {
+        db: cli.db,
+        db_from_flag,
+        ctx: CallContext {
+            agent_id: cli.agent_id.filter(|id| !id.is_empty()),
+            agent_pinned: cli.pin_agent,
+            workspace,
+            thread: cli.thread,
+        },
+        color: cli.color,
+    };
+
+    let result = match cli.command {
+        Command::Call {
+            tool,
+            request,
+            json,
+        } => call::run(&globals, &tool, &request, json),
+        Command::Tools { json } => catalogue::tools(&globals, json),
+        Command::DbPath => catalogue::db_path(&globals),
+        Command::Demo => demo::run(&globals),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Tool) => ExitCode::from(1),
+        Err(Failure::Host(e)) => {
+            eprintln!("tasklists: {e}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Usage(message)) => {
+            eprintln!("tasklists: {message}");
+            ExitCode::from(2)
+        }
+    }
+}

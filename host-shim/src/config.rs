@@ -1,0 +1,253 @@
+//! How a [`crate::Host`] is set up: database file, clock, limits, cache, and
+//! where the defaults come from.
+
+use crate::clock::{Clock, SystemClock};
+use crate::error::HostError;
+use std::ffi::OsString;
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Default per-call time limit of the component.
+pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(10);
+/// Default cap on the component's linear memory, per instance.
+pub const DEFAULT_MEMORY_LIMIT_BYTES: usize = 64 << 20;
+/// Default cap on the size of a call's params (and of a whole request).
+pub const DEFAULT_MAX_PARAMS_BYTES: usize = 4 << 20;
+/// Default time a write waits for another process's lock before `busy`.
+pub const DEFAULT_BUSY_TIMEOUT: Duration = Duration::from_secs(15);
+
+/// Everything [`crate::Host::open`] needs. Build it with [`HostConfig::new`]
+/// and the `with_*` methods; the fields stay public for tests.
+#[derive(Clone)]
+pub struct HostConfig {
+    /// The SQLite file (created, with its parent directories, if missing).
+    pub db_path: PathBuf,
+    /// The component's clock.
+    pub clock: Arc<dyn Clock>,
+    /// Where the compiled component is cached; `None` = the default
+    /// (`$TASKLISTS_CACHE_DIR`, `$XDG_CACHE_HOME/tasklists`, `~/.cache/tasklists`).
+    pub cache_dir: Option<PathBuf>,
+    /// Wall-time limit of one call into the component (zero traps at once).
+    pub call_timeout: Duration,
+    /// Cap on the component's linear memory.
+    pub memory_limit_bytes: usize,
+    /// Params (and whole requests) larger than this are refused with
+    /// `invalid_params` before the component runs.
+    pub max_params_bytes: usize,
+    /// How long a transaction waits for another process's lock before the
+    /// store reports `busy`.
+    pub busy_timeout: Duration,
+    /// Test-only: make the host store fail on purpose.
+    pub fault_injection: Option<FaultInjection>,
+}
+
+impl HostConfig {
+    /// A config for `db_path` with the system clock and default limits.
+    pub fn new(db_path: impl Into<PathBuf>) -> Self {
+        HostConfig {
+            db_path: db_path.into(),
+            clock: Arc::new(SystemClock),
+            cache_dir: None,
+            call_timeout: DEFAULT_CALL_TIMEOUT,
+            memory_limit_bytes: DEFAULT_MEMORY_LIMIT_BYTES,
+            max_params_bytes: DEFAULT_MAX_PARAMS_BYTES,
+            busy_timeout: DEFAULT_BUSY_TIMEOUT,
+            fault_injection: None,
+        }
+    }
+
+    /// Uses `clock` as the component's time source.
+    pub fn with_clock(mut self, clock: Arc<dyn Clock>) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// Caches the compiled component in `dir`.
+    pub fn with_cache_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.cache_dir = Some(dir.into());
+        self
+    }
+
+    /// Sets the per-call time limit.
+    pub fn with_call_timeout(mut self, timeout: Duration) -> Self {
+        self.call_timeout = timeout;
+        self
+    }
+
+    /// Sets the cap on the component's memory.
+    pub fn with_memory_limit(mut self, bytes: usize) -> Self {
+        self.memory_limit_bytes = bytes;
+        self
+    }
+
+    /// Sets the largest accepted params / request size.
+    pub fn with_max_params_bytes(mut self, bytes: usize) -> Self {
+        self.max_params_bytes = bytes;
+        self
+    }
+
+    /// Sets how long a transaction waits for a lock.
+    pub fn with_busy_timeout(mut self, timeout: Duration) -> Self {
+        self.busy_timeout = timeout;
+        self
+    }
+
+    /// Arms a fault (tests only).
+    pub fn with_fault_injection(mut self, fault: FaultInjection) -> Self {
+        self.fault_injection = Some(fault);
+        self
+    }
+}
+
+impl fmt::Debug for HostConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HostConfig")
+            .field("db_path", &self.db_path)
+            .field("now_ms", &self.clock.now_ms())
+            .field("cache_dir", &self.cache_dir)
+            .field("call_timeout", &self.call_timeout)
+            .field("memory_limit_bytes", &self.memory_limit_bytes)
+            .field("max_params_bytes", &self.max_params_bytes)
+            .field("busy_timeout", &self.busy_timeout)
+            .field("fault_injection", &self.fault_injection)
+            .finish()
+    }
+}
+
+/// Test-only faults implemented in the host store (not the guest). Counting
+/// starts at each tool call; a fault fires once and then disarms itself, so
+/// the call after it runs normally. `0` means "never".
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FaultInjection {
+    /// The N-th `execute` of a call returns a host error, which traps the
+    /// component (as a host bug would) in the middle of its transaction.
+    pub trap_on_execute: u32,
+    /// The same for the N-th `query`.
+    pub trap_on_query: u32,
+}
+
+impl FaultInjection {
+    /// Traps on the `n`-th `execute` (1-based) of the next call.
+    pub fn trap_on_execute(n: u32) -> Self {
+        FaultInjection {
+            trap_on_execute: n,
+            ..FaultInjection::default()
+        }
+    }
+
+    /// Traps on the `n`-th `query` (1-based) of the next call.
+    pub fn trap_on_query(n: u32) -> Self {
+        FaultInjection {
+            trap_on_query: n,
+            ..FaultInjection::default()
+        }
+    }
+}
+
+/// The database every host shares by default: `$TASKLISTS_DB`, else
+/// `$XDG_DATA_HOME/tasklists/tasks.db`, else
+/// `$HOME/.local/share/tasklists/tasks.db`. Never guesses beyond that.
+pub fn default_db_path() -> Result<PathBuf, HostError> {
+    db_path_from(|key| std::env::var_os(key))
+}
+
+/// [`default_db_path`] over any environment (tests pass a map).
+pub(crate) fn db_path_from(env: impl Fn(&str) -> Option<OsString>) -> Result<PathBuf, HostError> {
+    let var = |key: &str| env(key).filter(|v| !v.is_empty()).map(PathBuf::from);
+    if let Some(path) = var("TASKLISTS_DB") {
+        return Ok(path);
+    }
+    // The XDG spec says relative values are invalid and must be ignored.
+    if let Some(data) = var("XDG_DATA_HOME").filter(|p| p.is_absolute()) {
+        return Ok(data.join("tasklists").join("tasks.db"));
+    }
+    if let Some(home) = var("HOME") {
+        return Ok(home.join(".local/share/tasklists/tasks.db"));
+    }
+    Err(HostError::NoDatabasePath)
+}
+
+/// The default cache of compiled components: `$TASKLISTS_CACHE_DIR`, else
+/// `$XDG_CACHE_HOME/tasklists`, else `$HOME/.cache/tasklists`; `None` when
+/// none is set (the component is then compiled in memory).
+pub(crate) fn default_cache_dir() -> Option<PathBuf> {
+    cache_dir_from(|key| std::env::var_os(key))
+}
+
+fn cache_dir_from(env: impl Fn(&str) -> Option<OsString>) -> Option<PathBuf> {
+    let var = |key: &str| env(key).filter(|v| !v.is_empty()).map(PathBuf::from);
+    var("TASKLISTS_CACHE_DIR")
+        .or_else(|| {
+            var("XDG_CACHE_HOME")
+                .filter(|p| p.is_absolute())
+                .map(|p| p.join("tasklists"))
+        })
+        .or_else(|| var("HOME").map(|home| home.join(".cache/tasklists")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn env(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<OsString> {
+        let map: HashMap<String, OsString> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), OsString::from(v)))
+            .collect();
+        move |key| map.get(key).cloned()
+    }
+
+    #[test]
+    fn db_path_precedence() {
+        let all = [
+            ("TASKLISTS_DB", "/x/t.db"),
+            ("XDG_DATA_HOME", "/data"),
+            ("HOME", "/home/a"),
+        ];
+        assert_eq!(db_path_from(env(&all)).unwrap(), PathBuf::from("/x/t.db"));
+        assert_eq!(
+            db_path_from(env(&all[1..])).unwrap(),
+            PathBuf::from("/data/tasklists/tasks.db")
+        );
+        assert_eq!(
+            db_path_from(env(&all[2..])).unwrap(),
+            PathBuf::from("/home/a/.local/share/tasklists/tasks.db")
+        );
+        // Empty and relative values do not count.
+        let odd = [
+            ("TASKLISTS_DB", ""),
+            ("XDG_DATA_HOME", "rel"),
+            ("HOME", "/h"),
+        ];
+        assert_eq!(
+            db_path_from(env(&odd)).unwrap(),
+            PathBuf::from("/h/.local/share/tasklists/tasks.db")
+        );
+        assert!(matches!(
+            db_path_from(env(&[])),
+            Err(HostError::NoDatabasePath)
+        ));
+    }
+
+    #[test]
+    fn cache_dir_precedence() {
+        let all = [
+            ("TASKLISTS_CACHE_DIR", "/c"),
+            ("XDG_CACHE_HOME", "/xc"),
+            ("HOME", "/h"),
+        ];
+        assert_eq!(cache_dir_from(env(&all)), Some(PathBuf::from("/c")));
+        assert_eq!(
+            cache_dir_from(env(&all[1..])),
+            Some(PathBuf::from("/xc/tasklists"))
+        );
+        assert_eq!(
+            cache_dir_from(env(&all[2..])),
+            Some(PathBuf::from("/h/.cache/tasklists"))
+        );
+        assert_eq!(cache_dir_from(env(&[])), None);
+    }
+}

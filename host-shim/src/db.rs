@@ -1,0 +1,251 @@
+//! Opening the SQLite file: refuse what is not a database without touching
+//! it, then configure the one connection a host uses (pragmas, a fair busy
+//! handler, statement cache, SQL-level sandboxing; WAL on the first write).
+
+use crate::error::HostError;
+use rusqlite::config::DbConfig;
+use rusqlite::limits::Limit;
+use rusqlite::{Connection, OpenFlags};
+use std::fs;
+use std::io::Read;
+use std::path::Path;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// Prepared statements kept per connection; the component uses a few dozen
+/// distinct statements, so they are all parsed once per process.
+const STATEMENT_CACHE_CAPACITY: usize = 128;
+
+/// Every SQLite 3 file starts with these 16 bytes.
+const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
+
+/// Opens (creating if needed) the database at `path` and configures it.
+///
+/// A file that exists but is not an SQLite database is refused before
+/// SQLite opens it in read-write mode or creates `-wal`/`-shm` files next
+/// to it, so a mistyped `--db` never damages anything.
+pub(crate) fn open(path: &Path, busy_timeout: Duration) -> Result<Connection, HostError> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        fs::create_dir_all(parent).map_err(|source| HostError::CreateDir {
+            path: parent.to_path_buf(),
+            source,
+        })?;
+    }
+    check_header(path)?;
+
+    let db_err = |source| HostError::Database {
+        path: path.to_path_buf(),
+        source,
+    };
+    // No SQLITE_OPEN_URI: a path is a path, never `file:…?mode=…` options.
+    let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+        | OpenFlags::SQLITE_OPEN_CREATE
+        | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let mut conn = Connection::open_with_flags(path, flags).map_err(db_err)?;
+    conn.busy_handler(Some(fair_busy_handler(busy_timeout)))
+        .map_err(db_err)?;
+
+    // The component reaches SQLite only through SQL, but SQL can open other
+    // files: ATTACH and VACUUM INTO would be a way around the WASI sandbox.
+    // Allowing zero attached databases shuts both; DEFENSIVE forbids the
+    // pragmas that can corrupt a database (writable_schema, …).
+    conn.set_limit(Limit::SQLITE_LIMIT_ATTACHED, 0)
+        .map_err(db_err)?;
+    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_DEFENSIVE, true)
+        .map_err(db_err)?;
+
+    // Reading the schema is what makes SQLite notice a damaged or foreign
+    // file; do it before switching to WAL, which writes.
+    if let Err(e) = conn.query_row("SELECT count(*) FROM sqlite_schema", [], |r| {
+        r.get::<_, i64>(0)
+    }) {
+        return Err(match e.sqlite_error_code() {
+            Some(rusqlite::ErrorCode::NotADatabase | rusqlite::ErrorCode::DatabaseCorrupt) => {
+                HostError::NotADatabase {
+                    path: path.to_path_buf(),
+                    reason: e.to_string(),
+                }
+            }
+            _ => db_err(e),
+        });
+    }
+
+    // WAL is switched on after the first committed write (`enable_wal`),
+    // not here: a database the component refuses (newer schema) must stay
+    // byte-identical, journal mode included. These two only configure the
+    // connection.
+    conn.execute_batch("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;")
+        .map_err(db_err)?;
+    conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE_CAPACITY);
+    Ok(conn)
+}
+
+/// Switches the database to WAL, so readers never block the writer and
+/// any number of processes share the file. The mode is stored in the file:
+/// once a database is in WAL this is a no-op that takes no lock.
+/// `journal_mode` answers with the mode it got (some file systems cannot do
+/// WAL); the store works without, with less concurrency, so it is not
+/// checked. Fails only when the switch could not take its lock (busy).
+pub(crate) fn enable_wal(conn: &Connection) -> rusqlite::Result<()> {
+    conn.query_row("PRAGMA journal_mode=WAL", [], |_| Ok(()))
+}
+
+/// Refuses a non-empty file that does not start with the SQLite header.
+fn check_header(path: &Path) -> Result<(), HostError> {
+    let mut file = match fs::File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(source) => {
+            return Err(HostError::ReadDatabase {
+                path: path.to_path_buf(),
+                source,
+            });
+        }
+    };
+    let mut header = Vec::with_capacity(SQLITE_HEADER.len());
+    file.by_ref()
+        .take(SQLITE_HEADER.len() as u64)
+        .read_to_end(&mut header)
+        .map_err(|source| HostError::ReadDatabase {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    // An empty file is a valid, empty database (SQLite writes the header
+    // on the first write).
+    if header.is_empty() || header == SQLITE_HEADER {
+        return Ok(());
+    }
+    Err(HostError::NotADatabase {
+        path: path.to_path_buf(),
+        reason: "it does not start with the SQLite header".to_string(),
+    })
+}
+
+/// The busy handler every connection gets.
+///
+/// SQLite's built-in handler (`busy_timeout`) sleeps on a fixed, growing
+/// schedule (1, 2, 5, 10, … 100 ms). With many processes hammering one file
+/// this is unfair: a waiter that just fell asleep for 50 ms misses every
+/// release, while the process that held the lock re-takes it immediately,
+/// so some agents starve while others run. Short sleeps with random jitter
+/// (0.5–2 ms) give every waiter a fair chance at each release, and the total
+/// wait is still bounded by `budget` (then the store reports `busy`).
+fn fair_busy_handler(budget: Duration) -> impl FnMut(i32) -> bool + Send + 'static {
+    let mut started = Instant::now();
+    let mut rng = Jitter::seeded();
+    move |attempt: i32| {
+        // SQLite passes 0 on the first call of each new lock wait.
+        if attempt == 0 {
+            started = Instant::now();
+        }
+        if started.elapsed() >= budget {
+            return false;
+        }
+        let micros = 500 + rng.next() % 1_500;
+        std::thread::sleep(Duration::from_micros(micros));
+        true
+    }
+}
+
+/// A tiny xorshift generator: jitter needs no quality, only to differ
+/// between processes, so it is seeded from the pid and the time.
+struct Jitter(u64);
+
+impl Jitter {
+    fn seeded() -> Self {
+        let nanos = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(0);
+        Jitter((nanos ^ (u64::from(std::process::id()) << 32)) | 1)
+    }
+
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        x
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_a_text_file_untouched() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("notes.txt");
+        fs::write(&path, "hello, this is not a database\n").unwrap();
+        let err = open(&path, Duration::from_secs(1)).unwrap_err();
+        assert!(matches!(err, HostError::NotADatabase { .. }), "{err}");
+        assert_eq!(
+            fs::read_to_string(&path).unwrap(),
+            "hello, this is not a database\n"
+        );
+        assert!(!dir.path().join("notes.txt-wal").exists());
+    }
+
+    #[test]
+    fn refuses_a_damaged_database_untouched() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bad.db");
+        // A valid header followed by garbage.
+        let mut bytes = SQLITE_HEADER.to_vec();
+        bytes.extend(std::iter::repeat_n(0xAB, 4096));
+        fs::write(&path, &bytes).unwrap();
+        let err = open(&path, Duration::from_secs(1)).unwrap_err();
+        assert!(matches!(err, HostError::NotADatabase { .. }), "{err}");
+        assert_eq!(fs::read(&path).unwrap(), bytes);
+    }
+
+    #[test]
+    fn creates_parents_and_switches_to_wal_on_demand() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a/b/tasks.db");
+        let conn = open(&path, Duration::from_secs(1)).unwrap();
+        let mode = || -> String {
+            conn.query_row("PRAGMA journal_mode", [], |r| r.get(0))
+                .unwrap()
+        };
+        assert_eq!(mode(), "delete", "opening alone changes nothing");
+        enable_wal(&conn).unwrap();
+        assert_eq!(mode(), "wal");
+        let fk: i64 = conn
+            .query_row("PRAGMA foreign_keys", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(fk, 1);
+        // Reopening an existing database works.
+        drop(conn);
+        open(&path, Duration::from_secs(1)).unwrap();
+    }
+
+    #[test]
+    fn sql_cannot_open_other_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let conn = open(&dir.path().join("t.db"), Duration::from_secs(1)).unwrap();
+        let other = dir.path().join("other.db");
+        let attach = format!("ATTACH DATABASE '{}' AS other", other.display());
+        assert!(conn.execute_batch(&attach).is_err());
+        let vacuum = format!("VACUUM INTO '{}'", other.display());
+        assert!(conn.execute_batch(&vacuum).is_err());
+        assert!(!other.exists());
+    }
+
+    #[test]
+    fn busy_handler_gives_up_after_its_budget() {
+        let mut handler = fair_busy_handler(Duration::from_millis(20));
+        let start = Instant::now();
+        let mut attempt = 0;
+        while handler(attempt) {
+            attempt += 1;
+        }
+        let waited = start.elapsed();
+        assert!(
+            waited >= Duration::from_millis(20) && waited < Duration::from_secs(1),
+            "{waited:?}"
+        );
+        assert!(attempt >= 5, "{attempt} attempts");
+    }
+}

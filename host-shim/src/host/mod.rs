@@ -1,0 +1,11 @@
+//! Host implementations of the component's imports, one file per WIT
+//! interface (as wasmtime-wasi lays out `host/clocks.rs`, `host/random.rs`, …).
+//! WASI itself is provided by wasmtime-wasi, closed down in [`crate::sandbox`].
+
+pub(crate) mod clock;
+mod sql;
+pub(crate) mod store;
+pub(crate) mod store_error;
+
+#[cfg(test)]
+mod store_tests;

@@ -1,0 +1,53 @@
+//! Mapping SQLite's errors onto the `store-error` variants of the WIT, so
+//! the component can tell "retry later" (busy) from "your SQL is wrong".
+
+use crate::bindings::tasklists::component::store::StoreError;
+use rusqlite::ErrorCode;
+
+/// Where an error happened: SQLITE_ERROR while preparing means the SQL
+/// itself is wrong (syntax, unknown table or column).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Phase {
+    /// Compiling the SQL.
+    Prepare,
+    /// Stepping the statement (or BEGIN / COMMIT / ROLLBACK).
+    Run,
+}
+
+/// Maps a rusqlite error onto the typed WIT variants.
+pub(crate) fn map_error(err: rusqlite::Error, phase: Phase) -> StoreError {
+    let message = err.to_string();
+    let code = match &err {
+        rusqlite::Error::SqlInputError { error, .. } => {
+            return classify(error.code, Phase::Prepare, message);
+        }
+        rusqlite::Error::SqliteFailure(error, _) => error.code,
+        rusqlite::Error::InvalidParameterCount(..)
+        | rusqlite::Error::InvalidParameterName(_)
+        | rusqlite::Error::MultipleStatement
+        | rusqlite::Error::NulError(_) => return StoreError::Sql(message),
+        _ => return StoreError::Other(message),
+    };
+    classify(code, phase, message)
+}
+
+fn classify(code: ErrorCode, phase: Phase, message: String) -> StoreError {
+    match code {
+        ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked => StoreError::Busy(message),
+        ErrorCode::ConstraintViolation => StoreError::Constraint(message),
+        ErrorCode::SystemIoFailure
+        | ErrorCode::DiskFull
+        | ErrorCode::ReadOnly
+        | ErrorCode::CannotOpen
+        | ErrorCode::PermissionDenied
+        | ErrorCode::FileLockingProtocolFailed
+        | ErrorCode::NoLargeFileSupport => StoreError::Io(message),
+        ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase => StoreError::Corrupt(message),
+        ErrorCode::Unknown | ErrorCode::AuthorizationForStatementDenied
+            if phase == Phase::Prepare =>
+        {
+            StoreError::Sql(message)
+        }
+        _ => StoreError::Other(message),
+    }
+}

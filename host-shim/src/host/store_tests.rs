@@ -1,0 +1,300 @@
+//! Host-only tests of the `store` import: transaction rules, value
+//! round trips and error mapping, on real SQLite files without wasm.
+
+use super::store::StoreCtx;
+use super::store_error::{Phase, map_error};
+use crate::bindings::tasklists::component::store::{StoreError, Value};
+use crate::config::FaultInjection;
+use rusqlite::ffi;
+use std::path::Path;
+use std::time::Duration;
+
+fn open_ctx(path: &Path, busy: Duration) -> StoreCtx {
+    StoreCtx::new(crate::db::open(path, busy).unwrap(), 1 << 20)
+}
+
+fn setup() -> (tempfile::TempDir, StoreCtx) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut ctx = open_ctx(&dir.path().join("t.db"), Duration::from_millis(100));
+    let tx = ctx.begin(true).unwrap();
+    ctx.execute(
+        tx,
+        "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT UNIQUE, x)",
+        &[],
+    )
+    .unwrap()
+    .unwrap();
+    ctx.commit(tx).unwrap();
+    (dir, ctx)
+}
+
+fn count(ctx: &StoreCtx) -> i64 {
+    ctx.conn()
+        .query_row("SELECT count(*) FROM t", [], |r| r.get(0))
+        .unwrap()
+}
+
+#[test]
+fn only_a_committed_write_switches_to_wal() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut ctx = open_ctx(&dir.path().join("t.db"), Duration::from_millis(100));
+    let mode = |ctx: &StoreCtx| -> String {
+        ctx.conn()
+            .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+            .unwrap()
+    };
+    // A write transaction that only reads, or that rolls back, changes nothing.
+    let tx = ctx.begin(true).unwrap();
+    ctx.query(tx, "PRAGMA user_version", &[]).unwrap().unwrap();
+    ctx.commit(tx).unwrap();
+    let tx = ctx.begin(true).unwrap();
+    ctx.execute(tx, "CREATE TABLE x(a)", &[]).unwrap().unwrap();
+    ctx.rollback(tx).unwrap();
+    assert_eq!(mode(&ctx), "delete");
+    let tx = ctx.begin(true).unwrap();
+    ctx.execute(tx, "CREATE TABLE x(a)", &[]).unwrap().unwrap();
+    ctx.commit(tx).unwrap();
+    assert_eq!(mode(&ctx), "wal");
+}
+
+#[test]
+fn values_round_trip() {
+    let (_dir, mut ctx) = setup();
+    let tx = ctx.begin(true).unwrap();
+    let values = [
+        Value::Null,
+        Value::Integer(-7),
+        Value::Real(1.5),
+        Value::Text("héllo".into()),
+        Value::Blob(vec![0, 1, 255]),
+    ];
+    for (i, v) in values.iter().enumerate() {
+        let name = Value::Text(format!("n{i}"));
+        let changed = ctx
+            .execute(
+                tx,
+                "INSERT INTO t(name, x) VALUES (?1, ?2)",
+                &[name, v.clone()],
+            )
+            .unwrap();
+        assert_eq!(changed, Ok(1));
+    }
+    let rows = ctx
+        .query(tx, "SELECT x AS value FROM t ORDER BY id", &[])
+        .unwrap()
+        .unwrap();
+    assert_eq!(rows.columns, vec!["value".to_string()]);
+    let got: Vec<Value> = rows.rows.into_iter().map(|mut r| r.remove(0)).collect();
+    assert_eq!(got, values);
+    ctx.commit(tx).unwrap();
+}
+
+#[test]
+fn execute_counts_only_its_own_changes() {
+    let (_dir, mut ctx) = setup();
+    let tx = ctx.begin(true).unwrap();
+    ctx.execute(tx, "INSERT INTO t(name) VALUES ('a'), ('b')", &[])
+        .unwrap()
+        .unwrap();
+    // DDL after an INSERT must not report the INSERT's count.
+    assert_eq!(ctx.execute(tx, "CREATE TABLE u(x)", &[]).unwrap(), Ok(0));
+    assert_eq!(ctx.execute(tx, "UPDATE t SET x = 1", &[]).unwrap(), Ok(2));
+    // A statement returning rows still runs to completion.
+    assert_eq!(
+        ctx.execute(tx, "DELETE FROM t WHERE name = 'a' RETURNING id", &[])
+            .unwrap(),
+        Ok(1)
+    );
+    ctx.commit(tx).unwrap();
+    assert_eq!(count(&ctx), 1);
+}
+
+#[test]
+fn one_transaction_at_a_time_and_finished_ones_are_dead() {
+    let (_dir, mut ctx) = setup();
+    let tx = ctx.begin(false).unwrap();
+    assert!(matches!(ctx.begin(true), Err(StoreError::InvalidState(_))));
+    ctx.rollback(tx).unwrap();
+    assert!(matches!(ctx.commit(tx), Err(StoreError::InvalidState(_))));
+    assert!(matches!(
+        ctx.query(tx, "SELECT 1", &[]).unwrap(),
+        Err(StoreError::InvalidState(_))
+    ));
+    // A new transaction works after the old one ended.
+    let tx2 = ctx.begin(true).unwrap();
+    assert_ne!(tx, tx2);
+    ctx.commit(tx2).unwrap();
+}
+
+#[test]
+fn dropping_an_unfinished_transaction_rolls_back() {
+    let (_dir, mut ctx) = setup();
+    let tx = ctx.begin(true).unwrap();
+    ctx.execute(tx, "INSERT INTO t(name) VALUES ('x')", &[])
+        .unwrap()
+        .unwrap();
+    ctx.abandon(tx);
+    assert!(ctx.conn().is_autocommit());
+    assert_eq!(count(&ctx), 0);
+    // Dropping a finished handle later is harmless.
+    let tx2 = ctx.begin(true).unwrap();
+    ctx.execute(tx2, "INSERT INTO t(name) VALUES ('y')", &[])
+        .unwrap()
+        .unwrap();
+    ctx.commit(tx2).unwrap();
+    ctx.abandon(tx2);
+    assert_eq!(count(&ctx), 1);
+}
+
+#[test]
+fn end_of_call_rolls_back_what_was_left_open() {
+    let (_dir, mut ctx) = setup();
+    ctx.begin_call();
+    let tx = ctx.begin(true).unwrap();
+    ctx.execute(tx, "INSERT INTO t(name) VALUES ('x')", &[])
+        .unwrap()
+        .unwrap();
+    assert_eq!(ctx.end_call(), Some(true));
+    assert_eq!(count(&ctx), 0);
+    assert!(matches!(ctx.commit(tx), Err(StoreError::InvalidState(_))));
+    assert_eq!(ctx.end_call(), None);
+    ctx.begin(false).unwrap();
+    assert_eq!(ctx.end_call(), Some(false));
+}
+
+#[test]
+fn read_transactions_refuse_writes_and_sql_cannot_end_transactions() {
+    let (_dir, mut ctx) = setup();
+    let tx = ctx.begin(false).unwrap();
+    let err = ctx
+        .execute(tx, "INSERT INTO t(name) VALUES ('x')", &[])
+        .unwrap();
+    assert!(matches!(err, Err(StoreError::InvalidState(_))), "{err:?}");
+    for sql in ["COMMIT", "  -- c\n end", "/* x */ ROLLBACK", "BEGIN"] {
+        let err = ctx.execute(tx, sql, &[]).unwrap();
+        assert!(
+            matches!(err, Err(StoreError::InvalidState(_))),
+            "{sql}: {err:?}"
+        );
+    }
+    assert!(!ctx.conn().is_autocommit(), "the transaction is still open");
+    ctx.rollback(tx).unwrap();
+}
+
+#[test]
+fn errors_are_typed() {
+    let (_dir, mut ctx) = setup();
+    let tx = ctx.begin(true).unwrap();
+    ctx.execute(tx, "INSERT INTO t(name) VALUES ('a')", &[])
+        .unwrap()
+        .unwrap();
+    let dup = ctx
+        .execute(tx, "INSERT INTO t(name) VALUES ('a')", &[])
+        .unwrap();
+    assert!(matches!(dup, Err(StoreError::Constraint(_))), "{dup:?}");
+    let syntax = ctx.query(tx, "SELEC 1", &[]).unwrap();
+    assert!(matches!(syntax, Err(StoreError::Sql(_))), "{syntax:?}");
+    let table = ctx.query(tx, "SELECT * FROM missing", &[]).unwrap();
+    assert!(matches!(table, Err(StoreError::Sql(_))), "{table:?}");
+    let column = ctx.query(tx, "SELECT nope FROM t", &[]).unwrap();
+    assert!(matches!(column, Err(StoreError::Sql(_))), "{column:?}");
+    let arity = ctx
+        .execute(tx, "INSERT INTO t(name) VALUES (?1)", &[])
+        .unwrap();
+    assert!(matches!(arity, Err(StoreError::Sql(_))), "{arity:?}");
+    // The transaction survives statement errors.
+    ctx.commit(tx).unwrap();
+    assert_eq!(count(&ctx), 1);
+}
+
+#[test]
+fn a_held_write_lock_is_busy_after_the_budget() {
+    let (dir, mut holder) = setup();
+    let mut waiter = open_ctx(&dir.path().join("t.db"), Duration::from_millis(50));
+    let held = holder.begin(true).unwrap();
+    let started = std::time::Instant::now();
+    let err = waiter.begin(true);
+    assert!(matches!(err, Err(StoreError::Busy(_))), "{err:?}");
+    assert!(started.elapsed() >= Duration::from_millis(50));
+    // Readers are not blocked by a writer in WAL mode.
+    let read = waiter.begin(false).unwrap();
+    assert_eq!(
+        waiter
+            .query(read, "SELECT count(*) FROM t", &[])
+            .unwrap()
+            .unwrap()
+            .rows
+            .len(),
+        1
+    );
+    waiter.commit(read).unwrap();
+    holder.commit(held).unwrap();
+    waiter.begin(true).unwrap();
+}
+
+fn kind(e: &StoreError) -> &'static str {
+    match e {
+        StoreError::Busy(_) => "busy",
+        StoreError::Constraint(_) => "constraint",
+        StoreError::InvalidState(_) => "invalid-state",
+        StoreError::Io(_) => "io",
+        StoreError::Corrupt(_) => "corrupt",
+        StoreError::Sql(_) => "sql",
+        StoreError::Other(_) => "other",
+    }
+}
+
+#[test]
+fn engine_codes_map_to_variants() {
+    let failure = |code| rusqlite::Error::SqliteFailure(ffi::Error::new(code), Some("m".into()));
+    let cases = [
+        (ffi::SQLITE_BUSY, Phase::Run, "busy"),
+        (ffi::SQLITE_LOCKED, Phase::Run, "busy"),
+        (ffi::SQLITE_CONSTRAINT, Phase::Run, "constraint"),
+        (ffi::SQLITE_IOERR, Phase::Run, "io"),
+        (ffi::SQLITE_FULL, Phase::Run, "io"),
+        (ffi::SQLITE_READONLY, Phase::Run, "io"),
+        (ffi::SQLITE_CANTOPEN, Phase::Run, "io"),
+        (ffi::SQLITE_CORRUPT, Phase::Run, "corrupt"),
+        (ffi::SQLITE_NOTADB, Phase::Run, "corrupt"),
+        (ffi::SQLITE_ERROR, Phase::Prepare, "sql"),
+        (ffi::SQLITE_ERROR, Phase::Run, "other"),
+        (ffi::SQLITE_NOMEM, Phase::Run, "other"),
+    ];
+    for (code, phase, expected) in cases {
+        let mapped = map_error(failure(code), phase);
+        assert_eq!(kind(&mapped), expected, "{code}: {mapped:?}");
+    }
+}
+
+#[test]
+fn injected_fault_traps_once_per_arming() {
+    let (_dir, mut ctx) = setup();
+    ctx.set_fault(Some(FaultInjection::trap_on_execute(2)));
+    ctx.begin_call();
+    let tx = ctx.begin(true).unwrap();
+    ctx.execute(tx, "INSERT INTO t(name) VALUES ('a')", &[])
+        .unwrap()
+        .unwrap();
+    assert!(
+        ctx.execute(tx, "INSERT INTO t(name) VALUES ('b')", &[])
+            .is_err(),
+        "traps"
+    );
+    ctx.end_call();
+    assert_eq!(count(&ctx), 0, "the trapped call's write was rolled back");
+    // Disarmed: the next call runs normally.
+    ctx.begin_call();
+    let tx = ctx.begin(true).unwrap();
+    for name in ["a", "b", "c"] {
+        ctx.execute(
+            tx,
+            "INSERT INTO t(name) VALUES (?1)",
+            &[Value::Text(name.into())],
+        )
+        .unwrap()
+        .unwrap();
+    }
+    ctx.commit(tx).unwrap();
+    assert_eq!(count(&ctx), 3);
+}

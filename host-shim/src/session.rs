@@ -1,0 +1,302 @@
+//! [`Host`]: one database connection and the component, called tool by
+//! tool. This file owns the instance lifecycle: limits per call, rollback
+//! after every call, and turning traps into the contract's `internal` error.
+
+use crate::bindings::{self, Tasklists, tasklists::component::types as wit_types};
+use crate::clock::Clock;
+use crate::config::{FaultInjection, HostConfig, default_cache_dir};
+use crate::engine::{self, Runtime};
+use crate::error::{ErrorCode, HostError, ToolError};
+use crate::host::store::StoreCtx;
+use crate::request::{Tool, ToolRequest, check_size};
+use crate::sandbox::{self, Limiter, STDERR_CAPTURE_BYTES};
+use crate::state::HostState;
+use crate::trap;
+use crate::types::{CallContext, Line, ToolInfo, ToolOutput};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+use wasmtime::Store;
+use wasmtime::component::ResourceTable;
+use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
+
+/// How many calls one instance serves before it is replaced.
+///
+/// Instances are kept between calls: a fresh one per call was measured at
+/// 2x the cost of a call (claim_next 460 µs fresh vs 240 µs reused,
+/// task_lists get 1.29 ms vs 0.66 ms, on a busy 2-core machine), because
+/// every call then re-grows linear memory and redoes the component's
+/// first-call setup. What a long-lived instance could accumulate stays
+/// bounded: a trap always discards the instance, so does any output on
+/// stderr (only panics write there, and the capture buffer is finite),
+/// and after this many calls it is recycled anyway (allocator
+/// fragmentation, caches). The memory cap applies per instance.
+const MAX_CALLS_PER_INSTANCE: u32 = 1_000;
+
+/// A live instance and the store it lives in.
+struct Live {
+    store: Store<HostState>,
+    bindings: Tasklists,
+    /// Calls served so far.
+    calls: u32,
+}
+
+/// The component behind one SQLite connection. Not `Sync`: share it
+/// between threads in a `Mutex` (it is `Send`).
+pub struct Host {
+    runtime: Arc<Runtime>,
+    db_path: PathBuf,
+    clock: Arc<dyn Clock>,
+    call_timeout: Duration,
+    memory_limit_bytes: usize,
+    max_params_bytes: usize,
+    /// The store state while no instance is live (it moves into the
+    /// instance's `Store` while one is).
+    parked: Option<StoreCtx>,
+    live: Option<Live>,
+}
+
+impl Host {
+    /// Opens (or creates) the database and loads the component (compiled
+    /// once per process, cached on disk). Refuses a file that is not a
+    /// database without modifying it. The schema is the component's
+    /// business: it migrates on its first call.
+    pub fn open(config: HostConfig) -> Result<Host, HostError> {
+        // The database first: a wrong path fails at once, before the
+        // component is compiled (up to a second on a cold cache).
+        let conn = crate::db::open(&config.db_path, config.busy_timeout)?;
+        let cache_dir = config.cache_dir.clone().or_else(default_cache_dir);
+        let runtime = engine::runtime(cache_dir.as_deref())?;
+        let mut store = StoreCtx::new(conn, config.memory_limit_bytes);
+        store.set_fault(config.fault_injection);
+        Ok(Host {
+            runtime,
+            db_path: config.db_path,
+            clock: config.clock,
+            call_timeout: config.call_timeout,
+            memory_limit_bytes: config.memory_limit_bytes,
+            max_params_bytes: config.max_params_bytes,
+            parked: Some(store),
+            live: None,
+        })
+    }
+
+    /// Calls `tool` with `action` and `params` (the JSON text of the params
+    /// object; `""` or `"{}"` for none). A trap (bug, timeout, memory cap)
+    /// is an `internal` error; nothing was changed and the next call runs
+    /// in a fresh instance.
+    pub fn call(
+        &mut self,
+        tool: &str,
+        action: &str,
+        params: &str,
+        ctx: &CallContext,
+    ) -> Result<ToolOutput, ToolError> {
+        let tool = Tool::parse(tool)?;
+        check_size("params", params.len() + action.len(), self.max_params_bytes)?;
+        let ctx = wit_types::CallContext::from(ctx);
+        let result = self.invoke(|b, store| {
+            let tools = b.tasklists_component_tools();
+            match tool {
+                Tool::Lists => tools.call_task_lists(store, action, params, &ctx),
+                Tool::Items => tools.call_task_items(store, action, params, &ctx),
+                Tool::Claims => tools.call_task_claims(store, action, params, &ctx),
+                Tool::Audit => tools.call_task_audit(store, action, params, &ctx),
+                Tool::Help => tools.call_task_help(store, action, params, &ctx),
+            }
+        });
+        match result {
+            Ok(Ok(output)) => match serde_json::from_str(&output.data) {
+                Ok(data) => Ok(ToolOutput {
+                    summary: output.summary,
+                    data,
+                    data_json: output.data,
+                }),
+                Err(e) => Err(ToolError::new(
+                    ErrorCode::Internal,
+                    format!("the component returned result data that is not JSON ({e})"),
+                    "this is a bug in tasklists; please report it",
+                )),
+            },
+            Ok(Err(error)) => Err(error.into()),
+            Err(trapped) => Err(trapped.into_tool_error()),
+        }
+    }
+
+    /// Calls `tool` with a request in the contract's calling convention,
+    /// `{"action": …, "params": {…}}`.
+    pub fn call_json(
+        &mut self,
+        request: &str,
+        tool: &str,
+        ctx: &CallContext,
+    ) -> Result<ToolOutput, ToolError> {
+        Tool::parse(tool)?;
+        let request = ToolRequest::parse_with_limit(request, self.max_params_bytes)?;
+        self.call(tool, &request.action, &request.params, ctx)
+    }
+
+    /// The five tools with descriptions, JSON Schemas and annotations.
+    pub fn catalogue(&mut self) -> Result<Vec<ToolInfo>, HostError> {
+        let infos = self
+            .invoke(|b, store| b.tasklists_component_tools().call_catalogue(store))
+            .map_err(trap::Trapped::into_host_error)?;
+        infos.into_iter().map(bindings::tool_info).collect()
+    }
+
+    /// Renders a successful result (`data_json` as the tool returned it).
+    pub fn render_result(
+        &mut self,
+        tool: &str,
+        action: &str,
+        data_json: &str,
+    ) -> Result<Vec<Line>, HostError> {
+        let lines = self
+            .invoke(|b, store| {
+                b.tasklists_component_ui()
+                    .call_render_result(store, tool, action, data_json)
+            })
+            .map_err(trap::Trapped::into_host_error)?;
+        Ok(bindings::lines(lines))
+    }
+
+    /// Renders a failed call: the error, then its hint.
+    pub fn render_error(&mut self, err: &ToolError) -> Result<Vec<Line>, HostError> {
+        let err = wit_types::ToolError::from(err);
+        let lines = self
+            .invoke(|b, store| b.tasklists_component_ui().call_render_error(store, &err))
+            .map_err(trap::Trapped::into_host_error)?;
+        Ok(bindings::lines(lines))
+    }
+
+    /// Renders the call itself (tool, action, key params) in one line.
+    pub fn render_call(
+        &mut self,
+        tool: &str,
+        action: &str,
+        params_json: &str,
+    ) -> Result<Vec<Line>, HostError> {
+        let lines = self
+            .invoke(|b, store| {
+                b.tasklists_component_ui()
+                    .call_render_call(store, tool, action, params_json)
+            })
+            .map_err(trap::Trapped::into_host_error)?;
+        Ok(bindings::lines(lines))
+    }
+
+    /// The names of the component's imports, e.g. `wasi:cli/stdin@0.2.6`
+    /// and `tasklists:component/store@0.1.0`.
+    pub fn component_imports(&self) -> Vec<String> {
+        engine::import_names(&self.runtime)
+    }
+
+    /// The database file this host uses.
+    pub fn db_path(&self) -> &Path {
+        &self.db_path
+    }
+
+    /// The file the compiled component is cached in (`None`: no cache dir).
+    pub fn compiled_cache_file(&self) -> Option<&Path> {
+        self.runtime.cache_file.as_deref()
+    }
+
+    /// Changes the per-call time limit from the next call on.
+    pub fn set_call_timeout(&mut self, timeout: Duration) {
+        self.call_timeout = timeout;
+    }
+
+    /// Arms (or, with `None`, disarms) a test fault from the next call on.
+    pub fn set_fault_injection(&mut self, fault: Option<FaultInjection>) {
+        match (&mut self.live, &mut self.parked) {
+            (Some(live), _) => live.store.data_mut().store.set_fault(fault),
+            (None, Some(parked)) => parked.set_fault(fault),
+            (None, None) => {}
+        }
+    }
+
+    /// Runs `f` on a live instance within the call limits, then rolls back
+    /// whatever transaction it left open. A trap discards the instance.
+    fn invoke<R>(
+        &mut self,
+        f: impl FnOnce(&Tasklists, &mut Store<HostState>) -> wasmtime::Result<R>,
+    ) -> Result<R, trap::Trapped> {
+        let Live {
+            mut store,
+            bindings,
+            calls,
+        } = match self.live.take() {
+            Some(live) => live,
+            None => self.instantiate()?,
+        };
+        store.set_epoch_deadline(engine::deadline_ticks(self.call_timeout));
+        store.data_mut().store.begin_call();
+        let result = f(&bindings, &mut store);
+        let left_open = store.data_mut().store.end_call();
+        match result {
+            // Returning with a write still open is a component bug that
+            // would silently lose the write: say so instead.
+            Ok(_) if left_open == Some(true) => {
+                self.park(store);
+                Err(trap::Trapped::uncommitted())
+            }
+            Ok(value) => {
+                let calls = calls + 1;
+                let wrote_stderr = !store.data().stderr.contents().is_empty();
+                if calls >= MAX_CALLS_PER_INSTANCE || wrote_stderr {
+                    self.park(store);
+                } else {
+                    self.live = Some(Live {
+                        store,
+                        bindings,
+                        calls,
+                    });
+                }
+                Ok(value)
+            }
+            Err(error) => Err(self.discard(store, &error)),
+        }
+    }
+
+    /// A fresh instance around the parked store state.
+    fn instantiate(&mut self) -> Result<Live, trap::Trapped> {
+        let store_ctx = self
+            .parked
+            .take()
+            .ok_or_else(trap::Trapped::lost_connection)?;
+        let stderr = MemoryOutputPipe::new(STDERR_CAPTURE_BYTES);
+        let state = HostState {
+            store: store_ctx,
+            clock: Arc::clone(&self.clock),
+            wasi: sandbox::deny_all_wasi(stderr.clone()),
+            table: ResourceTable::new(),
+            limiter: Limiter::new(self.memory_limit_bytes),
+            stderr,
+        };
+        let mut store = Store::new(&self.runtime.engine, state);
+        store.limiter(|state| &mut state.limiter);
+        // Instantiation runs the component's initializers: bound them too.
+        store.set_epoch_deadline(engine::deadline_ticks(self.call_timeout));
+        match self.runtime.pre.instantiate(&mut store) {
+            Ok(bindings) => Ok(Live {
+                store,
+                bindings,
+                calls: 0,
+            }),
+            Err(error) => Err(self.discard(store, &error)),
+        }
+    }
+
+    /// Keeps the connection of a store whose instance is done.
+    fn park(&mut self, store: Store<HostState>) {
+        self.parked = Some(store.into_data().store);
+    }
+
+    /// Describes a trap and drops the poisoned instance.
+    fn discard(&mut self, store: Store<HostState>, error: &wasmtime::Error) -> trap::Trapped {
+        let stderr = store.data().stderr.contents();
+        let trapped = trap::Trapped::describe(error, &stderr, self.call_timeout);
+        self.park(store);
+        trapped
+    }
+}
