@@ -6,7 +6,10 @@ use crate::error::{ErrorCode, ToolError, ToolResult};
 use crate::store::Store;
 
 /// The migrations, in order; migration `i` brings the schema to version `i + 1`.
-pub const MIGRATIONS: &[&str] = &[include_str!("migrations/0001_init.sql")];
+pub const MIGRATIONS: &[&str] = &[
+    include_str!("migrations/0001_init.sql"),
+    include_str!("migrations/0002_ready_index.sql"),
+];
 
 /// The schema version this component writes.
 pub const LATEST: i64 = MIGRATIONS.len() as i64;
@@ -25,12 +28,8 @@ pub fn ensure(store: &dyn Store) -> ToolResult<()> {
     let version = read_version(&*tx)?;
     check_not_newer(version)?;
     for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
-        for statement in sql
-            .split(';')
-            .map(str::trim)
-            .filter(|s| !s.is_empty() && !is_comment_only(s))
-        {
-            tx.execute(statement, &[])?;
+        for statement in statements(sql) {
+            tx.execute(&statement, &[])?;
         }
         tx.execute(&format!("PRAGMA user_version = {}", i + 1), &[])?;
     }
@@ -38,10 +37,20 @@ pub fn ensure(store: &dyn Store) -> ToolResult<()> {
     Ok(())
 }
 
-fn is_comment_only(statement: &str) -> bool {
-    statement
+/// The statements of a migration file: `--` comment lines dropped (they
+/// may contain semicolons), then split on `;`. Migrations hold no string
+/// literals with semicolons, which keeps this simple.
+pub fn statements(sql: &str) -> Vec<String> {
+    let code: String = sql
         .lines()
-        .all(|l| l.trim().is_empty() || l.trim_start().starts_with("--"))
+        .filter(|l| !l.trim_start().starts_with("--"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    code.split(';')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 fn read_version(tx: &dyn crate::store::Tx) -> ToolResult<i64> {
@@ -65,4 +74,79 @@ fn check_not_newer(version: i64) -> ToolResult<()> {
         ));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Value;
+    use crate::testing::Harness;
+
+    #[test]
+    fn comments_may_hold_semicolons() {
+        let sql = "-- a; b\nCREATE TABLE x (a INT);\n-- c;\nCREATE INDEX y ON x (a);\n";
+        assert_eq!(
+            statements(sql),
+            ["CREATE TABLE x (a INT)", "CREATE INDEX y ON x (a)"]
+        );
+    }
+
+    #[test]
+    fn every_migration_applies_to_the_previous_version_and_keeps_data() {
+        for from in 0..LATEST {
+            let h = Harness::default();
+            let tx = h.store.begin(true).unwrap();
+            for sql in &MIGRATIONS[..from as usize] {
+                for s in statements(sql) {
+                    tx.execute(&s, &[]).unwrap();
+                }
+            }
+            tx.execute(&format!("PRAGMA user_version = {from}"), &[])
+                .unwrap();
+            if from >= 1 {
+                tx.execute(
+                    "INSERT INTO lists (id, name, name_fold, scope_type, visibility, created_by_agent_id, created_at, \
+                     updated_at) VALUES ('list_01JDQ4ZK8M3N5P7R9T1V3X5Z7B', 'Old', 'old', 'custom', 'shared', 'a', 0, 0)",
+                    &[],
+                )
+                .unwrap();
+            }
+            tx.commit().unwrap();
+            let found = h.ok("a", "task_lists", "find", serde_json::json!({}));
+            assert_eq!(
+                found["lists"].as_array().unwrap().len(),
+                usize::from(from >= 1),
+                "from v{from}"
+            );
+            let tx = h.store.begin(false).unwrap();
+            let v = tx.query("PRAGMA user_version", &[]).unwrap().rows[0][0].clone();
+            assert_eq!(v, Value::Integer(LATEST), "from v{from}");
+        }
+    }
+
+    #[test]
+    fn a_newer_database_is_refused_untouched() {
+        let h = Harness::default();
+        let tx = h.store.begin(true).unwrap();
+        tx.execute(&format!("PRAGMA user_version = {}", LATEST + 1), &[])
+            .unwrap();
+        tx.commit().unwrap();
+        let e = h
+            .call(
+                Some("a"),
+                "task_lists",
+                "create",
+                serde_json::json!({"name": "x"}),
+            )
+            .unwrap_err();
+        assert_eq!(e.code, crate::error::ErrorCode::Storage);
+        assert!(e.message.contains("newer"), "{}", e.message);
+        let tx = h.store.begin(false).unwrap();
+        let tables = tx
+            .query("SELECT COUNT(*) FROM sqlite_master", &[])
+            .unwrap()
+            .rows[0][0]
+            .clone();
+        assert_eq!(tables, Value::Integer(0));
+    }
 }

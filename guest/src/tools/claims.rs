@@ -40,10 +40,12 @@ pub fn claim_next(call: &mut Call) -> ToolResult<Output> {
     let expires = call.now + lease;
 
     // Retried call or lost context: hand back what the caller already holds.
+    // (No ORDER BY: it would make SQLite walk the whole list by position
+    // instead of using the claimer index; a caller holds at most one.)
     let held = call.rows(
         &format!(
             "SELECT {TASK_COLS} FROM tasks WHERE list_id = ? AND status = 'in_progress' \
-             AND claimed_by_agent_id = ? AND deleted_at IS NULL ORDER BY position LIMIT 1"
+             AND claimed_by_agent_id = ? AND deleted_at IS NULL LIMIT 1"
         ),
         crate::params![list.id.as_str(), agent.as_str()],
     )?;
@@ -62,9 +64,12 @@ pub fn claim_next(call: &mut Call) -> ToolResult<Output> {
         return claimed(call, &task.id, true);
     }
 
+    // The redundant `status IN (…)` term lets SQLite use the partial index
+    // of open tasks (migration 0002) instead of walking closed ones.
     let candidate = call.rows(
         &format!(
             "SELECT {TASK_COLS} FROM tasks t WHERE t.list_id = ? AND t.deleted_at IS NULL \
+             AND t.status IN ('todo', 'in_progress') \
              AND (t.status = 'todo' OR (t.status = 'in_progress' AND t.claim_expires_at <= ?)) \
              AND (t.assigned_to_agent_id IS NULL OR t.assigned_to_agent_id = ?) \
              AND NOT EXISTS (SELECT 1 FROM task_deps d JOIN tasks u ON u.id = d.depends_on_id \
@@ -228,7 +233,7 @@ pub fn refresh(call: &mut Call) -> ToolResult<Output> {
 pub fn release_expired(call: &mut Call) -> ToolResult<Output> {
     call.agent()?;
     let mut sql = "SELECT t.id, t.list_id, t.claimed_by_agent_id, t.claim_expires_at FROM tasks t \
-                   JOIN lists l ON l.id = t.list_id WHERE t.status = 'in_progress' AND t.claim_expires_at <= ? \
+                   JOIN lists l ON l.id = t.list_id WHERE t.status = 'in_progress' AND t.status IN ('todo', 'in_progress') AND t.claim_expires_at <= ? \
                    AND t.deleted_at IS NULL AND l.deleted_at IS NULL"
         .to_string();
     let mut args: Vec<Value> = vec![call.now.into()];

@@ -6,7 +6,7 @@ use serde_json::json;
 use super::access;
 use super::call::{Call, Output};
 use super::deps;
-use super::items::{claimed_conflict, reload};
+use super::items::claimed_conflict;
 use super::summary::quoted;
 use crate::error::{ErrorCode, ToolError, ToolResult};
 use crate::model::TaskRow;
@@ -109,10 +109,11 @@ pub fn update(call: &mut Call) -> ToolResult<Output> {
         )?;
     }
     call.touch_list(&list.id)?;
-    let task = reload(call, &new.id)?;
+    // `new` is exactly what was written: no need to read it back.
+    let task = new;
     let deps_now = new_deps.unwrap_or(old_deps);
     let what = if status_changed {
-        format!("→ {}", new.status)
+        format!("→ {}", task.status)
     } else {
         format!("updated {}", changed.join(", "))
     };
