@@ -137,6 +137,9 @@ fn check_value(param: &Param, value: &Value, context: &str, path: &str) -> ToolR
     };
     match param.ty {
         Ty::Str { min, max } => match value.as_str() {
+            // A required text (name, title, reason, ref) must say something:
+            // whitespace alone is refused like an empty string.
+            Some(s) if min > 0 && s.trim().is_empty() => bad("a non-blank string".into()),
             Some(s) if (min..=max).contains(&s.chars().count()) => Ok(()),
             _ => bad(format!("a string of {min} to {max} characters")),
         },

@@ -320,3 +320,31 @@ fn add_many_refs_resolve_before_and_after_even_when_they_look_like_ids() {
     assert_eq!(e.code, ErrorCode::InvalidParams);
     assert!(e.message.contains("neither a ref"), "{}", e.message);
 }
+
+#[test]
+fn blank_names_and_titles_are_refused() {
+    let h = Harness::default();
+    let e = h
+        .call(Some("a"), "task_lists", "create", json!({"name": "   "}))
+        .unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidParams);
+    assert!(e.message.contains("non-blank"), "{}", e.message);
+    let l = list(&h, "a");
+    let e = h
+        .call(
+            Some("a"),
+            "task_items",
+            "create",
+            json!({"list_id": l, "title": "\t\n"}),
+        )
+        .unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidParams);
+    // Notes and descriptions may be emptied.
+    let ids = add(&h, &l, &["x"]);
+    h.ok(
+        "a",
+        "task_items",
+        "update",
+        json!({"task_id": ids[0], "notes": ""}),
+    );
+}
