@@ -11,6 +11,7 @@ mod items;
 mod items_update;
 mod lists;
 mod positions;
+mod reorder;
 mod summary;
 #[cfg(test)]
 mod tests;
@@ -131,7 +132,7 @@ fn run(call: &mut Call) -> ToolResult<Output> {
         ("task_items", "create") => items::create(call),
         ("task_items", "add_many") => items::add_many(call),
         ("task_items", "update") => items_update::update(call),
-        ("task_items", "reorder") => items::reorder(call),
+        ("task_items", "reorder") => reorder::reorder(call),
         ("task_items", "delete") => items::delete(call),
         ("task_claims", "claim_next") => claims::claim_next(call),
         ("task_claims", "refresh") => claims::refresh(call),
