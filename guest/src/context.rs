@@ -22,11 +22,19 @@ pub const MAX_AGENT_ID: usize = 200;
 /// Resolves the effective agent id from the host default and `params.agent_id`.
 /// A host never invents an identity, so `None` means anonymous.
 pub fn effective_agent(ctx: &CallContext, param: Option<&str>) -> ToolResult<Option<String>> {
-    let host = ctx.agent_id.as_deref().filter(|a| !a.is_empty());
+    // A blank host identity is no identity (hosts pass what they were given).
+    let host = ctx.agent_id.as_deref().filter(|a| !a.trim().is_empty());
     match (param, host) {
-        (Some(p), Some(h)) if ctx.agent_pinned && p != h => Err(ToolError::new(
+        (Some(p), h) if ctx.agent_pinned && Some(p) != h => Err(ToolError::new(
             ErrorCode::Forbidden,
-            format!("this host is pinned to agent {h:?}; params.agent_id {p:?} is not allowed"),
+            match h {
+                Some(h) => format!(
+                    "this host is pinned to agent {h:?}; params.agent_id {p:?} is not allowed"
+                ),
+                None => format!(
+                    "this host is pinned to no identity; params.agent_id {p:?} is not allowed"
+                ),
+            },
             "omit agent_id, or pass the pinned id",
         )),
         (Some(p), _) => Ok(Some(p.to_string())),
@@ -75,5 +83,15 @@ mod tests {
         let e = effective_agent(&ctx(Some("a"), true), Some("b")).unwrap_err();
         assert_eq!(e.code, ErrorCode::Forbidden);
         assert_eq!(effective_agent(&ctx(None, false), None).unwrap(), None);
+        assert_eq!(
+            effective_agent(&ctx(None, true), Some("b"))
+                .unwrap_err()
+                .code,
+            ErrorCode::Forbidden
+        );
+        assert_eq!(
+            effective_agent(&ctx(Some("  "), false), None).unwrap(),
+            None
+        );
     }
 }

@@ -77,7 +77,10 @@ impl ToolError {
         Self::new(
             ErrorCode::NotFound,
             format!("{what} {id} does not exist or was deleted"),
-            format!("check the id; task_lists find lists the {what}s you can see"),
+            match what {
+                "list" => "check the id; task_lists find lists the lists you can see".to_string(),
+                _ => format!("check the id; task_lists get shows a list's {what}s"),
+            },
         )
     }
 

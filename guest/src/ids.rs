@@ -63,7 +63,8 @@ pub fn check(kind: IdKind, id: &str) -> Result<(), String> {
     match IdKind::of(id) {
         Some(k) if k == kind => {
             let rest = &id[k.prefix().len()..];
-            if Ulid::from_string(rest).is_ok() {
+            // Only the canonical form (uppercase, in range) is an id we handed out.
+            if Ulid::from_string(rest).is_ok_and(|u| u.to_string() == rest) {
                 Ok(())
             } else {
                 Err(format!(

@@ -146,13 +146,6 @@ impl TaskRow {
             && self.claimed_by_agent_id.as_deref() != agent
     }
 
-    /// Whether `agent` holds an unexpired lease on it.
-    pub fn held_by(&self, agent: &str, now: i64) -> bool {
-        self.status == "in_progress"
-            && self.claim_expires_at.is_some_and(|t| t > now)
-            && self.claimed_by_agent_id.as_deref() == Some(agent)
-    }
-
     /// Whether the task is closed (`done` or `canceled`).
     pub fn is_closed(&self) -> bool {
         self.status == "done" || self.status == "canceled"

@@ -71,6 +71,8 @@ fn life_cycle(db: &TestDb) -> (String, Vec<String>, Vec<Expected>) {
     db.ok(A, "task_lists", "delete", json!({"list_id": list})); // t=71
     let expected = vec![
         ("deleted", A, None, 71),
+        // Deleting the list records each active task it deletes.
+        ("deleted", A, Some(0), 71),
         ("deleted", A, Some(1), 70),
         ("released", A, Some(0), 69),
         ("claimed", C, Some(0), 38),
@@ -112,16 +114,17 @@ fn every_change_is_recorded_newest_first() {
         assert!(seqs.insert(s(e, "/id")));
     }
     // A few payloads worth checking.
-    assert_eq!(events[6]["data"]["fields"], json!(["outcome"]));
+    assert_eq!(events[7]["data"]["fields"], json!(["outcome"]));
     assert_eq!(
-        events[7]["data"],
+        events[8]["data"],
         json!({"from": "in_progress", "to": "done"})
     );
-    assert_eq!(events[4]["data"]["claimed_by"], B);
-    assert_eq!(events[2]["data"]["claimed_by"], C);
+    assert_eq!(events[5]["data"]["claimed_by"], B);
+    assert_eq!(events[3]["data"]["claimed_by"], C);
     assert_eq!(events[0]["data"]["deleted_tasks"], 1);
-    assert_eq!(events[12]["data"]["title"], "t3");
-    assert_eq!(events[11]["data"]["fields"], json!(["notes"]));
+    assert_eq!(events[1]["data"]["title"], "t1");
+    assert_eq!(events[13]["data"]["title"], "t3");
+    assert_eq!(events[12]["data"]["fields"], json!(["notes"]));
 }
 
 #[test]
@@ -149,7 +152,9 @@ fn events_filter_by_kind_since_and_task() {
     let since = fmt_ms(T0 + 38_000);
     assert_eq!(
         only(json!({"since": since})),
-        ["deleted", "deleted", "released", "claimed", "expired"]
+        [
+            "deleted", "deleted", "deleted", "released", "claimed", "expired"
+        ]
     );
     assert_eq!(
         only(json!({"since": "2026-11-30T13:00:38.000+01:00", "kinds": "claimed"})),
@@ -159,7 +164,9 @@ fn events_filter_by_kind_since_and_task() {
     let t1 = db.events_with(C, json!({"task_id": ids[0]}));
     assert_eq!(
         kinds(&t1),
-        ["released", "claimed", "expired", "claimed", "created"]
+        [
+            "deleted", "released", "claimed", "expired", "claimed", "created"
+        ]
     );
     assert!(t1.iter().all(|e| e["task_id"] == ids[0].as_str()));
     let t3 = db.events_with(

@@ -138,7 +138,22 @@ fn an_expired_claim_nobody_took_is_resumed() {
     assert_eq!(s(&again, "/task/id"), ids[0]);
     assert_eq!(again["resumed"], true);
     assert_eq!(again["claim"]["token"], first["claim"]["token"]);
-    assert_eq!(again["claim"]["expires_at"], db.now_plus(900));
+    // Renewed by the claim's own lease length (30 s), not the default.
+    assert_eq!(again["claim"]["expires_at"], db.now_plus(30));
+    // lease_seconds on the retry sets a new length.
+    let longer = db.ok(
+        A,
+        "task_claims",
+        "claim_next",
+        json!({"list_id": list, "lease_seconds": 7200}),
+    );
+    assert_eq!(longer["claim"]["expires_at"], db.now_plus(7200));
+    let retry = claim(&db, A, &list);
+    assert_eq!(
+        retry["claim"]["expires_at"],
+        db.now_plus(7200),
+        "a retry keeps a long lease"
+    );
 }
 
 #[test]

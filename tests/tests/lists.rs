@@ -729,6 +729,14 @@ fn delete_soft_deletes_the_list_and_only_its_active_tasks() {
     assert_eq!(s(&c, "/task/id"), ids[3]);
     db.advance(60);
 
+    // While B's lease runs, the list is not deleted from under it.
+    let before = db.snapshot(A, &list);
+    let e = db.err(A, "task_lists", "delete", json!({"list_id": list}));
+    expect(&e, ErrorCode::Conflict, &[&list, &ids[3], B]);
+    assert_eq!(db.snapshot(A, &list), before);
+    // Once the lease has run out, the list can go.
+    db.advance(900);
+
     let out = db.out(A, "task_lists", "delete", json!({"list_id": list}));
     assert_eq!(out.data, json!({"list_id": list, "deleted_tasks": 3}));
     assert!(out.summary.contains(&list), "{}", out.summary);
@@ -810,4 +818,14 @@ fn delete_soft_deletes_the_list_and_only_its_active_tasks() {
     assert_eq!(events[0]["kind"], "deleted");
     assert_eq!(events[0]["task_id"], Value::Null);
     assert_eq!(events[0]["data"]["deleted_tasks"], 3);
+    // …and each active task it deleted.
+    let mut deleted: Vec<&str> = events[1..4]
+        .iter()
+        .map(|e| e["task_id"].as_str().unwrap())
+        .collect();
+    deleted.sort();
+    let mut active: Vec<&str> = ids[2..].iter().map(String::as_str).collect();
+    active.sort();
+    assert_eq!(deleted, active);
+    assert!(events[1..4].iter().all(|e| e["kind"] == "deleted"));
 }

@@ -181,9 +181,22 @@ fn blocking_an_unclaimed_task_assigns_it_to_the_caller() {
         "update",
         json!({"task_id": ids[0], "status": "blocked", "notes": "me too"}),
     );
+    // "A paused task stays assigned to whoever paused it unless released or
+    // transferred explicitly": pausing it again does not take it.
+    assert_eq!(
+        d["task"]["assigned_to_agent_id"], B,
+        "stays with who paused it"
+    );
+    assert_eq!(d["task"]["notes"], "me too");
+    let d = db.ok(
+        C,
+        "task_items",
+        "update",
+        json!({"task_id": ids[0], "status": "blocked", "assigned_to_agent_id": C}),
+    );
     assert_eq!(
         d["task"]["assigned_to_agent_id"], C,
-        "whoever paused it last"
+        "an explicit transfer works"
     );
     let _ = list;
 }

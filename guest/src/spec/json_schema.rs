@@ -47,11 +47,9 @@ fn type_schema(ty: Ty) -> Value {
             {"enum": options},
             {"type": "array", "items": {"enum": options}, "minItems": 1}
         ]}),
-        Ty::Id(kind) => {
-            json!({"type": "string", "pattern": format!("^{}[0-9A-HJKMNP-TV-Z]{{26}}$", kind.prefix())})
-        }
+        Ty::Id(kind) => json!({"type": "string", "pattern": id_pattern(kind)}),
         Ty::Ids(kind, max) => json!({"type": "array", "minItems": 1, "maxItems": max,
-            "items": {"type": "string", "pattern": format!("^{}", kind.prefix())}}),
+            "items": {"type": "string", "pattern": id_pattern(kind)}}),
         Ty::Deps { .. } => {
             json!({"type": "array", "maxItems": super::defs::MAX_DEPS, "items": {"type": "string"}})
         }
@@ -61,6 +59,11 @@ fn type_schema(ty: Ty) -> Value {
             json!({"type": "array", "minItems": 1, "maxItems": max, "items": object_schema(BATCH_ITEM.iter())})
         }
     }
+}
+
+/// The pattern of a canonical id of `kind`: prefix + 26 Crockford base32.
+fn id_pattern(kind: crate::ids::IdKind) -> String {
+    format!("^{}[0-9A-HJKMNP-TV-Z]{{26}}$", kind.prefix())
 }
 
 /// The compact input schema of a tool, as sent in every agent prompt:

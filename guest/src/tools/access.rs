@@ -4,6 +4,7 @@
 use serde_json::json;
 
 use super::call::Call;
+use crate::clock::format_ms;
 use crate::error::{ErrorCode, ToolError, ToolResult};
 use crate::model::{LIST_COLS, ListRow, TASK_COLS, TaskRow};
 
@@ -61,15 +62,15 @@ pub fn check(call: &mut Call, list: &ListRow) -> ToolResult<()> {
     if list.visible_to(call.agent.as_deref()) || call.bypassed.contains(&list.id) {
         return Ok(());
     }
-    let owner = list.owner_agent_id.clone().unwrap_or_default();
     if call.params.bool("bypass_private") != Some(true) {
         return Err(ToolError::new(
             ErrorCode::Forbidden,
-            format!("list {} is private to {owner:?}", list.id),
+            format!("list {} is private to another agent", list.id),
             "if you really must, repeat the call with bypass_private: true and a bypass_reason (it is audited)",
         ));
     }
     call.agent()?;
+    let owner = list.owner_agent_id.clone().unwrap_or_default();
     let reason = call
         .params
         .str("bypass_reason")
@@ -79,4 +80,45 @@ pub fn check(call: &mut Call, list: &ListRow) -> ToolResult<()> {
     call.event("private_bypass", Some(&list.id), None, data)?;
     call.bypassed.push(list.id.clone());
     Ok(())
+}
+
+/// Refuses a `claim_token` that is not the task's current one.
+pub fn check_token(token: Option<&str>, task: &TaskRow) -> ToolResult<()> {
+    let Some(token) = token else { return Ok(()) };
+    if task.status == "in_progress" && task.claim_token.as_deref() == Some(token) {
+        return Ok(());
+    }
+    Err(ToolError::conflict(
+        format!(
+            "claim token {token} is not the current claim on task {}",
+            task.id
+        ),
+        "your claim ended or was taken over; call task_claims claim_next to get your current task",
+    ))
+}
+
+/// The `conflict` for a task another agent holds.
+pub fn claimed_conflict(task: &TaskRow) -> ToolError {
+    ToolError::conflict(
+        format!(
+            "task {} is claimed by {} until {}",
+            task.id,
+            task.claimed_by_agent_id
+                .as_deref()
+                .unwrap_or("another agent"),
+            task.claim_expires_at.map(format_ms).unwrap_or_default()
+        ),
+        "call task_claims claim_next to get another task",
+    )
+}
+
+/// Reads a task row back by id (after a write).
+pub fn reload(call: &Call, task_id: &str) -> ToolResult<TaskRow> {
+    let rows = call.rows(
+        &format!("SELECT {TASK_COLS} FROM tasks WHERE id = ?"),
+        crate::params![task_id],
+    )?;
+    rows.first()
+        .map(|r| TaskRow::from_row(r))
+        .ok_or_else(|| ToolError::not_found("task", task_id))
 }

@@ -27,13 +27,14 @@ pub fn get(call: &mut Call) -> ToolResult<Output> {
             .first()
             .map(|r| TaskRow::from_row(r))
             .ok_or_else(|| ToolError::not_found("task", &task_id))?;
+        // Access to the task's own list is checked first, so a mismatch
+        // never tells anything about a list the caller cannot see.
+        access::list(call, &task.list_id, true)?;
         if list_id.as_ref().is_some_and(|l| *l != task.list_id) {
+            let given = list_id.unwrap_or_default();
             return Err(ToolError::invalid(
-                format!(
-                    "task {task_id} is not in list {}",
-                    list_id.unwrap_or_default()
-                ),
-                "",
+                format!("task {task_id} is not in list {given}"),
+                "pass only task_id, or the list_id the task belongs to",
             ));
         }
         list_id = Some(task.list_id);
@@ -108,9 +109,9 @@ pub fn get(call: &mut Call) -> ToolResult<Output> {
         .collect();
     let scope = list_id.map_or_else(
         || "private-bypass events you may see".to_string(),
-        |l| format!("list {l}"),
+        |l| format!("events of list {l}"),
     );
-    let summary = format!("{} in {scope}, newest first", plural(events.len(), "event"));
+    let summary = format!("{}: {scope}, newest first", plural(events.len(), "event"));
     Ok(Output {
         summary,
         data: json!({"events": events, "next_cursor": next_cursor}),

@@ -5,9 +5,9 @@
 use serde_json::{Value as Json, json};
 
 use super::access;
+use super::access::{claimed_conflict, reload};
 use super::call::{Call, Output};
 use super::deps;
-use super::items::{claimed_conflict, reload};
 use super::summary::{plural, quoted};
 use crate::clock::format_ms;
 use crate::error::{ToolError, ToolResult};
@@ -16,7 +16,7 @@ use crate::model::{TASK_COLS, TaskRow};
 use crate::store::Value;
 
 /// Default lease: 15 minutes.
-const DEFAULT_LEASE_MS: i64 = 900_000;
+pub const DEFAULT_LEASE_MS: i64 = 900_000;
 
 fn lease_ms(call: &Call, fallback: Option<i64>) -> i64 {
     call.params
@@ -51,6 +51,10 @@ pub fn claim_next(call: &mut Call) -> ToolResult<Output> {
     )?;
     if let Some(row) = held.first() {
         let task = TaskRow::from_row(row);
+        // A retry must not cut a long lease short: without lease_seconds the
+        // claim keeps its own lease length.
+        let lease = lease_ms(call, task.lease_ms);
+        let expires = call.now + lease;
         call.exec(
             "UPDATE tasks SET claim_expires_at = ?, lease_ms = ?, updated_at = ? WHERE id = ?",
             crate::params![expires, lease, call.now, task.id.as_str()],
@@ -192,17 +196,7 @@ pub fn refresh(call: &mut Call) -> ToolResult<Output> {
             "call task_claims claim_next to claim work",
         ));
     }
-    if let Some(token) = call.params.str("claim_token")
-        && task.claim_token.as_deref() != Some(token)
-    {
-        return Err(ToolError::conflict(
-            format!(
-                "claim token {token} is not the current claim on task {}",
-                task.id
-            ),
-            "call task_claims claim_next to get your current claim",
-        ));
-    }
+    access::check_token(call.params.str("claim_token"), &task)?;
     let lease = lease_ms(call, task.lease_ms);
     call.exec(
         "UPDATE tasks SET claim_expires_at = ?, lease_ms = ?, updated_at = ? WHERE id = ?",
@@ -232,6 +226,8 @@ pub fn refresh(call: &mut Call) -> ToolResult<Output> {
 /// Idempotent: a second call finds nothing left to release.
 pub fn release_expired(call: &mut Call) -> ToolResult<Output> {
     call.agent()?;
+    // `status IN (…)` repeats `= 'in_progress'` so that SQLite may use the
+    // partial index of open tasks (its WHERE must appear in the query's).
     let mut sql = "SELECT t.id, t.list_id, t.claimed_by_agent_id, t.claim_expires_at FROM tasks t \
                    JOIN lists l ON l.id = t.list_id WHERE t.status = 'in_progress' AND t.status IN ('todo', 'in_progress') AND t.claim_expires_at <= ? \
                    AND t.deleted_at IS NULL AND l.deleted_at IS NULL"

@@ -14,7 +14,7 @@ pub type Graph = HashMap<String, Vec<String>>;
 pub fn of_list(call: &Call, list_id: &str) -> ToolResult<Graph> {
     let rows = call.rows(
         "SELECT d.task_id, d.depends_on_id FROM task_deps d JOIN tasks t ON t.id = d.task_id \
-         JOIN tasks u ON u.id = d.depends_on_id WHERE t.list_id = ? ORDER BY d.task_id, u.position, u.id",
+         JOIN tasks u ON u.id = d.depends_on_id WHERE t.list_id = ? AND u.deleted_at IS NULL ORDER BY d.task_id, u.position, u.id",
         crate::params![list_id],
     )?;
     let mut graph = Graph::new();
@@ -35,7 +35,7 @@ pub fn get<'g>(graph: &'g Graph, task_id: &str) -> &'g [String] {
 pub fn of_task(call: &Call, task_id: &str) -> ToolResult<Vec<String>> {
     let rows = call.rows(
         "SELECT d.depends_on_id FROM task_deps d JOIN tasks u ON u.id = d.depends_on_id \
-         WHERE d.task_id = ? ORDER BY u.position, u.id",
+         WHERE d.task_id = ? AND u.deleted_at IS NULL ORDER BY u.position, u.id",
         crate::params![task_id],
     )?;
     Ok(rows
@@ -44,8 +44,10 @@ pub fn of_task(call: &Call, task_id: &str) -> ToolResult<Vec<String>> {
         .collect())
 }
 
-/// Checks that every id names a non-deleted task of `list_id` (and not
-/// `task_id` itself); returns them without duplicates, in the given order.
+/// Checks that every id names a task of `list_id` (and not `task_id`
+/// itself); returns the non-deleted ones without duplicates, in the given
+/// order. Deleted tasks of the list are dropped: they no longer block, so a
+/// `depends_on` read back from an older result stays valid.
 pub fn check_existing(
     call: &Call,
     list_id: &str,
@@ -69,19 +71,17 @@ pub fn check_existing(
             crate::params![*id],
         )?;
         match rows.first() {
-            Some(r) if r[0].as_str() == Some(list_id) && r[1] == Value::Null => {
-                out.push(id.to_string())
+            Some(r) if r[0].as_str() == Some(list_id) => {
+                if r[1] == Value::Null {
+                    out.push(id.to_string());
+                }
             }
-            Some(r) if r[0].as_str() != Some(list_id) => {
-                return Err(ToolError::invalid(
-                    format!("depends_on: task {id} belongs to another list"),
-                    "dependencies must be tasks of the same list",
-                ));
-            }
+            // Same message whether the task is missing or in another
+            // (maybe private) list: nothing leaks about other lists.
             _ => {
                 return Err(ToolError::invalid(
-                    format!("depends_on: task {id} does not exist or was deleted"),
-                    "",
+                    format!("depends_on: {id} is not a task of list {list_id}"),
+                    "dependencies must be tasks of the same list; task_lists get shows them",
                 ));
             }
         }
@@ -153,7 +153,13 @@ pub fn find_cycle(graph: &Graph) -> Option<Vec<String>> {
 
 /// A `cycle` error naming the path, with `label` turning ids into names.
 pub fn cycle_error(cycle: &[String], label: impl Fn(&str) -> String) -> ToolError {
-    let path: Vec<String> = cycle.iter().map(|n| label(n)).collect();
+    // A long chain would make a huge message: show its two ends.
+    const SHOWN: usize = 8;
+    let mut path: Vec<String> = cycle.iter().take(SHOWN).map(|n| label(n)).collect();
+    if cycle.len() > SHOWN {
+        path.push(format!("… ({} more) …", cycle.len() - SHOWN - 1));
+        path.push(label(&cycle[cycle.len() - 1]));
+    }
     ToolError::new(
         ErrorCode::Cycle,
         format!("depends_on would create a cycle: {}", path.join(" → ")),

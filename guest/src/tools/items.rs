@@ -10,9 +10,9 @@ use super::call::{Call, Output};
 use super::deps;
 use super::positions;
 use super::summary::{plural, quoted};
-use crate::error::{ErrorCode, ToolError, ToolResult};
+use crate::error::{ToolError, ToolResult};
 use crate::ids::IdKind;
-use crate::model::{TASK_COLS, TaskRow};
+use crate::model::TaskRow;
 use crate::spec::Params;
 
 /// A task about to be inserted.
@@ -132,9 +132,15 @@ pub fn add_many(call: &mut Call) -> ToolResult<Output> {
 
     let mut refs: HashMap<&str, usize> = HashMap::new();
     for (i, p) in items.iter().enumerate() {
-        if let Some(r) = p.str("ref")
-            && let Some(first) = refs.insert(r, i)
-        {
+        let Some(r) = p.str("ref") else { continue };
+        if crate::ids::check(IdKind::Task, r).is_ok() {
+            // It would shadow the real task of that id in depends_on.
+            return Err(ToolError::invalid(
+                format!("tasks[{i}].ref {r:?} is a task id; a ref must not look like one"),
+                "use a short name such as \"schema\" or \"step-1\"",
+            ));
+        }
+        if let Some(first) = refs.insert(r, i) {
             return Err(ToolError::invalid(
                 format!("tasks[{i}].ref {r:?} is already used by tasks[{first}]"),
                 "refs must be unique within the batch",
@@ -147,9 +153,20 @@ pub fn add_many(call: &mut Call) -> ToolResult<Output> {
             match refs.get(d) {
                 Some(j) => {
                     let dep = tasks[*j].id.clone();
-                    tasks[i].depends_on.push(dep);
+                    if !tasks[i].depends_on.contains(&dep) {
+                        tasks[i].depends_on.push(dep);
+                    }
                 }
                 None if crate::ids::check(IdKind::Task, d).is_ok() => existing.push(d),
+                // An id of the wrong kind (a list id, say) gets the usual
+                // wrong-kind explanation.
+                None if IdKind::of(d).is_some() => {
+                    let why = crate::ids::check(IdKind::Task, d).unwrap_err();
+                    return Err(ToolError::invalid(
+                        format!("tasks[{i}].depends_on: {why}"),
+                        "depends_on holds task ids or refs of this batch",
+                    ));
+                }
                 None => {
                     let known: Vec<&str> = refs.keys().copied().collect();
                     return Err(ToolError::invalid(
@@ -244,7 +261,7 @@ pub fn delete(call: &mut Call) -> ToolResult<Output> {
     for id in &ids {
         let (task, list) = access::task(call, id)?;
         if task.held_by_other(call.agent.as_deref(), call.now) {
-            return Err(claimed_conflict(&task));
+            return Err(access::claimed_conflict(&task));
         }
         call.exec(
             "UPDATE tasks SET deleted_at = ?, updated_at = ?, claimed_by_agent_id = NULL, claim_token = NULL, \
@@ -270,33 +287,4 @@ pub fn delete(call: &mut Call) -> ToolResult<Output> {
         summary,
         data: json!({"deleted": ids}),
     })
-}
-
-/// The `conflict` for a task another agent holds.
-pub fn claimed_conflict(task: &TaskRow) -> ToolError {
-    ToolError::new(
-        ErrorCode::Conflict,
-        format!(
-            "task {} is claimed by {} until {}",
-            task.id,
-            task.claimed_by_agent_id
-                .as_deref()
-                .unwrap_or("another agent"),
-            task.claim_expires_at
-                .map(crate::clock::format_ms)
-                .unwrap_or_default()
-        ),
-        "call task_claims claim_next to get another task",
-    )
-}
-
-/// Reloads a task row by id.
-pub fn reload(call: &Call, task_id: &str) -> ToolResult<TaskRow> {
-    let rows = call.rows(
-        &format!("SELECT {TASK_COLS} FROM tasks WHERE id = ?"),
-        crate::params![task_id],
-    )?;
-    rows.first()
-        .map(|r| TaskRow::from_row(r))
-        .ok_or_else(|| ToolError::not_found("task", task_id))
 }

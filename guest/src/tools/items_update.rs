@@ -5,9 +5,10 @@ use serde_json::json;
 
 use super::access;
 use super::call::{Call, Output};
+use super::claims::DEFAULT_LEASE_MS;
 use super::deps;
-use super::items::claimed_conflict;
 use super::summary::quoted;
+use crate::clock::format_ms;
 use crate::error::{ErrorCode, ToolError, ToolResult};
 use crate::model::TaskRow;
 
@@ -17,9 +18,9 @@ pub fn update(call: &mut Call) -> ToolResult<Output> {
     let task_id = call.params.str("task_id").unwrap_or_default().to_string();
     let (old, list) = access::task(call, &task_id)?;
     if old.held_by_other(Some(&agent), call.now) {
-        return Err(claimed_conflict(&old));
+        return Err(access::claimed_conflict(&old));
     }
-    check_token(call, &old)?;
+    access::check_token(call.params.str("claim_token"), &old)?;
 
     let p = &call.params;
     let mut new = old.clone();
@@ -47,7 +48,12 @@ pub fn update(call: &mut Call) -> ToolResult<Output> {
     }
     if holds_claim && new.status == "in_progress" {
         // An update by the claim holder renews its lease.
-        new.claim_expires_at = Some(call.now + old.lease_ms.unwrap_or(900_000));
+        new.claim_expires_at = Some(call.now + old.lease_ms.unwrap_or(DEFAULT_LEASE_MS));
+    }
+
+    if new.is_closed() && new.outcome.as_deref().is_none_or(|o| o.trim().is_empty()) {
+        // A closed task keeps a real outcome: it cannot be blanked later.
+        return Err(outcome_required(&old.id, &new.status));
     }
 
     let new_deps = match call.params.strs("depends_on") {
@@ -92,6 +98,11 @@ pub fn update(call: &mut Call) -> ToolResult<Output> {
     if let Some(d) = &new_deps {
         deps::write(call, &new.id, d, true)?;
     }
+    let lease_only = !status_changed && changed.is_empty();
+    if lease_only {
+        let data = json!({"lease_seconds": old.lease_ms.unwrap_or(DEFAULT_LEASE_MS) / 1000});
+        call.event("refreshed", Some(&list.id), Some(&new.id), data)?;
+    }
     if status_changed {
         call.event(
             "status_changed",
@@ -114,6 +125,11 @@ pub fn update(call: &mut Call) -> ToolResult<Output> {
     let deps_now = new_deps.unwrap_or(old_deps);
     let what = if status_changed {
         format!("→ {}", task.status)
+    } else if lease_only {
+        format!(
+            "lease renewed until {}",
+            task.claim_expires_at.map(format_ms).unwrap_or_default()
+        )
     } else {
         format!("updated {}", changed.join(", "))
     };
@@ -122,23 +138,6 @@ pub fn update(call: &mut Call) -> ToolResult<Output> {
         summary,
         data: json!({"task": task.to_json(&deps_now)}),
     })
-}
-
-/// A `claim_token` must be the task's current one.
-fn check_token(call: &Call, task: &TaskRow) -> ToolResult<()> {
-    let Some(token) = call.params.str("claim_token") else {
-        return Ok(());
-    };
-    if task.status == "in_progress" && task.claim_token.as_deref() == Some(token) {
-        return Ok(());
-    }
-    Err(ToolError::conflict(
-        format!(
-            "claim token {token} is not the current claim on task {}",
-            task.id
-        ),
-        "your claim ended or was taken over; call task_claims claim_next to get your current task",
-    ))
 }
 
 /// Applies a status change to `new`, or refuses it.
@@ -170,19 +169,13 @@ fn apply_status(
             .str("outcome")
             .is_none_or(|o| o.trim().is_empty())
     {
-        return Err(ToolError::new(
-            ErrorCode::OutcomeRequired,
-            format!(
-                "closing task {} as {status} needs a non-empty outcome",
-                old.id
-            ),
-            "pass outcome: the decisions taken, actions done and the result",
-        ));
+        return Err(outcome_required(&old.id, status));
     }
     new.status = status.to_string();
-    if status == "blocked" && !call.params.has("assigned_to_agent_id") {
+    if status == "blocked" && old.status != "blocked" && !call.params.has("assigned_to_agent_id") {
         // A paused task stays with whoever paused it unless released (null)
-        // or transferred explicitly in the same call.
+        // or transferred explicitly in the same call; pausing it again does
+        // not take it from them.
         new.assigned_to_agent_id = Some(agent.to_string());
     }
     if status != "in_progress" {
@@ -229,4 +222,13 @@ fn write(call: &Call, t: &TaskRow) -> ToolResult<()> {
 /// Whether two id lists hold the same ids, whatever their order.
 fn same_set(a: &[String], b: &[String]) -> bool {
     a.len() == b.len() && a.iter().all(|x| b.contains(x))
+}
+
+/// The `outcome_required` error for closing `task_id` as `status`.
+fn outcome_required(task_id: &str, status: &str) -> ToolError {
+    ToolError::new(
+        ErrorCode::OutcomeRequired,
+        format!("task {task_id} closed as {status} needs a non-empty outcome"),
+        "pass outcome: the decisions taken, actions done and the result",
+    )
 }

@@ -12,7 +12,7 @@ use crate::ids::IdKind;
 use crate::model::{Counts, LIST_COLS, ListRow, TASK_COLS, TaskRow};
 use crate::store::Value;
 
-/// Default and largest page sizes of `find`.
+/// Default page size of `find` (the largest, 200, is in the spec tables).
 const DEFAULT_LIMIT: i64 = 50;
 
 /// `create`: a new list, or with `get_or_create` the visible one with the same
@@ -116,6 +116,12 @@ fn scope_key(call: &Call, scope_type: &str, agent: &str) -> ToolResult<String> {
             format!("a global list has no scope_key (got {k:?})"),
             "omit scope_key, or use scope_type custom",
         )),
+        ("workspace" | "thread" | "agent", Some(k)) if k.trim().is_empty() => {
+            Err(ToolError::invalid(
+                format!("a {scope_type} list needs a non-empty scope_key"),
+                format!("pass the {scope_type} id, or omit scope_key to use the host's"),
+            ))
+        }
         (_, Some(k)) => Ok(k),
         (_, None) => from_host
             .filter(|k| !k.is_empty() || scope_type == "global" || scope_type == "custom")
@@ -256,7 +262,7 @@ pub fn get(call: &mut Call) -> ToolResult<Output> {
     let list = access::list(call, &list_id, include_deleted)?;
     let counts = counts_by_list(call, &[list.id.as_str()])?.remove(0).1;
     let mut data = json!({"list": list.to_json(), "counts": counts.to_json()});
-    let mut shown = 0;
+    let mut shown = None;
     if call.params.bool("include_tasks") != Some(false) {
         let mut sql = format!("SELECT {TASK_COLS} FROM tasks WHERE list_id = ?");
         let mut args: Vec<Value> = vec![list.id.as_str().into()];
@@ -277,24 +283,24 @@ pub fn get(call: &mut Call) -> ToolResult<Output> {
             .map(|r| TaskRow::from_row(r))
             .collect();
         let deps = deps::of_list(call, &list.id)?;
-        shown = tasks.len();
+        shown = Some(tasks.len());
         data["tasks"] = tasks
             .iter()
             .map(|t| t.to_json(deps::get(&deps, &t.id)))
             .collect();
     }
     let summary = format!(
-        "list {} {}: {} todo, {} in progress, {} blocked, {} done{}",
+        "list {} {}: {} todo, {} in progress, {} blocked, {} done, {} canceled{}",
         list.id,
         quoted(&list.name),
         counts.todo,
         counts.in_progress,
         counts.blocked,
         counts.done,
-        if shown > 0 {
-            format!("; {} shown", plural(shown, "task"))
-        } else {
-            String::new()
+        counts.canceled,
+        match shown {
+            Some(n) => format!("; {} shown", plural(n, "task")),
+            None => String::new(),
         }
     );
     Ok(Output { summary, data })
@@ -306,12 +312,44 @@ pub fn delete(call: &mut Call) -> ToolResult<Output> {
     call.agent()?;
     let list_id = call.params.str("list_id").unwrap_or_default().to_string();
     let list = access::list(call, &list_id, false)?;
+    let active: Vec<TaskRow> = call
+        .rows(
+            &format!(
+                "SELECT {TASK_COLS} FROM tasks WHERE list_id = ? AND deleted_at IS NULL \
+                 AND status NOT IN ('done', 'canceled') ORDER BY position"
+            ),
+            crate::params![list.id.as_str()],
+        )?
+        .iter()
+        .map(|r| TaskRow::from_row(r))
+        .collect();
+    // As for a single task: work another agent is doing is not deleted
+    // from under it.
+    if let Some(held) = active
+        .iter()
+        .find(|t| t.held_by_other(call.agent.as_deref(), call.now))
+    {
+        let mut e = access::claimed_conflict(held);
+        e.message = format!("list {} cannot be deleted: {}", list.id, e.message);
+        e.hint =
+            "wait until the task is closed or its lease expires (then task_claims release_expired)"
+                .into();
+        return Err(e);
+    }
     let n = call.exec(
         "UPDATE tasks SET deleted_at = ?, updated_at = ?, claimed_by_agent_id = NULL, claim_token = NULL, \
          claim_expires_at = NULL, lease_ms = NULL WHERE list_id = ? AND deleted_at IS NULL \
          AND status NOT IN ('done', 'canceled')",
         crate::params![call.now, call.now, list.id.as_str()],
     )?;
+    for t in &active {
+        call.event(
+            "deleted",
+            Some(&list.id),
+            Some(&t.id),
+            json!({"title": t.title}),
+        )?;
+    }
     call.exec(
         "UPDATE lists SET deleted_at = ?, updated_at = ? WHERE id = ?",
         crate::params![call.now, call.now, list.id.as_str()],

@@ -29,13 +29,16 @@ pub fn reorder(call: &mut Call) -> ToolResult<Output> {
     if anchors > 1 {
         return Err(ToolError::invalid(
             "pass at most one of position, before_task_id, after_task_id",
-            "",
+            "position is the rank of the first moved task; the anchors name a task that stays put",
         ));
     }
     let before = positions::order(call, &list.id)?;
     for (i, id) in moved.iter().enumerate() {
         if moved[..i].contains(id) {
-            return Err(ToolError::invalid(format!("task_ids lists {id} twice"), ""));
+            return Err(ToolError::invalid(
+                format!("task_ids lists {id} twice"),
+                "name each task once",
+            ));
         }
         if !before.contains(id) {
             return Err(ToolError::invalid(
@@ -43,7 +46,7 @@ pub fn reorder(call: &mut Call) -> ToolResult<Output> {
                     "task_ids[{i}]: task {id} is not an active task of list {}",
                     list.id
                 ),
-                "",
+                "task_lists get shows the list's tasks",
             ));
         }
     }
@@ -59,7 +62,7 @@ pub fn reorder(call: &mut Call) -> ToolResult<Output> {
         if moved.iter().any(|m| m == anchor) {
             return Err(ToolError::invalid(
                 format!("{key} {anchor} is one of the tasks being moved"),
-                "",
+                "anchor on a task that is not moved",
             ));
         }
         rest.iter()
@@ -71,7 +74,7 @@ pub fn reorder(call: &mut Call) -> ToolResult<Output> {
                         "{key}: task {anchor} is not an active task of list {}",
                         list.id
                     ),
-                    "",
+                    "task_lists get shows the list's tasks",
                 )
             })
     };
@@ -84,36 +87,43 @@ pub fn reorder(call: &mut Call) -> ToolResult<Output> {
         let max = rest.len() as i64 + 1;
         if p > max {
             return Err(ToolError::invalid(
-                format!(
-                    "position {p} is past the end (at most {max} for {} moved tasks)",
-                    moved.len()
-                ),
-                "",
+                format!("position {p} is past the end: the moved tasks can start at 1 to {max}"),
+                "omit position to move them to the top",
             ));
         }
         (p - 1) as usize
     };
     let mut order = rest;
     order.splice(index..index, moved.iter().cloned());
-    positions::write_order(call, &list.id, &order, &before)?;
-    call.event(
-        "reordered",
-        Some(&list.id),
-        None,
-        json!({"task_ids": moved, "position": index + 1}),
-    )?;
-    call.touch_list(&list.id)?;
+    let moved_any = order != before;
+    if moved_any {
+        positions::write_order(call, &list.id, &order, &before)?;
+        call.event(
+            "reordered",
+            Some(&list.id),
+            None,
+            json!({"task_ids": moved, "position": index + 1}),
+        )?;
+        call.touch_list(&list.id)?;
+    }
     let data: Vec<Json> = order
         .iter()
         .enumerate()
         .map(|(i, id)| json!({"id": id, "position": i + 1}))
         .collect();
-    let summary = format!(
-        "moved {} to #{} in {}",
-        plural(moved.len(), "task"),
-        index + 1,
-        list.id
-    );
+    let summary = if moved_any {
+        format!(
+            "moved {} to #{} in {}",
+            plural(moved.len(), "task"),
+            index + 1,
+            list.id
+        )
+    } else {
+        format!(
+            "order of {} unchanged: the tasks were already there",
+            list.id
+        )
+    };
     Ok(Output {
         summary,
         data: json!({"tasks": data}),
