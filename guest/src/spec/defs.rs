@@ -23,6 +23,8 @@ pub const EVENT_KINDS: &[&str] = &[
     "private_bypass",
 ];
 
+/// Page size of find and audit get when `limit` is not given.
+pub const DEFAULT_PAGE: i64 = 50;
 /// Most tasks in one add_many.
 pub const MAX_BATCH: usize = 500;
 /// Most dependencies of one task.

@@ -9,9 +9,8 @@ use super::summary::plural;
 use crate::clock::{format_ms, parse_rfc3339};
 use crate::error::{ToolError, ToolResult};
 use crate::model::{TASK_COLS, TaskRow};
+use crate::spec::DEFAULT_PAGE;
 use crate::store::Value;
-
-const DEFAULT_LIMIT: i64 = 50;
 
 /// `get`: events filtered by list, task, kinds and time, paged by cursor.
 pub fn get(call: &mut Call) -> ToolResult<Output> {
@@ -80,7 +79,7 @@ pub fn get(call: &mut Call) -> ToolResult<Output> {
         sql.push_str(" AND e.seq < ?");
         args.push(seq.into());
     }
-    let limit = call.params.int("limit").unwrap_or(DEFAULT_LIMIT);
+    let limit = call.params.int("limit").unwrap_or(DEFAULT_PAGE);
     sql.push_str(" ORDER BY e.seq DESC LIMIT ?");
     args.push((limit + 1).into());
 

@@ -30,7 +30,7 @@ pub const RULES: &[&str] = &[
     "An update by the claim holder renews its lease (an update that changes nothing else is recorded as refreshed). refresh extends it (default: the lease length of the claim).",
     "Leases: lease_seconds 30-86400, default 900. release_expired returns expired claims to todo, keeping assignments; it is idempotent.",
     "Private lists are usable only by owner_agent_id (default: the creator). Others get forbidden unless they pass bypass_private: true and bypass_reason; the bypass is recorded as a private_bypass audit event.",
-    "get_or_create matches scope_type + scope_key + name among the non-deleted lists you can see (visibility is not part of the match); the oldest match wins.",
+    "get_or_create matches scope_type + scope_key + exact name among the non-deleted lists you can see (visibility is not part of the match); the oldest match wins.",
     "Actions that change state or claim work need an agent identity (params.agent_id or the host default); reads do not, except a bypass (it is audited under your name) and task_audit get without list_id/task_id (it shows your bypass events). A pinned host refuses any other agent_id.",
     "add_many refs are names local to one batch: unique, and never shaped like a task id. depends_on may name refs before or after the item, and task ids of the same list.",
     "Positions are 1-based ranks among the list's non-deleted tasks; create/add_many insert at position (at most one past the end), reorder moves tasks.",

@@ -10,10 +10,8 @@ use super::summary::{plural, quoted};
 use crate::error::{ToolError, ToolResult};
 use crate::ids::IdKind;
 use crate::model::{Counts, LIST_COLS, ListRow, TASK_COLS, TaskRow};
+use crate::spec::DEFAULT_PAGE;
 use crate::store::Value;
-
-/// Default page size of `find` (the largest, 200, is in the spec tables).
-const DEFAULT_LIMIT: i64 = 50;
 
 /// `create`: a new list, or with `get_or_create` the visible one with the same
 /// scope and name. Atomic under races because writes hold the write lock.
@@ -164,7 +162,7 @@ pub fn find(call: &mut Call) -> ToolResult<Output> {
         sql.push_str(" AND (updated_at < ? OR (updated_at = ? AND id < ?))");
         args.extend([Value::Integer(at), Value::Integer(at), id.into()]);
     }
-    let limit = p.int("limit").unwrap_or(DEFAULT_LIMIT);
+    let limit = p.int("limit").unwrap_or(DEFAULT_PAGE);
     sql.push_str(" ORDER BY updated_at DESC, id DESC LIMIT ?");
     args.push(Value::Integer(limit + 1));
 
