@@ -23,7 +23,11 @@ pub const MAX_AGENT_ID: usize = 200;
 /// A host never invents an identity, so `None` means anonymous.
 pub fn effective_agent(ctx: &CallContext, param: Option<&str>) -> ToolResult<Option<String>> {
     // A blank host identity is no identity (hosts pass what they were given).
-    let host = ctx.agent_id.as_deref().filter(|a| !a.trim().is_empty());
+    let host = ctx
+        .agent_id
+        .as_deref()
+        .map(str::trim)
+        .filter(|a| !a.is_empty());
     match (param, host) {
         (Some(p), h) if ctx.agent_pinned && Some(p) != h => Err(ToolError::new(
             ErrorCode::Forbidden,

@@ -16,7 +16,10 @@ pub const DEFAULT_MEMORY_LIMIT_BYTES: usize = 64 << 20;
 /// Default cap on the size of a call's params (and of a whole request).
 pub const DEFAULT_MAX_PARAMS_BYTES: usize = 4 << 20;
 /// Default time a write waits for another process's lock before `busy`.
-pub const DEFAULT_BUSY_TIMEOUT: Duration = Duration::from_secs(15);
+/// Kept well under [`DEFAULT_CALL_TIMEOUT`], so a lock held too long is a
+/// typed `busy` error rather than a timeout (the wait also stops at the
+/// call's own deadline).
+pub const DEFAULT_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Everything [`crate::Host::open`] needs. Build it with [`HostConfig::new`]
 /// and the `with_*` methods; the fields stay public for tests.

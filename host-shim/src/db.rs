@@ -2,6 +2,7 @@
 //! it, then configure the one connection a host uses (pragmas, a fair busy
 //! handler, statement cache, SQL-level sandboxing; WAL on the first write).
 
+use crate::deadline::Deadline;
 use crate::error::HostError;
 use rusqlite::config::DbConfig;
 use rusqlite::limits::Limit;
@@ -23,7 +24,19 @@ const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
 /// A file that exists but is not an SQLite database is refused before
 /// SQLite opens it in read-write mode or creates `-wal`/`-shm` files next
 /// to it, so a mistyped `--db` never damages anything.
-pub(crate) fn open(path: &Path, busy_timeout: Duration) -> Result<Connection, HostError> {
+pub(crate) fn open(
+    path: &Path,
+    busy_timeout: Duration,
+    deadline: &Deadline,
+) -> Result<Connection, HostError> {
+    // SQLite is built with URI filenames on: `file:x?mode=memory` would be
+    // parsed as options (lost writes, no locking). An absolute path never
+    // starts with `file:`, so it is always just a file.
+    let absolute = std::path::absolute(path).map_err(|source| HostError::ReadDatabase {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let path = absolute.as_path();
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         fs::create_dir_all(parent).map_err(|source| HostError::CreateDir {
             path: parent.to_path_buf(),
@@ -41,7 +54,13 @@ pub(crate) fn open(path: &Path, busy_timeout: Duration) -> Result<Connection, Ho
         | OpenFlags::SQLITE_OPEN_CREATE
         | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let mut conn = Connection::open_with_flags(path, flags).map_err(db_err)?;
-    conn.busy_handler(Some(fair_busy_handler(busy_timeout)))
+    conn.busy_handler(Some(fair_busy_handler(busy_timeout, deadline.clone())))
+        .map_err(db_err)?;
+    // A statement that runs past the call's deadline is interrupted (the
+    // component gets a `storage` error and rolls back) instead of running on
+    // while holding the write lock. Checked every few thousand VM steps.
+    let running = deadline.clone();
+    conn.progress_handler(4096, Some(move || running.passed()))
         .map_err(db_err)?;
 
     // The component reaches SQLite only through SQL, but SQL can open other
@@ -91,6 +110,17 @@ pub(crate) fn enable_wal(conn: &Connection) -> rusqlite::Result<()> {
 
 /// Refuses a non-empty file that does not start with the SQLite header.
 fn check_header(path: &Path) -> Result<(), HostError> {
+    // Only a regular file can be a database: opening a FIFO would block
+    // forever, and a device is no place for one.
+    match fs::metadata(path) {
+        Ok(meta) if !meta.is_file() => {
+            return Err(HostError::NotADatabase {
+                path: path.to_path_buf(),
+                reason: "it is not a regular file".to_string(),
+            });
+        }
+        _ => {}
+    }
     let mut file = match fs::File::open(path) {
         Ok(file) => file,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
@@ -129,7 +159,10 @@ fn check_header(path: &Path) -> Result<(), HostError> {
 /// so some agents starve while others run. Short sleeps with random jitter
 /// (0.5–2 ms) give every waiter a fair chance at each release, and the total
 /// wait is still bounded by `budget` (then the store reports `busy`).
-fn fair_busy_handler(budget: Duration) -> impl FnMut(i32) -> bool + Send + 'static {
+fn fair_busy_handler(
+    budget: Duration,
+    deadline: Deadline,
+) -> impl FnMut(i32) -> bool + Send + 'static {
     let mut started = Instant::now();
     let mut rng = Jitter::seeded();
     move |attempt: i32| {
@@ -137,7 +170,9 @@ fn fair_busy_handler(budget: Duration) -> impl FnMut(i32) -> bool + Send + 'stat
         if attempt == 0 {
             started = Instant::now();
         }
-        if started.elapsed() >= budget {
+        // Give up at the budget, or earlier when the call's own deadline
+        // comes first: `busy` is then a typed error, not a timeout trap.
+        if started.elapsed() >= budget || deadline.passed() {
             return false;
         }
         let micros = 500 + rng.next() % 1_500;
@@ -178,7 +213,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("notes.txt");
         fs::write(&path, "hello, this is not a database\n").unwrap();
-        let err = open(&path, Duration::from_secs(1)).unwrap_err();
+        let err = open(&path, Duration::from_secs(1), &Deadline::new()).unwrap_err();
         assert!(matches!(err, HostError::NotADatabase { .. }), "{err}");
         assert_eq!(
             fs::read_to_string(&path).unwrap(),
@@ -195,7 +230,7 @@ mod tests {
         let mut bytes = SQLITE_HEADER.to_vec();
         bytes.extend(std::iter::repeat_n(0xAB, 4096));
         fs::write(&path, &bytes).unwrap();
-        let err = open(&path, Duration::from_secs(1)).unwrap_err();
+        let err = open(&path, Duration::from_secs(1), &Deadline::new()).unwrap_err();
         assert!(matches!(err, HostError::NotADatabase { .. }), "{err}");
         assert_eq!(fs::read(&path).unwrap(), bytes);
     }
@@ -204,7 +239,7 @@ mod tests {
     fn creates_parents_and_switches_to_wal_on_demand() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a/b/tasks.db");
-        let conn = open(&path, Duration::from_secs(1)).unwrap();
+        let conn = open(&path, Duration::from_secs(1), &Deadline::new()).unwrap();
         let mode = || -> String {
             conn.query_row("PRAGMA journal_mode", [], |r| r.get(0))
                 .unwrap()
@@ -218,13 +253,43 @@ mod tests {
         assert_eq!(fk, 1);
         // Reopening an existing database works.
         drop(conn);
-        open(&path, Duration::from_secs(1)).unwrap();
+        open(&path, Duration::from_secs(1), &Deadline::new()).unwrap();
+    }
+
+    #[test]
+    fn a_file_uri_is_just_a_file_name() {
+        // Opened relative to the current directory, `file:…` stays a name:
+        // `std::path::absolute` puts the directory in front of it.
+        let name = Path::new("file:x.db?mode=memory");
+        let plain = std::path::absolute(name).unwrap();
+        assert!(plain.is_absolute() && !plain.to_string_lossy().starts_with("file:"));
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(name);
+        let conn = open(&path, Duration::from_secs(1), &Deadline::new()).unwrap();
+        conn.execute_batch("CREATE TABLE t(x)").unwrap();
+        assert!(path.exists(), "a real file, not an in-memory database");
+    }
+
+    #[test]
+    fn only_regular_files_are_databases() {
+        let err = open(
+            Path::new("/dev/null"),
+            Duration::from_secs(1),
+            &Deadline::new(),
+        )
+        .unwrap_err();
+        assert!(matches!(err, HostError::NotADatabase { .. }), "{err}");
     }
 
     #[test]
     fn sql_cannot_open_other_files() {
         let dir = tempfile::tempdir().unwrap();
-        let conn = open(&dir.path().join("t.db"), Duration::from_secs(1)).unwrap();
+        let conn = open(
+            &dir.path().join("t.db"),
+            Duration::from_secs(1),
+            &Deadline::new(),
+        )
+        .unwrap();
         let other = dir.path().join("other.db");
         let attach = format!("ATTACH DATABASE '{}' AS other", other.display());
         assert!(conn.execute_batch(&attach).is_err());
@@ -235,7 +300,7 @@ mod tests {
 
     #[test]
     fn busy_handler_gives_up_after_its_budget() {
-        let mut handler = fair_busy_handler(Duration::from_millis(20));
+        let mut handler = fair_busy_handler(Duration::from_millis(20), Deadline::new());
         let start = Instant::now();
         let mut attempt = 0;
         while handler(attempt) {

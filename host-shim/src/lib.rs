@@ -19,6 +19,7 @@ mod cache;
 mod clock;
 mod config;
 mod db;
+mod deadline;
 mod engine;
 mod error;
 mod host;

@@ -5,6 +5,7 @@
 use crate::bindings::{self, Tasklists, tasklists::component::types as wit_types};
 use crate::clock::Clock;
 use crate::config::{FaultInjection, HostConfig, default_cache_dir};
+use crate::deadline::{Deadline, sql_budget};
 use crate::engine::{self, Runtime};
 use crate::error::{ErrorCode, HostError, ToolError};
 use crate::host::store::StoreCtx;
@@ -54,6 +55,8 @@ pub struct Host {
     /// instance's `Store` while one is).
     parked: Option<StoreCtx>,
     live: Option<Live>,
+    /// Bounds the SQL work of the call in progress (see `deadline.rs`).
+    deadline: Deadline,
 }
 
 impl Host {
@@ -64,7 +67,8 @@ impl Host {
     pub fn open(config: HostConfig) -> Result<Host, HostError> {
         // The database first: a wrong path fails at once, before the
         // component is compiled (up to a second on a cold cache).
-        let conn = crate::db::open(&config.db_path, config.busy_timeout)?;
+        let deadline = Deadline::new();
+        let conn = crate::db::open(&config.db_path, config.busy_timeout, &deadline)?;
         let cache_dir = config.cache_dir.clone().or_else(default_cache_dir);
         let runtime = engine::runtime(cache_dir.as_deref())?;
         let mut store = StoreCtx::new(conn, config.memory_limit_bytes);
@@ -78,6 +82,7 @@ impl Host {
             max_params_bytes: config.max_params_bytes,
             parked: Some(store),
             live: None,
+            deadline,
         })
     }
 
@@ -231,8 +236,11 @@ impl Host {
         };
         store.set_epoch_deadline(engine::deadline_ticks(self.call_timeout));
         store.data_mut().store.begin_call();
+        self.deadline.start(sql_budget(self.call_timeout));
         let result = f(&bindings, &mut store);
+        self.deadline.clear();
         let left_open = store.data_mut().store.end_call();
+        let committed = store.data().store.committed_write();
         match result {
             // Returning with a write still open is a component bug that
             // would silently lose the write: say so instead.
@@ -254,7 +262,7 @@ impl Host {
                 }
                 Ok(value)
             }
-            Err(error) => Err(self.discard(store, &error)),
+            Err(error) => Err(self.discard(store, &error).committed(committed)),
         }
     }
 

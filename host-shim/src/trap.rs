@@ -16,6 +16,9 @@ const MAX_PANIC_CHARS: usize = 400;
 pub(crate) struct Trapped {
     reason: String,
     hint: &'static str,
+    /// A write was committed before the trap (the component was stopped
+    /// after its commit returned): the change stands.
+    committed: bool,
 }
 
 const BUG_HINT: &str = "this is a bug in tasklists; the next call starts afresh, retry once and report it if it persists";
@@ -33,6 +36,7 @@ impl Trapped {
             return Trapped {
                 reason: limit.to_string(),
                 hint: MEMORY_HINT,
+                committed: false,
             };
         }
         if let Some(fault) = error
@@ -42,6 +46,7 @@ impl Trapped {
             return Trapped {
                 reason: fault.to_string(),
                 hint: BUG_HINT,
+                committed: false,
             };
         }
         let (reason, hint) = match error.downcast_ref::<Trap>() {
@@ -59,7 +64,17 @@ impl Trapped {
             // A host function failed (e.g. an unknown resource handle).
             None => (error.root_cause().to_string(), BUG_HINT),
         };
-        Trapped { reason, hint }
+        Trapped {
+            reason,
+            hint,
+            committed: false,
+        }
+    }
+
+    /// Marks that the call had already committed its write.
+    pub(crate) fn committed(mut self, committed: bool) -> Trapped {
+        self.committed = committed;
+        self
     }
 
     /// The component returned while its write transaction was still open.
@@ -67,6 +82,7 @@ impl Trapped {
         Trapped {
             reason: "the component returned without committing its write transaction, which was rolled back".into(),
             hint: BUG_HINT,
+            committed: false,
         }
     }
 
@@ -75,11 +91,22 @@ impl Trapped {
         Trapped {
             reason: "the host lost its database connection after an earlier panic".into(),
             hint: "open a new host",
+            committed: false,
         }
     }
 
     /// The contract's error for a trapped tool call.
     pub(crate) fn into_tool_error(self) -> ToolError {
+        if self.committed {
+            return ToolError::new(
+                ErrorCode::Internal,
+                format!(
+                    "the component trapped after its change was committed: {}; the change was saved",
+                    self.reason
+                ),
+                "do not repeat the call blindly: read the list (task_lists get) to see what was saved",
+            );
+        }
         ToolError::new(
             ErrorCode::Internal,
             format!(

@@ -19,14 +19,20 @@ pub const LATEST: i64 = MIGRATIONS.len() as i64;
 pub fn ensure(store: &dyn Store) -> ToolResult<()> {
     let tx = store.begin(false)?;
     let version = read_version(&*tx)?;
-    drop(tx);
     check_not_newer(version)?;
     if version == LATEST {
         return Ok(());
     }
+    if version == 0 {
+        check_empty(&*tx)?;
+    }
+    drop(tx);
     let tx = store.begin(true)?;
     let version = read_version(&*tx)?;
     check_not_newer(version)?;
+    if version == 0 {
+        check_empty(&*tx)?;
+    }
     for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
         for statement in statements(sql) {
             tx.execute(&statement, &[])?;
@@ -61,6 +67,31 @@ fn read_version(tx: &dyn crate::store::Tx) -> ToolResult<i64> {
         .and_then(|r| r.first())
         .and_then(|v| v.as_i64())
         .unwrap_or(0))
+}
+
+/// A database without our version stamp must be empty: tables of another
+/// application mean `--db` points at the wrong file, which is left alone.
+fn check_empty(tx: &dyn crate::store::Tx) -> ToolResult<()> {
+    let rows = tx.query(
+        "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' LIMIT 3",
+        &[],
+    )?;
+    let names: Vec<&str> = rows
+        .rows
+        .iter()
+        .filter_map(|r| r.first().and_then(|v| v.as_str()))
+        .collect();
+    if names.is_empty() {
+        return Ok(());
+    }
+    Err(ToolError::new(
+        ErrorCode::Storage,
+        format!(
+            "this database is not a tasklists database (it holds {}); nothing was changed",
+            names.join(", ")
+        ),
+        "point --db / TASKLISTS_DB at a tasklists database or at a new file",
+    ))
 }
 
 fn check_not_newer(version: i64) -> ToolResult<()> {
@@ -122,6 +153,32 @@ mod tests {
             let v = tx.query("PRAGMA user_version", &[]).unwrap().rows[0][0].clone();
             assert_eq!(v, Value::Integer(LATEST), "from v{from}");
         }
+    }
+
+    #[test]
+    fn another_applications_database_is_refused_untouched() {
+        let h = Harness::default();
+        let tx = h.store.begin(true).unwrap();
+        tx.execute("CREATE TABLE notes (x)", &[]).unwrap();
+        tx.commit().unwrap();
+        let e = h
+            .call(Some("a"), "task_lists", "find", serde_json::json!({}))
+            .unwrap_err();
+        assert_eq!(e.code, crate::error::ErrorCode::Storage);
+        assert!(
+            e.message.contains("not a tasklists database") && e.message.contains("notes"),
+            "{}",
+            e.message
+        );
+        let tx = h.store.begin(false).unwrap();
+        let tables = tx
+            .query("SELECT COUNT(*) FROM sqlite_master", &[])
+            .unwrap()
+            .rows[0][0]
+            .clone();
+        assert_eq!(tables, Value::Integer(1));
+        let v = tx.query("PRAGMA user_version", &[]).unwrap().rows[0][0].clone();
+        assert_eq!(v, Value::Integer(0));
     }
 
     #[test]

@@ -147,7 +147,7 @@ fn check_value(param: &Param, value: &Value, context: &str, path: &str) -> ToolR
             Value::Null if nullable => Ok(()),
             Value::String(s) if is_agent_id(s) => Ok(()),
             _ => bad(format!(
-                "an agent id (1 to {MAX_AGENT_ID} characters, not blank, no control characters){}",
+                "an agent id (1 to {MAX_AGENT_ID} characters, no surrounding spaces, no control characters){}",
                 if nullable { " or null" } else { "" }
             )),
         },
@@ -275,10 +275,14 @@ fn check_deps(value: &Value, refs: bool, path: &str, context: &str) -> ToolResul
     Ok(())
 }
 
-/// Agent ids: 1–200 characters, not blank, no control characters.
+/// Agent ids: 1–200 characters, not blank, no surrounding spaces (` me`
+/// and `me` would be two agents), no control characters.
 fn is_agent_id(s: &str) -> bool {
     let n = s.chars().count();
-    (1..=MAX_AGENT_ID).contains(&n) && !s.trim().is_empty() && !s.chars().any(char::is_control)
+    (1..=MAX_AGENT_ID).contains(&n)
+        && !s.trim().is_empty()
+        && s.trim() == s
+        && !s.chars().any(char::is_control)
 }
 
 fn id_hint(kind: ids::IdKind) -> String {

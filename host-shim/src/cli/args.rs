@@ -8,13 +8,13 @@ use std::path::PathBuf;
 #[derive(Debug, Parser)]
 #[command(name = "tasklists", version, propagate_version = true)]
 pub(crate) struct Cli {
-    /// The database file [default: $XDG_DATA_HOME/tasklists/tasks.db]
-    #[arg(long, global = true, env = "TASKLISTS_DB", value_name = "PATH")]
+    /// The database file [default: $TASKLISTS_DB, else $XDG_DATA_HOME/tasklists/tasks.db, else ~/.local/share/tasklists/tasks.db]
+    #[arg(long, global = true, value_name = "PATH")]
     pub(crate) db: Option<PathBuf>,
 
-    /// Your agent identity; without it, calls that change state fail with
-    /// agent_required (no identity is ever invented)
-    #[arg(long, global = true, env = "TASKLISTS_AGENT_ID", value_name = "ID")]
+    /// Your agent identity [default: $TASKLISTS_AGENT_ID]; without one, calls
+    /// that change state fail with agent_required (no identity is ever invented)
+    #[arg(long, global = true, value_name = "ID")]
     pub(crate) agent_id: Option<String>,
 
     /// Refuse a different params.agent_id (forbidden) instead of letting it override --agent-id

@@ -15,11 +15,11 @@ use tasklists_host::{CallContext, Host, HostConfig, Line, Span, Style};
 
 /// Runs the scripted session.
 pub(crate) fn run(globals: &Globals) -> Result<(), Failure> {
-    let db = match (&globals.db, globals.db_from_flag) {
-        (Some(db), true) => db.clone(),
+    let db = match &globals.db {
+        Some(db) => db.clone(),
         // TASKLISTS_DB from the environment is the user's real database:
         // only an explicit --db sends the demo there.
-        _ => fresh_temp_db(),
+        None => fresh_temp_db(),
     };
     let mut host = Host::open(HostConfig::new(&db))?;
     let intro = vec![

@@ -10,8 +10,7 @@ mod demo_script;
 mod output;
 
 use args::{Cli, ColorChoice, Command};
-use clap::parser::ValueSource;
-use clap::{CommandFactory, FromArgMatches};
+use clap::Parser;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tasklists_host::{CallContext, Host, HostConfig, HostError, default_db_path};
@@ -34,10 +33,8 @@ impl From<HostError> for Failure {
 
 /// What every command needs from the global options.
 pub(crate) struct Globals {
-    /// `--db` / `TASKLISTS_DB`, if given.
+    /// `--db`, if given (`TASKLISTS_DB` is read by `default_db_path`).
     pub(crate) db: Option<PathBuf>,
-    /// Whether `--db` was given on the command line (not from the env).
-    pub(crate) db_from_flag: bool,
     /// The caller's context.
     pub(crate) ctx: CallContext,
     /// `--color`.
@@ -61,25 +58,22 @@ impl Globals {
 
 /// Parses the command line and runs the command.
 pub(crate) fn run() -> ExitCode {
-    let matches = Cli::command().get_matches();
-    let db_from_flag = matches.value_source("db") == Some(ValueSource::CommandLine)
-        || matches
-            .subcommand()
-            .is_some_and(|(_, sub)| sub.value_source("db") == Some(ValueSource::CommandLine));
-    let cli = match Cli::from_arg_matches(&matches) {
-        Ok(cli) => cli,
-        Err(e) => e.exit(),
-    };
+    let cli = Cli::parse();
     let workspace = cli.workspace.or_else(|| {
         std::env::current_dir()
             .ok()
             .map(|dir| dir.to_string_lossy().into_owned())
     });
     let globals = Globals {
+        // The environment is read here rather than by clap, so that an empty
+        // variable means "unset" instead of a usage error.
         db: cli.db,
-        db_from_flag,
         ctx: CallContext {
-            agent_id: cli.agent_id.filter(|id| !id.is_empty()),
+            agent_id: cli
+                .agent_id
+                .or_else(|| std::env::var("TASKLISTS_AGENT_ID").ok())
+                .map(|id| id.trim().to_string())
+                .filter(|id| !id.is_empty()),
             agent_pinned: cli.pin_agent,
             workspace,
             thread: cli.thread,

@@ -38,6 +38,9 @@ pub(crate) struct StoreCtx {
     fault: Option<FaultInjection>,
     executes: u32,
     queries: u32,
+    /// A write was committed during the call in progress: a trap after it
+    /// must not claim that nothing was changed.
+    committed_write: bool,
     /// A query result larger than this is refused rather than buffered:
     /// it could never be copied into the component's capped memory anyway.
     max_result_bytes: usize,
@@ -66,6 +69,7 @@ impl StoreCtx {
             fault: None,
             executes: 0,
             queries: 0,
+            committed_write: false,
             max_result_bytes,
         }
     }
@@ -79,6 +83,12 @@ impl StoreCtx {
     pub(crate) fn begin_call(&mut self) {
         self.executes = 0;
         self.queries = 0;
+        self.committed_write = false;
+    }
+
+    /// Whether the call in progress (or just ended) committed a write.
+    pub(crate) fn committed_write(&self) -> bool {
+        self.committed_write
     }
 
     /// Ends a tool call, whatever happened in it (success, error, trap):
@@ -182,6 +192,7 @@ impl StoreCtx {
         // a database the component refuses (a newer schema, checked inside
         // its first write transaction) must stay byte-identical. A failed
         // switch (busy) is retried after the next write.
+        self.committed_write |= result.is_ok() && tx.wrote;
         if result.is_ok() && tx.wrote && !self.wal {
             self.wal = crate::db::enable_wal(&self.conn).is_ok();
         }

@@ -43,6 +43,10 @@ fn classify(code: ErrorCode, phase: Phase, message: String) -> StoreError {
         | ErrorCode::FileLockingProtocolFailed
         | ErrorCode::NoLargeFileSupport => StoreError::Io(message),
         ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase => StoreError::Corrupt(message),
+        // Only our progress handler interrupts: the call ran out of time.
+        ErrorCode::OperationInterrupted => StoreError::Other(format!(
+            "interrupted: the statement ran past the call's time limit ({message})"
+        )),
         ErrorCode::Unknown | ErrorCode::AuthorizationForStatementDenied
             if phase == Phase::Prepare =>
         {

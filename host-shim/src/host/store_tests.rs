@@ -10,7 +10,10 @@ use std::path::Path;
 use std::time::Duration;
 
 fn open_ctx(path: &Path, busy: Duration) -> StoreCtx {
-    StoreCtx::new(crate::db::open(path, busy).unwrap(), 1 << 20)
+    StoreCtx::new(
+        crate::db::open(path, busy, &crate::deadline::Deadline::new()).unwrap(),
+        1 << 20,
+    )
 }
 
 fn setup() -> (tempfile::TempDir, StoreCtx) {
@@ -297,4 +300,63 @@ fn injected_fault_traps_once_per_arming() {
     }
     ctx.commit(tx).unwrap();
     assert_eq!(count(&ctx), 3);
+}
+
+#[test]
+fn a_statement_past_the_calls_deadline_is_interrupted_and_rolled_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let deadline = crate::deadline::Deadline::new();
+    let conn = crate::db::open(
+        &dir.path().join("t.db"),
+        Duration::from_millis(100),
+        &deadline,
+    )
+    .unwrap();
+    let mut ctx = StoreCtx::new(conn, 1 << 20);
+    let tx = ctx.begin(true).unwrap();
+    ctx.execute(tx, "CREATE TABLE t(x)", &[]).unwrap().unwrap();
+    deadline.start(Duration::from_millis(50));
+    let started = std::time::Instant::now();
+    // Never ends on its own.
+    let endless =
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n";
+    let err = ctx.query(tx, endless, &[]).unwrap().unwrap_err();
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(
+        matches!(&err, StoreError::Other(m) if m.contains("interrupted")),
+        "{err:?}"
+    );
+    deadline.clear();
+    ctx.rollback(tx).unwrap();
+    let tables: i64 = ctx
+        .conn()
+        .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(tables, 0);
+}
+
+#[test]
+fn the_busy_wait_stops_at_the_calls_deadline() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.db");
+    let holder = rusqlite::Connection::open(&path).unwrap();
+    holder
+        .execute_batch("BEGIN IMMEDIATE; CREATE TABLE t(x);")
+        .unwrap();
+    let deadline = crate::deadline::Deadline::new();
+    let conn = crate::db::open(&path, Duration::from_secs(30), &deadline).unwrap();
+    let mut ctx = StoreCtx::new(conn, 1 << 20);
+    deadline.start(Duration::from_millis(100));
+    let started = std::time::Instant::now();
+    let err = ctx.begin(true).unwrap_err();
+    assert!(matches!(err, StoreError::Busy(_)), "{err:?}");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
 }
