@@ -59,7 +59,8 @@ pub fn statements(sql: &str) -> Vec<String> {
         .collect()
 }
 
-fn read_version(tx: &dyn crate::store::Tx) -> ToolResult<i64> {
+/// The schema version stamped in the database (0 for a new file).
+pub fn read_version(tx: &dyn crate::store::Tx) -> ToolResult<i64> {
     let rows = tx.query("PRAGMA user_version", &[])?;
     Ok(rows
         .rows

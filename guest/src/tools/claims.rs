@@ -65,7 +65,7 @@ pub fn claim_next(call: &mut Call) -> ToolResult<Output> {
             Some(&task.id),
             json!({"resumed": true, "lease_seconds": lease / 1000}),
         )?;
-        return claimed(call, &task.id, true);
+        return claim_output(call, &task.id, "resumed");
     }
 
     // The redundant `status IN (…)` term lets SQLite use the partial index
@@ -110,17 +110,18 @@ pub fn claim_next(call: &mut Call) -> ToolResult<Output> {
         json!({"lease_seconds": lease / 1000}),
     )?;
     call.touch_list(&list.id)?;
-    claimed(call, &task.id, false)
+    claim_output(call, &task.id, "claimed")
 }
 
-fn claimed(call: &Call, task_id: &str, resumed: bool) -> ToolResult<Output> {
+/// The result of claim_next / refresh: the task as stored now and its claim.
+/// `verb` is `claimed`, `resumed` (flagged in the data) or `refreshed`.
+fn claim_output(call: &Call, task_id: &str, verb: &str) -> ToolResult<Output> {
     let task = reload(call, task_id)?;
     let deps = deps::of_task(call, task_id)?;
     let mut data = json!({"task": task.to_json(&deps), "claim": claim_json(&task)});
-    if resumed {
+    if verb == "resumed" {
         data["resumed"] = true.into();
     }
-    let verb = if resumed { "resumed" } else { "claimed" };
     let until = task.claim_expires_at.map(format_ms).unwrap_or_default();
     let summary = format!(
         "{verb} task {} {} (#{}), lease until {until}",
@@ -208,18 +209,7 @@ pub fn refresh(call: &mut Call) -> ToolResult<Output> {
         Some(&task.id),
         json!({"lease_seconds": lease / 1000}),
     )?;
-    let task = reload(call, &task.id)?;
-    let deps = deps::of_task(call, &task.id)?;
-    let until = task.claim_expires_at.map(format_ms).unwrap_or_default();
-    let summary = format!(
-        "refreshed task {} {}, lease until {until}",
-        task.id,
-        quoted(&task.title)
-    );
-    Ok(Output {
-        summary,
-        data: json!({"task": task.to_json(&deps), "claim": claim_json(&task)}),
-    })
+    claim_output(call, &task.id, "refreshed")
 }
 
 /// `release_expired`: returns expired claims to `todo`, keeping assignments.

@@ -73,13 +73,7 @@ pub fn call_tool(
 /// rides in the same transaction, so a current database costs one query.
 fn open<'s>(store: &'s dyn Store, writes: bool) -> ToolResult<Box<dyn crate::store::Tx + 's>> {
     let tx = store.begin(writes)?;
-    let rows = tx.query("PRAGMA user_version", &[])?;
-    let version = rows
-        .rows
-        .first()
-        .and_then(|r| r.first())
-        .and_then(|v| v.as_i64())
-        .unwrap_or(0);
+    let version = schema::read_version(&*tx)?;
     if version == schema::LATEST {
         return Ok(tx);
     }

@@ -24,11 +24,14 @@ pub(crate) fn run(globals: &Globals, tool: &str, request: &str, json: bool) -> R
     };
 
     let mut host = globals.open_host()?;
-    // Parsed here too (cheaply) so the renderer knows the action.
-    let action = ToolRequest::parse(&request)
-        .map(|r| r.action)
+    // Parsed once here (as `Host::call_json` would) so the renderer also
+    // knows the action; a malformed request is a tool error like any other.
+    let parsed = ToolRequest::parse(&request);
+    let action = parsed
+        .as_ref()
+        .map(|r| r.action.clone())
         .unwrap_or_default();
-    match host.call_json(&request, tool, &globals.ctx) {
+    match parsed.and_then(|r| host.call(tool, &r.action, &r.params, &globals.ctx)) {
         Ok(output) if json => {
             print_text(&output.to_content_text());
             Ok(())
