@@ -183,6 +183,9 @@ pub enum HostError {
     /// schema that is not JSON).
     #[error("the component returned malformed output: {0}")]
     BadOutput(String),
+    /// The MCP server could not start or its connection failed.
+    #[error("MCP server: {0}")]
+    Mcp(String),
 }
 
 #[cfg(test)]

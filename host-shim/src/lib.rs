@@ -23,6 +23,7 @@ mod deadline;
 mod engine;
 mod error;
 mod host;
+pub mod mcp;
 mod render;
 mod request;
 mod sandbox;

@@ -56,6 +56,8 @@ pub(crate) enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Serve the five tools over MCP on stdin/stdout (for Claude Code, Codex, Cursor, …); stops when stdin closes
+    Mcp,
     /// Print the database path in effect
     DbPath,
     /// Run a scripted multi-agent session on a fresh temporary database (or --db)

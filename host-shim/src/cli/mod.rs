@@ -1,4 +1,4 @@
-//! The `tasklists` command line: `call`, `tools`, `db-path` and `demo`.
+//! The `tasklists` command line: `call`, `tools`, `mcp`, `db-path` and `demo`.
 //! Exit codes: 0 success, 1 the tool refused the call (the contract error
 //! is rendered to stderr), 2 usage or host errors.
 
@@ -7,6 +7,7 @@ mod call;
 mod catalogue;
 mod demo;
 mod demo_script;
+mod mcp;
 mod output;
 
 use args::{Cli, ColorChoice, Command};
@@ -88,6 +89,7 @@ pub(crate) fn run() -> ExitCode {
             json,
         } => call::run(&globals, &tool, &request, json),
         Command::Tools { json } => catalogue::tools(&globals, json),
+        Command::Mcp => mcp::run(&globals),
         Command::DbPath => catalogue::db_path(&globals),
         Command::Demo => demo::run(&globals),
     };
