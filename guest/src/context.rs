@@ -2,6 +2,7 @@
 //! into the one effective identity an action runs as.
 
 use crate::error::{ErrorCode, ToolError, ToolResult};
+use crate::spec::is_agent_id;
 
 /// What the host knows about the caller (mirrors the WIT `call-context`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -28,6 +29,22 @@ pub fn effective_agent(ctx: &CallContext, param: Option<&str>) -> ToolResult<Opt
         .as_deref()
         .map(str::trim)
         .filter(|a| !a.is_empty());
+    // The host's identity obeys the rule params.agent_id obeys, checked
+    // whenever it would be used: an id the contract forbids never reaches
+    // the store through a flag or an environment variable.
+    if let Some(h) = host
+        && (param.is_none() || ctx.agent_pinned)
+        && !is_agent_id(h)
+    {
+        return Err(ToolError::new(
+            ErrorCode::InvalidParams,
+            format!(
+                "the host's agent id {:?} is not a valid agent id (1 to {MAX_AGENT_ID} characters, no control characters)",
+                shorten(h)
+            ),
+            "restart the host with a valid --agent-id / TASKLISTS_AGENT_ID, or pass params.agent_id",
+        ));
+    }
     match (param, host) {
         (Some(p), h) if ctx.agent_pinned && Some(p) != h => Err(ToolError::new(
             ErrorCode::Forbidden,
@@ -44,6 +61,14 @@ pub fn effective_agent(ctx: &CallContext, param: Option<&str>) -> ToolResult<Opt
         (Some(p), _) => Ok(Some(p.to_string())),
         (None, Some(h)) => Ok(Some(h.to_string())),
         (None, None) => Ok(None),
+    }
+}
+
+/// At most 40 characters of `s`, for quoting a bad value in a message.
+fn shorten(s: &str) -> String {
+    match s.char_indices().nth(40) {
+        Some((cut, _)) => format!("{}…", &s[..cut]),
+        None => s.to_string(),
     }
 }
 
@@ -97,5 +122,25 @@ mod tests {
             effective_agent(&ctx(Some("  "), false), None).unwrap(),
             None
         );
+    }
+
+    #[test]
+    fn a_bad_host_identity_is_refused_when_used() {
+        let long = "x".repeat(MAX_AGENT_ID + 1);
+        for bad in ["bad\nid", long.as_str()] {
+            let e = effective_agent(&ctx(Some(bad), false), None).unwrap_err();
+            assert_eq!(e.code, ErrorCode::InvalidParams, "{bad:?}");
+            assert!(e.message.contains("host's agent id"), "{}", e.message);
+            assert!(e.message.chars().count() < 200, "{}", e.message);
+            // params.agent_id replaces it, unless the host is pinned to it.
+            assert_eq!(
+                effective_agent(&ctx(Some(bad), false), Some("ok"))
+                    .unwrap()
+                    .as_deref(),
+                Some("ok")
+            );
+            let e = effective_agent(&ctx(Some(bad), true), Some(bad)).unwrap_err();
+            assert_eq!(e.code, ErrorCode::InvalidParams);
+        }
     }
 }

@@ -141,3 +141,50 @@ async def test_identity_from_the_environment(db):
     async with Client(params, read_timeout_seconds=READ_TIMEOUT_SECONDS) as client:
         made = await call(client, "task_lists", "create", name="env")
         assert made["list"]["created_by_agent_id"] == "from-env"
+
+
+@pytest.mark.parametrize("agent", ["bad\nid", "x" * 201])
+def test_a_bad_host_identity_stops_the_server_at_start(db, agent):
+    """The identity given by flag or environment obeys the contract's rule
+    for agent ids; a bad one is refused once, at start-up, on stderr."""
+    from rawclient import RawServer
+
+    with RawServer(db, agent) as server:
+        assert server.close() == 2
+    assert "host's agent id" in server.stderr.decode()
+    assert server.stdout_lines == []
+
+
+def test_pin_agent_without_identity_is_refused_at_start(db):
+    from rawclient import RawServer
+
+    with RawServer(db, None, "--pin-agent") as server:
+        assert server.close() == 2
+    assert "--pin-agent needs an identity" in server.stderr.decode()
+
+
+def test_a_file_that_is_not_a_database_stops_the_server_untouched(db):
+    from rawclient import RawServer
+
+    db.write_bytes(b"not a database at all" * 100)
+    before = db.read_bytes()
+    with RawServer(db) as server:
+        assert server.close() == 2
+    assert "left untouched" in server.stderr.decode()
+    assert db.read_bytes() == before
+
+
+@pytest.mark.anyio
+async def test_a_newer_database_is_a_storage_error_on_each_call(db):
+    """A database written by a newer tasklists is served, and every call
+    says why it cannot be used, so the agent can tell its user."""
+    import sqlite3
+
+    async with connect(db, "builder-1") as client:
+        await call(client, "task_lists", "create", name="old")
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA user_version = 999")
+    async with connect(db, "builder-1") as client:
+        error = await refused(client, "task_lists", "find")
+        assert error["code"] == "storage"
+        assert "newer" in error["message"]

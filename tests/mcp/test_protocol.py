@@ -70,7 +70,7 @@ def test_stdout_is_only_protocol_and_logs_go_to_stderr(db):
         assert message["jsonrpc"] == "2.0"
     assert len(server.stdout_lines) == 4
     log = server.stderr.decode()
-    assert "tasklists mcp: serving 5 tools on" in log and "raw-agent" in log
+    assert "INFO serving 5 tools on" in log and "raw-agent" in log
     assert "stopped" in log
 
 
@@ -87,17 +87,17 @@ def test_exits_when_stdin_closes_before_initialize(db):
         assert server.close() == 0
 
 
-def test_pipelined_requests_are_all_answered_one_guest_call_at_a_time(db):
-    """Requests sent back to back without waiting run concurrently in the
-    server; each is answered once, under its own id, and the writes are
-    serialized: 40 creates make positions 1..40 with no gap or duplicate."""
+def test_pipelined_requests_run_one_at_a_time_in_arrival_order(db):
+    """Requests sent back to back without waiting are each answered once,
+    under their own id, and run in the order they were sent: 200 creates
+    make positions 1..200 in sending order."""
     with RawServer(db) as server:
         server.initialize()
         created = server.call(
             1, "tools/call", {"name": "task_lists", "arguments": {"action": "create", "params": {"name": "Pipelined"}}}
         )
         list_id = created["result"]["structuredContent"]["list"]["id"]
-        ids = list(range(100, 140))
+        ids = list(range(100, 300))
         for i in ids:
             server.request(
                 i,
@@ -106,41 +106,105 @@ def test_pipelined_requests_are_all_answered_one_guest_call_at_a_time(db):
             )
         responses = [server.receive() for _ in ids]
         assert sorted(r["id"] for r in responses) == ids
-        positions = sorted(r["result"]["structuredContent"]["task"]["position"] for r in responses)
-        assert positions == list(range(1, 41))
+        position = {r["id"]: r["result"]["structuredContent"]["task"]["position"] for r in responses}
+        assert [position[i] for i in ids] == list(range(1, len(ids) + 1))
         assert server.close() == 0
 
 
-def test_bad_messages_leave_the_session_usable(db):
-    """Unparsable lines are ignored (as every official MCP SDK does: there is
-    no id to answer); well-formed JSON that is not a JSON-RPC message gets
-    Invalid Request; an unknown method gets Method not found."""
+def test_every_bad_line_gets_an_answer(db):
+    """Nothing a client sends goes unanswered: broken JSON (a lone UTF-16
+    surrogate, as JavaScript makes of a string cut mid-emoji; nesting past
+    the parser's limit; invalid UTF-8) is a Parse error under the request's
+    id; JSON that is no JSON-RPC request is Invalid Request; tools/call with
+    params of the wrong shape is Invalid params. The session goes on."""
+    deep = b"[" * 200 + b"]" * 200
+    cases = [
+        (rb'{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"task_lists","arguments":{"action":"create","params":{"name":"cut \ud83d"}}}}', 11, -32700),
+        (b'{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"task_lists","arguments":{"action":"find","params":{"name":' + deep + b"}}}}", 12, -32700),
+        (b'{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"task_lists\xff"}}', 13, -32700),
+        (b"{not json", None, -32700),
+        (b'{"hello": "world"}', None, -32600),
+        (b'[{"jsonrpc":"2.0","id":14,"method":"ping"}]', None, -32600),
+        (b'{"jsonrpc":"2.0","id":15,"method":"tools/call","params":{"name":"task_help","arguments":[1]}}', 15, -32602),
+        (b'{"jsonrpc":"2.0","id":16,"method":"tools/call","params":{"name":5}}', 16, -32602),
+        (b'{"jsonrpc":"2.0","id":17,"method":"tools/call"}', 17, -32602),
+    ]
     with RawServer(db) as server:
         server.initialize()
-        server.send_line(b"{not json")
-        server.send_line(b'{"hello": "world"}')
-        invalid = server.receive()
-        assert invalid["error"]["code"] == -32600
+        for line, expected_id, code in cases:
+            server.send_line(line)
+            answer = server.receive()
+            assert "id" in answer and answer["id"] == expected_id, (line[:80], answer)
+            assert answer["error"]["code"] == code, (line[:80], answer)
+            assert answer["error"]["message"], answer
         response = server.call(5, "no/such/method")
         assert response["error"]["code"] == -32601
         response = server.call(6, "tools/call", {"name": "task_help", "arguments": {"action": "workflow"}})
         assert response["result"]["isError"] is False
+        # None of the refused lines changed anything.
+        found = server.call(7, "tools/call", {"name": "task_lists", "arguments": {"action": "find"}})
+        assert found["result"]["structuredContent"]["lists"] == []
         assert server.close() == 0
+    assert "refused an incoming message" in server.stderr.decode()
 
 
-def test_oversized_line_is_dropped_and_logged(db):
-    """rmcp drops a line over 16 MiB without reading it whole; the server
-    says so on stderr and keeps serving."""
+def test_an_oversized_line_is_answered_and_skipped(db):
+    """A line over 16 MiB is never buffered whole; it gets Invalid Request
+    under its id and the next request is served."""
     with RawServer(db) as server:
         server.initialize()
         huge = json.dumps(
             {"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "task_help", "arguments": {"action": "x" * (17 * 1024 * 1024)}}}
         )
         server.send_line(huge.encode())
+        answer = server.receive()
+        assert answer["id"] == 9 and answer["error"]["code"] == -32600
+        assert "over the limit of 16 MiB" in answer["error"]["message"]
         response = server.call(10, "tools/call", {"name": "task_help", "arguments": {"action": "workflow"}})
         assert response["result"]["isError"] is False
         assert server.close() == 0
-    assert "maximum line length" in server.stderr.decode()
+
+
+@pytest.mark.parametrize(
+    "stray",
+    [
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}},
+        {"jsonrpc": "2.0", "id": 5, "result": {}},
+    ],
+)
+def test_stray_messages_before_initialize_do_not_stop_the_server(db, stray):
+    with RawServer(db) as server:
+        server.send(stray)
+        server.call(1, "ping")
+        server.send(stray)
+        response = server.initialize()
+        assert response["result"]["serverInfo"]["name"] == "tasklists"
+        result = server.call(2, "tools/call", {"name": "task_help", "arguments": {"action": "workflow"}})["result"]
+        assert result["isError"] is False
+        assert server.close() == 0
+    assert "before initialize" in server.stderr.decode()
+
+
+def test_a_closed_stdout_stops_the_server(db):
+    """Once nobody reads the answers, the server stops taking requests and
+    exits with an error instead of working for nobody."""
+    with RawServer(db) as server:
+        server.initialize()
+        server.proc.stdout.close()
+        for i in range(50):
+            try:
+                server.request(
+                    100 + i,
+                    "tools/call",
+                    {"name": "task_lists", "arguments": {"action": "create", "params": {"name": f"unseen {i}"}}},
+                )
+            except BrokenPipeError:
+                break  # the server already stopped reading
+            time.sleep(0.02)
+        assert server.proc.wait(20) == 2
+        server._stderr_thread.join(20)
+    assert "stdout" in server.stderr.decode()
 
 
 @pytest.mark.anyio

@@ -277,7 +277,7 @@ fn check_deps(value: &Value, refs: bool, path: &str, context: &str) -> ToolResul
 
 /// Agent ids: 1–200 characters, not blank, no surrounding spaces (` me`
 /// and `me` would be two agents), no control characters.
-fn is_agent_id(s: &str) -> bool {
+pub fn is_agent_id(s: &str) -> bool {
     let n = s.chars().count();
     (1..=MAX_AGENT_ID).contains(&n)
         && !s.trim().is_empty()

@@ -82,6 +82,13 @@ pub(crate) fn run() -> ExitCode {
         color: cli.color,
     };
 
+    if globals.ctx.agent_pinned && globals.ctx.agent_id.is_none() {
+        eprintln!(
+            "tasklists: --pin-agent needs an identity to pin: pass --agent-id or set TASKLISTS_AGENT_ID"
+        );
+        return ExitCode::from(2);
+    }
+
     let result = match cli.command {
         Command::Call {
             tool,

@@ -2,45 +2,31 @@
 //! `tools/call`, everything else left to rmcp's defaults.
 
 use super::convert;
-use crate::{CallContext, Host, TOOL_NAMES, ToolInfo};
+use super::worker::Worker;
+use crate::{TOOL_NAMES, ToolInfo};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
     PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
-use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Serves the component's tools; one per process.
 pub(super) struct TasklistsServer {
-    /// The one host (connection + instance); the mutex keeps guest calls
-    /// one at a time, whatever the client pipelines.
-    host: Arc<Mutex<Host>>,
+    /// Runs the guest calls, one at a time, in arrival order.
+    worker: Worker,
     /// The catalogue, converted once at start-up.
     tools: Vec<Tool>,
-    /// The default caller context (`--agent-id`, `--pin-agent`, workspace).
-    ctx: Arc<CallContext>,
 }
 
 impl TasklistsServer {
-    /// A server for `tools` (the component's catalogue) on `host`.
-    pub(super) fn new(host: Arc<Mutex<Host>>, tools: &[ToolInfo], ctx: CallContext) -> Self {
+    /// A server for `tools` (the component's catalogue) calling through `worker`.
+    pub(super) fn new(worker: Worker, tools: &[ToolInfo]) -> Self {
         TasklistsServer {
-            host,
+            worker,
             tools: tools.iter().map(convert::tool).collect(),
-            ctx: Arc::new(ctx),
         }
     }
-}
-
-/// Locks the host even after a panic in an earlier call: the host rolls
-/// back and replaces its instance on every failure, so its state is safe
-/// to reuse, and one bug must not turn the server off for the session.
-fn lock(host: &Mutex<Host>) -> MutexGuard<'_, Host> {
-    host.lock().unwrap_or_else(|poisoned| {
-        eprintln!("tasklists mcp: recovering after a panic in an earlier call");
-        poisoned.into_inner()
-    })
 }
 
 impl ServerHandler for TasklistsServer {
@@ -77,18 +63,11 @@ impl ServerHandler for TasklistsServer {
         // The arguments are the contract's request object; the host parses
         // it like any other request (size limit, keys, action, params).
         let arguments = serde_json::Value::Object(request.arguments.unwrap_or_default());
-        let request_text = arguments.to_string();
-        let host = Arc::clone(&self.host);
-        let ctx = Arc::clone(&self.ctx);
-        // The guest call blocks (SQLite, wasm): run it off the async
-        // threads. If the client cancels, the call still finishes (each
-        // call is one transaction); only its answer is dropped.
-        let outcome =
-            tokio::task::spawn_blocking(move || lock(&host).call_json(&request_text, &tool, &ctx))
-                .await
-                .map_err(|e| {
-                    McpError::internal_error(format!("the tool call failed: {e}"), None)
-                })?;
+        // Queued before the first await: calls run in the order they came.
+        let answer = self.worker.submit(tool, arguments.to_string());
+        let outcome = answer.await.map_err(|_| {
+            McpError::internal_error("the tool worker stopped; restart the server", None)
+        })?;
         Ok(match outcome {
             Ok(output) => convert::success(output),
             Err(error) => convert::failure(&error),

@@ -1,33 +1,52 @@
 //! The MCP server's log: stderr only (stdout carries the protocol).
 //!
-//! rmcp reports what it drops or refuses (an oversized line, a broken
-//! transport) through `tracing`; without a subscriber those reports would be
-//! lost. `TASKLISTS_LOG` picks the level (`off`, `error`, `warn`, `info`,
-//! `debug`, `trace`); the default is `warn`.
+//! The server's own lines (start, stop, refused input) are `info`/`warn`;
+//! rmcp reports what goes wrong in the protocol through `tracing` too, and
+//! would be lost without a subscriber. `TASKLISTS_LOG` sets one level for
+//! both (`off`, `error`, `warn`, `info`, `debug`, `trace`); by default the
+//! server logs from `info` and rmcp from `warn`.
 
-use tracing_subscriber::filter::LevelFilter;
+use tracing_subscriber::filter::{LevelFilter, Targets};
+use tracing_subscriber::prelude::*;
 
 /// The environment variable that sets the log level.
 pub const LOG_ENV: &str = "TASKLISTS_LOG";
 
-/// Sends rmcp's `tracing` events at or above the chosen level to stderr.
-/// A second call (tests, embedding) leaves the first subscriber in place.
+/// Sends `tracing` events to stderr. A second call (tests, embedding)
+/// leaves the first subscriber in place.
 pub(super) fn init() {
-    let level = std::env::var(LOG_ENV)
-        .ok()
-        .filter(|value| !value.trim().is_empty())
-        .map(|value| {
-            value.trim().parse::<LevelFilter>().unwrap_or_else(|_| {
-                eprintln!(
-                    "tasklists mcp: {LOG_ENV}={value:?} is not a level (off, error, warn, info, debug, trace); using warn"
-                );
-                LevelFilter::WARN
-            })
-        })
-        .unwrap_or(LevelFilter::WARN);
-    let _ = tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_max_level(level)
-        .with_target(false)
+    let (ours, rmcp) = match level_from_env() {
+        Some(level) => (level, level),
+        None => (LevelFilter::INFO, LevelFilter::WARN),
+    };
+    let filter = Targets::new()
+        .with_target(env!("CARGO_CRATE_NAME"), ours)
+        .with_default(rmcp);
+    let _ = tracing_subscriber::registry()
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_writer(std::io::stderr)
+                .with_ansi(false)
+                .with_target(false),
+        )
+        .with(filter)
         .try_init();
+}
+
+/// The level `TASKLISTS_LOG` asks for; an unset or empty variable is none.
+fn level_from_env() -> Option<LevelFilter> {
+    let value = std::env::var(LOG_ENV).ok()?;
+    let value = value.trim();
+    if value.is_empty() {
+        return None;
+    }
+    match value.parse::<LevelFilter>() {
+        Ok(level) => Some(level),
+        Err(_) => {
+            eprintln!(
+                "tasklists mcp: {LOG_ENV}={value:?} is not a level (off, error, warn, info, debug, trace); using the defaults"
+            );
+            None
+        }
+    }
 }

@@ -1,53 +1,63 @@
 //! The MCP server: the five tools over stdio for Claude Code, Codex, Cursor
 //! and any other MCP client, built on the official Rust SDK (`rmcp`).
 //!
-//! The tool list comes from the component's catalogue at start-up; every
-//! `tools/call` is one guest call on the single [`Host`] of the process,
-//! behind a mutex, so concurrent requests never share an instance at once.
+//! The tool list comes from the component's catalogue at start-up. Every
+//! `tools/call` is queued to the one worker thread that owns the process's
+//! [`Host`], so guest calls run one at a time, in the order they arrived.
 //! Logs go to stderr only: stdout carries the protocol.
 
 mod convert;
 mod handler;
 mod logging;
+mod transport;
+mod worker;
 
-use crate::{CallContext, Host, HostConfig, HostError};
+use crate::{CallContext, ErrorCode, Host, HostConfig, HostError};
 use handler::TasklistsServer;
 pub use logging::LOG_ENV;
 use rmcp::ServiceExt;
 use rmcp::service::ServerInitializeError;
-use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use transport::StdioTransport;
 
 /// Serves MCP on stdin/stdout until stdin closes (the client went away),
-/// then lets the call in flight finish and returns.
+/// then lets the calls already queued finish and returns.
 ///
 /// `ctx` is the default caller context of every call: its `agent_id` is
 /// what `--agent-id` or `TASKLISTS_AGENT_ID` gave, and `params.agent_id`
-/// overrides it unless `agent_pinned` is set.
+/// overrides it unless `agent_pinned` is set. A host identity the contract
+/// refuses, or a database that cannot be opened, stops the server before
+/// it serves anything, with the reason on stderr.
 pub fn serve_stdio(config: HostConfig, ctx: CallContext) -> Result<(), HostError> {
     logging::init();
     let db_path = config.db_path.clone();
     let mut host = Host::open(config)?;
     let tools = host.catalogue()?;
+    check_start(&mut host, &ctx)?;
     let identity = match &ctx.agent_id {
         Some(id) if ctx.agent_pinned => format!("agent `{id}` (pinned)"),
         Some(id) => format!("default agent `{id}`"),
         None => "no default agent (calls that change state need params.agent_id)".to_string(),
     };
-    eprintln!(
-        "tasklists mcp: serving {} tools on {}; {identity}",
+    tracing::info!(
+        "serving {} tools on {}; {identity}",
         tools.len(),
         db_path.display()
     );
-    let host = Arc::new(Mutex::new(host));
-    let server = TasklistsServer::new(Arc::clone(&host), &tools, ctx);
 
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
+    let (worker, worker_thread) = worker::start(host, ctx)
+        .map_err(|e| HostError::Mcp(format!("cannot start the worker thread: {e}")))?;
+    let server = TasklistsServer::new(worker, &tools);
+    // One thread for the protocol is plenty: the guest calls run on the
+    // worker, and a single scheduler keeps requests in arrival order.
+    let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| HostError::Mcp(format!("cannot start the async runtime: {e}")))?;
-    let quit = runtime.block_on(async move {
-        match server.serve(rmcp::transport::stdio_pipes()).await {
+    let (quit, output) = runtime.block_on(async move {
+        let (stdin, stdout) = rmcp::transport::stdio_pipes();
+        let (transport, output) = StdioTransport::spawn(stdin, stdout);
+        let quit = match server.serve(transport).await {
             Ok(service) => service
                 .waiting()
                 .await
@@ -59,11 +69,42 @@ pub fn serve_stdio(config: HostConfig, ctx: CallContext) -> Result<(), HostError
                 Ok(format!("the client left during the {during}"))
             }
             Err(e) => Err(HostError::Mcp(e.to_string())),
-        }
-    })?;
-    // A call may still be running on a blocking thread: wait for it, so a
-    // write the client already sent is never cut short by the exit.
-    drop(host.lock());
-    eprintln!("tasklists mcp: stopped ({quit})");
+        };
+        (quit, output)
+    });
+    // A read of stdin that cannot be cancelled (a terminal, a regular file)
+    // must not hold the exit.
+    runtime.shutdown_timeout(Duration::from_millis(100));
+    // The server (and with it the queue) is gone: the worker finishes the
+    // calls already queued, so a write the client sent is never cut short.
+    let _ = worker_thread.join();
+    let quit = quit?;
+    if output.is_broken() {
+        return Err(HostError::Mcp(
+            "stdout was closed before the session ended; answers were lost (the calls themselves completed)".into(),
+        ));
+    }
+    tracing::info!("stopped ({quit})");
     Ok(())
+}
+
+/// One read before serving, so that what would fail every call fails once,
+/// at start-up, where the user sees it: an identity the contract refuses.
+/// A database the component cannot use (a newer schema) is only logged:
+/// each call reports it to the agent as a `storage` error.
+fn check_start(host: &mut Host, ctx: &CallContext) -> Result<(), HostError> {
+    match host.call_json(
+        r#"{"action":"find","params":{"limit":1}}"#,
+        "task_lists",
+        ctx,
+    ) {
+        Ok(_) => Ok(()),
+        Err(e) if e.code == ErrorCode::InvalidParams => {
+            Err(HostError::Mcp(format!("{}; {}", e.message, e.hint)))
+        }
+        Err(e) => {
+            tracing::warn!("the database is not usable: {} ({})", e.message, e.hint);
+            Ok(())
+        }
+    }
 }
