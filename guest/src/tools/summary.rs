@@ -1,16 +1,16 @@
 //! Small text helpers for the one-line summaries that lead every result.
 
-/// A title quoted and shortened for a summary line.
+/// A title quoted and shortened for a summary line, as a JSON string:
+/// quotes, backslashes and control characters escaped, every other
+/// character (accents, emoji, scripts) kept as is for the reader.
 pub fn quoted(title: &str) -> String {
     const MAX: usize = 60;
-    if title.chars().count() <= MAX {
-        format!("{title:?}")
+    let shown = if title.chars().count() <= MAX {
+        title.to_string()
     } else {
-        format!(
-            "{:?}",
-            format!("{}…", title.chars().take(MAX - 1).collect::<String>())
-        )
-    }
+        format!("{}…", title.chars().take(MAX - 1).collect::<String>())
+    };
+    serde_json::Value::from(shown).to_string()
 }
 
 /// `1 task` / `3 tasks`.
@@ -25,6 +25,13 @@ pub fn plural(n: usize, word: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quotes_as_json_and_keeps_text_readable() {
+        assert_eq!(quoted("café e\u{301} 🚀"), "\"café e\u{301} 🚀\"");
+        assert_eq!(quoted("say \"hi\"\n"), r#""say \"hi\"\n""#);
+        assert_eq!(quoted("\u{1b}[31m"), r#""\u001b[31m""#);
+    }
 
     #[test]
     fn shortens_long_titles() {
