@@ -4,6 +4,7 @@ only, and a clean exit when stdin closes."""
 from __future__ import annotations
 
 import json
+import threading
 import time
 
 import pytest
@@ -128,6 +129,11 @@ def test_every_bad_line_gets_an_answer(db):
         (b'{"jsonrpc":"2.0","id":15,"method":"tools/call","params":{"name":"task_help","arguments":[1]}}', 15, -32602),
         (b'{"jsonrpc":"2.0","id":16,"method":"tools/call","params":{"name":5}}', 16, -32602),
         (b'{"jsonrpc":"2.0","id":17,"method":"tools/call"}', 17, -32602),
+        # The TypeScript SDK writes the id last, after params that may
+        # carry an "id" of their own: the answer goes to the request's id.
+        (rb'{"method":"tools/call","params":{"name":"task_items","arguments":{"action":"update","params":{"id":"t-123","title":"\ud83d"}}},"jsonrpc":"2.0","id":18}', 18, -32700),
+        (b'{"jsonrpc":"2.0","id":null,"method":"ping"}', None, -32600),
+        (b'{"jsonrpc":"2.0","id":1.5,"method":"ping"}', None, -32600),
     ]
     with RawServer(db) as server:
         server.initialize()
@@ -148,14 +154,16 @@ def test_every_bad_line_gets_an_answer(db):
     assert "refused an incoming message" in server.stderr.decode()
 
 
-def test_an_oversized_line_is_answered_and_skipped(db):
+@pytest.mark.parametrize("id_first", [True, False])
+def test_an_oversized_line_is_answered_and_skipped(db, id_first):
     """A line over 16 MiB is never buffered whole; it gets Invalid Request
-    under its id and the next request is served."""
+    under its id (written first or, as the TypeScript SDK does, last) and
+    the next request is served."""
     with RawServer(db) as server:
         server.initialize()
-        huge = json.dumps(
-            {"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "task_help", "arguments": {"action": "x" * (17 * 1024 * 1024)}}}
-        )
+        request = {"method": "tools/call", "params": {"name": "task_help", "arguments": {"action": "x" * (17 * 1024 * 1024)}}}
+        ends = {"jsonrpc": "2.0", "id": 9}
+        huge = json.dumps(ends | request if id_first else request | ends)
         server.send_line(huge.encode())
         answer = server.receive()
         assert answer["id"] == 9 and answer["error"]["code"] == -32600
@@ -184,6 +192,65 @@ def test_stray_messages_before_initialize_do_not_stop_the_server(db, stray):
         assert result["isError"] is False
         assert server.close() == 0
     assert "before initialize" in server.stderr.decode()
+
+
+def test_an_unsupported_inline_version_then_a_notification_keeps_serving(db):
+    """A 2026-07-28-style request with a version the server does not speak
+    leaves the session unopened; a notification after it is ignored."""
+    with RawServer(db) as server:
+        meta = {
+            "io.modelcontextprotocol/protocolVersion": "2099-01-01",
+            "io.modelcontextprotocol/clientCapabilities": {},
+            "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"},
+        }
+        response = server.call(1, "tools/list", {"_meta": meta})
+        assert "error" in response
+        server.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}})
+        assert server.initialize()["result"]["serverInfo"]["name"] == "tasklists"
+        assert server.close() == 0
+
+
+def test_every_queued_request_is_answered_after_stdin_closes(db):
+    """A script that pipes many calls in and closes its end at once gets
+    every answer before the server exits (rmcp alone drops the answers
+    still pending five seconds after stdin closes)."""
+    with RawServer(db) as server:
+        server.initialize()
+        created = server.call(
+            1, "tools/call", {"name": "task_lists", "arguments": {"action": "create", "params": {"name": "Drain"}}}
+        )
+        list_id = created["result"]["structuredContent"]["list"]["id"]
+        count = 3000
+        lines = b"".join(
+            json.dumps(
+                {
+                    "jsonrpc": "2.0",
+                    "id": 1000 + i,
+                    "method": "tools/call",
+                    "params": {
+                        "name": "task_items",
+                        "arguments": {"action": "create", "params": {"list_id": list_id, "title": f"t{i}"}},
+                    },
+                }
+            ).encode()
+            + b"\n"
+            for i in range(count)
+        )
+
+        def feed():
+            server.proc.stdin.write(lines)
+            server.proc.stdin.close()
+
+        # Written from a thread: the answers must be read meanwhile.
+        writer = threading.Thread(target=feed)
+        writer.start()
+        # Read late, so answers are still pending past rmcp's own window.
+        time.sleep(6)
+        answers = [server.receive() for _ in range(count)]
+        writer.join()
+        assert server.proc.wait(30) == 0
+        assert sorted(a["id"] for a in answers) == list(range(1000, 1000 + count))
+        assert all(a["result"]["isError"] is False for a in answers)
 
 
 def test_a_closed_stdout_stops_the_server(db):

@@ -10,7 +10,7 @@ use tracing_subscriber::filter::{LevelFilter, Targets};
 use tracing_subscriber::prelude::*;
 
 /// The environment variable that sets the log level.
-pub const LOG_ENV: &str = "TASKLISTS_LOG";
+const LOG_ENV: &str = "TASKLISTS_LOG";
 
 /// Sends `tracing` events to stderr. A second call (tests, embedding)
 /// leaves the first subscriber in place.

@@ -7,14 +7,15 @@
 //! Logs go to stderr only: stdout carries the protocol.
 
 mod convert;
+mod decode;
 mod handler;
 mod logging;
+mod pending;
 mod transport;
 mod worker;
 
 use crate::{CallContext, ErrorCode, Host, HostConfig, HostError};
 use handler::TasklistsServer;
-pub use logging::LOG_ENV;
 use rmcp::ServiceExt;
 use rmcp::service::ServerInitializeError;
 use std::time::Duration;
@@ -31,7 +32,7 @@ use transport::StdioTransport;
 pub fn serve_stdio(config: HostConfig, ctx: CallContext) -> Result<(), HostError> {
     logging::init();
     let db_path = config.db_path.clone();
-    let mut host = Host::open(config)?;
+    let mut host = Host::open(config.clone())?;
     let tools = host.catalogue()?;
     check_start(&mut host, &ctx)?;
     let identity = match &ctx.agent_id {
@@ -45,7 +46,7 @@ pub fn serve_stdio(config: HostConfig, ctx: CallContext) -> Result<(), HostError
         db_path.display()
     );
 
-    let (worker, worker_thread) = worker::start(host, ctx)
+    let (worker, worker_thread) = worker::start(host, config, ctx)
         .map_err(|e| HostError::Mcp(format!("cannot start the worker thread: {e}")))?;
     let server = TasklistsServer::new(worker, &tools);
     // One thread for the protocol is plenty: the guest calls run on the

@@ -4,7 +4,7 @@
 //! order the client sent them, and no two guest calls ever share the
 //! instance.
 
-use crate::{CallContext, ErrorCode, Host, ToolError, ToolOutput};
+use crate::{CallContext, ErrorCode, Host, HostConfig, ToolError, ToolOutput};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc;
 use std::thread::JoinHandle;
@@ -26,12 +26,17 @@ pub(super) struct Worker {
     jobs: mpsc::Sender<Job>,
 }
 
-/// Starts the worker thread on `host`, calling with `ctx`.
-pub(super) fn start(host: Host, ctx: CallContext) -> std::io::Result<(Worker, JoinHandle<()>)> {
+/// Starts the worker thread on `host` (opened from `config`), calling
+/// with `ctx`.
+pub(super) fn start(
+    host: Host,
+    config: HostConfig,
+    ctx: CallContext,
+) -> std::io::Result<(Worker, JoinHandle<()>)> {
     let (jobs, queue) = mpsc::channel::<Job>();
     let thread = std::thread::Builder::new()
         .name("tasklists-guest".into())
-        .spawn(move || run(host, ctx, queue))?;
+        .spawn(move || run(host, config, ctx, queue))?;
     Ok((Worker { jobs }, thread))
 }
 
@@ -52,23 +57,37 @@ impl Worker {
     }
 }
 
-fn run(mut host: Host, ctx: CallContext, queue: mpsc::Receiver<Job>) {
+fn run(mut host: Host, config: HostConfig, ctx: CallContext, queue: mpsc::Receiver<Job>) {
     for job in queue {
-        let outcome = catch_unwind(AssertUnwindSafe(|| {
+        let called = catch_unwind(AssertUnwindSafe(|| {
             host.call_json(&job.request, &job.tool, &ctx)
-        }))
-        .unwrap_or_else(|panic| {
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "a panic".into());
-            Err(ToolError::new(
-                ErrorCode::Internal,
-                format!("the tasklists host hit a bug ({what})"),
-                "this is a bug in tasklists; please report it. The server keeps serving",
-            ))
-        });
+        }));
+        let outcome = match called {
+            Ok(outcome) => outcome,
+            Err(panic) => {
+                let what = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "a panic".into());
+                tracing::error!("a call panicked ({what}); reopening the database");
+                // The unwind may have left the host without its connection
+                // or instance: start again from a fresh one, or stop (the
+                // handler then answers every call with an error).
+                match Host::open(config.clone()) {
+                    Ok(fresh) => host = fresh,
+                    Err(e) => {
+                        tracing::error!("cannot reopen the database ({e}); no more calls");
+                        return;
+                    }
+                }
+                Err(ToolError::new(
+                    ErrorCode::Internal,
+                    format!("the tasklists host hit a bug ({what})"),
+                    "this is a bug in tasklists; please report it. The call may not have completed; check before retrying",
+                ))
+            }
+        };
         // The client may have cancelled the request: its answer is dropped
         // (the call itself completed, as one transaction).
         let _ = job.reply.send(outcome);
