@@ -21,8 +21,8 @@ use rmcp::service::ServerInitializeError;
 use std::time::Duration;
 use transport::StdioTransport;
 
-/// Serves MCP on stdin/stdout until stdin closes (the client went away),
-/// then lets the calls already queued finish and returns.
+/// Serves MCP on stdin/stdout until stdin closes (the client went away)
+/// and every request received has been answered, then returns.
 ///
 /// `ctx` is the default caller context of every call: its `agent_id` is
 /// what `--agent-id` or `TASKLISTS_AGENT_ID` gave, and `params.agent_id`
@@ -76,8 +76,9 @@ pub fn serve_stdio(config: HostConfig, ctx: CallContext) -> Result<(), HostError
     // A read of stdin that cannot be cancelled (a terminal, a regular file)
     // must not hold the exit.
     runtime.shutdown_timeout(Duration::from_millis(100));
-    // The server (and with it the queue) is gone: the worker finishes the
-    // calls already queued, so a write the client sent is never cut short.
+    // The server (and with it the queue) is gone: the worker finishes any
+    // call still queued (one whose answer could not be sent), so a write
+    // the client sent is never cut short.
     let _ = worker_thread.join();
     let quit = quit?;
     if output.is_broken() {
@@ -100,9 +101,10 @@ fn check_start(host: &mut Host, ctx: &CallContext) -> Result<(), HostError> {
         ctx,
     ) {
         Ok(_) => Ok(()),
-        Err(e) if e.code == ErrorCode::InvalidParams => {
-            Err(HostError::Mcp(format!("{}; {}", e.message, e.hint)))
-        }
+        Err(e) if e.code == ErrorCode::InvalidParams => Err(HostError::Mcp(format!(
+            "{}; start the server with a valid --agent-id or TASKLISTS_AGENT_ID",
+            e.message
+        ))),
         Err(e) => {
             tracing::warn!("the database is not usable: {} ({})", e.message, e.hint);
             Ok(())
