@@ -69,6 +69,28 @@ impl Host {
         // component is compiled (up to a second on a cold cache).
         let deadline = Deadline::new();
         let conn = crate::db::open(&config.db_path, config.busy_timeout, &deadline)?;
+        Self::with_connection(conn, config, deadline)
+    }
+
+    /// A host on a private, empty in-memory database that vanishes with it:
+    /// the catalogue and the renderers work, calls see a blank store. For a
+    /// server that must still list its tools while its real database cannot
+    /// be opened.
+    pub fn open_in_memory(config: HostConfig) -> Result<Host, HostError> {
+        let conn =
+            rusqlite::Connection::open_in_memory().map_err(|source| HostError::Database {
+                path: ":memory:".into(),
+                source,
+            })?;
+        Self::with_connection(conn, config, Deadline::new())
+    }
+
+    /// Loads the component over `conn`.
+    fn with_connection(
+        conn: rusqlite::Connection,
+        config: HostConfig,
+        deadline: Deadline,
+    ) -> Result<Host, HostError> {
         let cache_dir = config.cache_dir.clone().or_else(default_cache_dir);
         let runtime = engine::runtime(cache_dir.as_deref())?;
         let mut store = StoreCtx::new(conn, config.memory_limit_bytes);

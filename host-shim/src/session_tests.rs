@@ -193,3 +193,22 @@ fn every_cache_dir_gets_the_compiled_component() {
         cached[0].ends_with(".cwasm") && cached[0].starts_with(&crate::component_sha256()[..16])
     );
 }
+
+#[test]
+fn an_in_memory_host_lists_the_tools_and_leaves_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut host = Host::open_in_memory(config(dir.path())).unwrap();
+    let names: Vec<String> = host
+        .catalogue()
+        .unwrap()
+        .into_iter()
+        .map(|t| t.name)
+        .collect();
+    assert_eq!(names, TOOL_NAMES);
+    create_list(&mut host, "scratch").unwrap();
+    assert_eq!(list_count(&mut host), 1);
+    assert!(!dir.path().join("tasks.db").exists());
+    // A second one starts blank: nothing is shared.
+    let mut other = Host::open_in_memory(config(dir.path())).unwrap();
+    assert_eq!(list_count(&mut other), 0);
+}

@@ -163,15 +163,26 @@ def test_pin_agent_without_identity_is_refused_at_start(db):
     assert "--pin-agent needs an identity" in server.stderr.decode()
 
 
-def test_a_file_that_is_not_a_database_stops_the_server_untouched(db):
-    from rawclient import RawServer
-
+@pytest.mark.anyio
+async def test_a_file_that_is_not_a_database_is_reported_by_every_call_untouched(db):
+    """The server still starts and lists its tools; every call is a
+    `storage` error naming the file, which is never modified; once the file
+    is moved away, the next call works without a restart."""
     db.write_bytes(b"not a database at all" * 100)
     before = db.read_bytes()
-    with RawServer(db) as server:
-        assert server.close() == 2
-    assert "left untouched" in server.stderr.decode()
-    assert db.read_bytes() == before
+    async with connect(db, "builder-1") as client:
+        listed = await client.list_tools()
+        assert len(listed.tools) == 5
+        for _ in range(2):
+            error = await refused(client, "task_lists", "find")
+            assert error["code"] == "storage"
+            assert str(db) in error["message"] and "left untouched" in error["message"]
+            assert "--db" in error["hint"]
+        assert db.read_bytes() == before
+        db.rename(db.with_suffix(".broken"))
+        made = await call(client, "task_lists", "create", name="after the fix")
+        assert made["created"] is True
+    assert db.with_suffix(".broken").read_bytes() == before
 
 
 @pytest.mark.anyio

@@ -27,14 +27,29 @@ use transport::StdioTransport;
 /// `ctx` is the default caller context of every call: its `agent_id` is
 /// what `--agent-id` or `TASKLISTS_AGENT_ID` gave, and `params.agent_id`
 /// overrides it unless `agent_pinned` is set. A host identity the contract
-/// refuses, or a database that cannot be opened, stops the server before
-/// it serves anything, with the reason on stderr.
+/// refuses stops the server before it serves anything, with the reason on
+/// stderr; a database that cannot be opened is reported by every call.
 pub fn serve_stdio(config: HostConfig, ctx: CallContext) -> Result<(), HostError> {
     logging::init();
     let db_path = config.db_path.clone();
-    let mut host = Host::open(config.clone())?;
+    // A database that cannot be opened does not stop the server: the tools
+    // are listed (from a scratch in-memory host) and every call says what
+    // is wrong with the file, so the agent can tell its user; each call
+    // retries, so fixing the file needs no restart.
+    let (mut host, unavailable) = match Host::open(config.clone()) {
+        Ok(host) => (host, None),
+        Err(e) if e.is_database() => {
+            tracing::warn!("{e}; serving anyway: every call reports it until it is fixed");
+            (Host::open_in_memory(config.clone())?, Some(e.to_string()))
+        }
+        Err(e) => return Err(e),
+    };
     let tools = host.catalogue()?;
     check_start(&mut host, &ctx)?;
+    let slot = match unavailable {
+        None => worker::Slot::Ready(Box::new(host)),
+        Some(why) => worker::Slot::Unavailable(why),
+    };
     let identity = match &ctx.agent_id {
         Some(id) if ctx.agent_pinned => format!("agent `{id}` (pinned)"),
         Some(id) => format!("default agent `{id}`"),
@@ -46,7 +61,7 @@ pub fn serve_stdio(config: HostConfig, ctx: CallContext) -> Result<(), HostError
         db_path.display()
     );
 
-    let (worker, worker_thread) = worker::start(host, config, ctx)
+    let (worker, worker_thread) = worker::start(slot, config, ctx)
         .map_err(|e| HostError::Mcp(format!("cannot start the worker thread: {e}")))?;
     let server = TasklistsServer::new(worker, &tools);
     // One thread for the protocol is plenty: the guest calls run on the

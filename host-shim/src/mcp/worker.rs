@@ -26,17 +26,26 @@ pub(super) struct Worker {
     jobs: mpsc::Sender<Job>,
 }
 
-/// Starts the worker thread on `host` (opened from `config`), calling
+/// What the worker calls: the host, or why the database cannot be opened
+/// yet (retried on every call, so fixing the file needs no restart).
+pub(super) enum Slot {
+    /// The host on the real database (boxed: it is large).
+    Ready(Box<Host>),
+    /// The database could not be opened; the message says why.
+    Unavailable(String),
+}
+
+/// Starts the worker thread on `slot` (opened from `config`), calling
 /// with `ctx`.
 pub(super) fn start(
-    host: Host,
+    slot: Slot,
     config: HostConfig,
     ctx: CallContext,
 ) -> std::io::Result<(Worker, JoinHandle<()>)> {
     let (jobs, queue) = mpsc::channel::<Job>();
     let thread = std::thread::Builder::new()
         .name("tasklists-guest".into())
-        .spawn(move || run(host, config, ctx, queue))?;
+        .spawn(move || run(slot, config, ctx, queue))?;
     Ok((Worker { jobs }, thread))
 }
 
@@ -57,39 +66,60 @@ impl Worker {
     }
 }
 
-fn run(mut host: Host, config: HostConfig, ctx: CallContext, queue: mpsc::Receiver<Job>) {
+fn run(mut slot: Slot, config: HostConfig, ctx: CallContext, queue: mpsc::Receiver<Job>) {
     for job in queue {
-        let called = catch_unwind(AssertUnwindSafe(|| {
-            host.call_json(&job.request, &job.tool, &ctx)
-        }));
-        let outcome = match called {
-            Ok(outcome) => outcome,
-            Err(panic) => {
-                let what = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "a panic".into());
-                tracing::error!("a call panicked ({what}); reopening the database");
-                // The unwind may have left the host without its connection
-                // or instance: start again from a fresh one, or stop (the
-                // handler then answers every call with an error).
-                match Host::open(config.clone()) {
-                    Ok(fresh) => host = fresh,
-                    Err(e) => {
-                        tracing::error!("cannot reopen the database ({e}); no more calls");
-                        return;
+        if let Slot::Unavailable(_) = slot {
+            slot = open(&config);
+            if let Slot::Ready(_) = slot {
+                tracing::info!("the database opened; serving normally");
+            }
+        }
+        let (outcome, panicked) = match &mut slot {
+            Slot::Unavailable(why) => (
+                Err(ToolError::new(
+                    ErrorCode::Storage,
+                    why.clone(),
+                    "fix or move the file, or point --db / TASKLISTS_DB elsewhere; the server retries on every call",
+                )),
+                false,
+            ),
+            Slot::Ready(host) => {
+                match catch_unwind(AssertUnwindSafe(|| {
+                    host.call_json(&job.request, &job.tool, &ctx)
+                })) {
+                    Ok(outcome) => (outcome, false),
+                    Err(panic) => {
+                        let what = panic
+                            .downcast_ref::<&str>()
+                            .map(|s| s.to_string())
+                            .or_else(|| panic.downcast_ref::<String>().cloned())
+                            .unwrap_or_else(|| "a panic".into());
+                        tracing::error!("a call panicked ({what}); reopening the database");
+                        let error = ToolError::new(
+                            ErrorCode::Internal,
+                            format!("the tasklists host hit a bug ({what})"),
+                            "this is a bug in tasklists; please report it. The call may not have completed; check before retrying",
+                        );
+                        (Err(error), true)
                     }
                 }
-                Err(ToolError::new(
-                    ErrorCode::Internal,
-                    format!("the tasklists host hit a bug ({what})"),
-                    "this is a bug in tasklists; please report it. The call may not have completed; check before retrying",
-                ))
             }
         };
+        if panicked {
+            // The unwind may have left the host without its connection or
+            // instance: the next call starts from a fresh one.
+            slot = open(&config);
+        }
         // The client may have cancelled the request: its answer is dropped
         // (the call itself completed, as one transaction).
         let _ = job.reply.send(outcome);
+    }
+}
+
+/// The host on `config`'s database, or why it cannot be opened.
+pub(super) fn open(config: &HostConfig) -> Slot {
+    match Host::open(config.clone()) {
+        Ok(host) => Slot::Ready(Box::new(host)),
+        Err(e) => Slot::Unavailable(e.to_string()),
     }
 }
