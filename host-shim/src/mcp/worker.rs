@@ -117,7 +117,7 @@ fn run(mut slot: Slot, config: HostConfig, ctx: CallContext, queue: mpsc::Receiv
 }
 
 /// The host on `config`'s database, or why it cannot be opened.
-pub(super) fn open(config: &HostConfig) -> Slot {
+fn open(config: &HostConfig) -> Slot {
     match Host::open(config.clone()) {
         Ok(host) => Slot::Ready(Box::new(host)),
         Err(e) => Slot::Unavailable(e.to_string()),
