@@ -2,7 +2,7 @@
 and a connected client speaking through the official Python SDK.
 
 The binary is `$TASKLISTS_BIN`, else `target/release/tasklists` at the
-repository root (`scripts/test` builds it first).
+repository root (`host-shim/tests/mcp_python.rs` passes the binary of its build).
 """
 
 from __future__ import annotations
