@@ -71,6 +71,13 @@ impl ToolRequest {
         check_size("the request", request.len(), max_bytes)?;
         let value: Value = serde_json::from_str(request)
             .map_err(|e| invalid(format!("the request is not valid JSON: {e}"), REQUEST_HINT))?;
+        Self::from_value(value)
+    }
+
+    /// The request in an already parsed JSON value (an MCP client's
+    /// `arguments`), checked as [`ToolRequest::parse`] checks text. The size
+    /// of the params is checked by the call itself.
+    pub fn from_value(value: Value) -> Result<ToolRequest, ToolError> {
         let Value::Object(mut map) = value else {
             return Err(invalid("the request must be a JSON object", REQUEST_HINT));
         };

@@ -3,7 +3,7 @@
 
 use super::convert;
 use super::worker::Worker;
-use crate::{TOOL_NAMES, ToolInfo};
+use crate::{TOOL_NAMES, ToolInfo, ToolRequest};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
     PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
@@ -60,11 +60,15 @@ impl ServerHandler for TasklistsServer {
                 None,
             ));
         }
-        // The arguments are the contract's request object; the host parses
-        // it like any other request (size limit, keys, action, params).
+        // The arguments are the contract's request object, checked like any
+        // other request (keys, action, params; the call checks the size).
         let arguments = serde_json::Value::Object(request.arguments.unwrap_or_default());
+        let request = match ToolRequest::from_value(arguments) {
+            Ok(request) => request,
+            Err(error) => return Ok(convert::failure(&error).into()),
+        };
         // Queued before the first await: calls run in the order they came.
-        let answer = self.worker.submit(tool, arguments.to_string());
+        let answer = self.worker.submit(tool, request);
         let outcome = answer.await.map_err(|_| {
             McpError::internal_error("the tool worker stopped; restart the server", None)
         })?;

@@ -4,7 +4,7 @@
 //! order the client sent them, and no two guest calls ever share the
 //! instance.
 
-use crate::{CallContext, ErrorCode, Host, HostConfig, ToolError, ToolOutput};
+use crate::{CallContext, ErrorCode, Host, HostConfig, ToolError, ToolOutput, ToolRequest};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc;
 use std::thread::JoinHandle;
@@ -16,7 +16,7 @@ pub(super) type Outcome = Result<ToolOutput, ToolError>;
 /// One queued call.
 struct Job {
     tool: String,
-    request: String,
+    request: ToolRequest,
     reply: oneshot::Sender<Outcome>,
 }
 
@@ -50,10 +50,10 @@ pub(super) fn start(
 }
 
 impl Worker {
-    /// Queues `tool` with `request` (the contract's `{"action", "params"}`
-    /// object as JSON text) and returns where its answer will arrive.
-    /// Queuing is synchronous, so calls run in the order this is called.
-    pub(super) fn submit(&self, tool: String, request: String) -> oneshot::Receiver<Outcome> {
+    /// Queues `tool` with `request` and returns where its answer will
+    /// arrive. Queuing is synchronous, so calls run in the order this is
+    /// called.
+    pub(super) fn submit(&self, tool: String, request: ToolRequest) -> oneshot::Receiver<Outcome> {
         let (reply, answer) = oneshot::channel();
         // If the thread is gone, `reply` is dropped with the job and the
         // caller sees a closed channel.
@@ -85,7 +85,7 @@ fn run(mut slot: Slot, config: HostConfig, ctx: CallContext, queue: mpsc::Receiv
             ),
             Slot::Ready(host) => {
                 match catch_unwind(AssertUnwindSafe(|| {
-                    host.call_json(&job.request, &job.tool, &ctx)
+                    host.call(&job.tool, &job.request.action, &job.request.params, &ctx)
                 })) {
                     Ok(outcome) => (outcome, false),
                     Err(panic) => {
