@@ -1,4 +1,4 @@
-//! Measures what a tool call costs in-process (fresh instance, SQLite
+//! Measures what a tool call costs in-process (reused instance, SQLite
 //! transaction, JSON in and out) on a throwaway database:
 //! `cargo run --release -p tasklists-host --example call_cost`.
 

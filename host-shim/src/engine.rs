@@ -7,7 +7,7 @@ use crate::bindings::{Tasklists, TasklistsPre};
 use crate::cache;
 use crate::error::HostError;
 use crate::state::HostState;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::Duration;
@@ -34,8 +34,6 @@ pub(crate) struct Runtime {
     pub(crate) component: Component,
     /// The component linked against WASI, `store` and `clock`.
     pub(crate) pre: TasklistsPre<HostState>,
-    /// The cache file, when there is a cache directory.
-    pub(crate) cache_file: Option<PathBuf>,
 }
 
 static RUNTIME: Mutex<Option<Arc<Runtime>>> = Mutex::new(None);
@@ -69,7 +67,6 @@ pub(crate) fn new_engine() -> Result<Engine, HostError> {
 fn load(cache_dir: Option<&Path>) -> Result<Runtime, HostError> {
     let engine = new_engine()?;
     let (component, _outcome) = cache::load(&engine, COMPONENT_WASM, COMPONENT_SHA256, cache_dir)?;
-    let cache_file = cache_dir.map(|dir| cache::cache_file(&engine, COMPONENT_SHA256, dir));
 
     let mut linker = Linker::<HostState>::new(&engine);
     wasmtime_wasi::p2::add_to_linker_sync(&mut linker).map_err(component_error)?;
@@ -83,7 +80,6 @@ fn load(cache_dir: Option<&Path>) -> Result<Runtime, HostError> {
         engine,
         component,
         pre,
-        cache_file,
     })
 }
 

@@ -110,15 +110,10 @@ impl ToolError {
     }
 
     /// [`ToolError::to_json`] as compact text, keys in the contract's
-    /// order (code, message, hint), which is what agents are sent.
+    /// order (code, message, hint: serde_json keeps insertion order here),
+    /// which is what agents are sent.
     pub fn to_json_text(&self) -> String {
-        let text = |s: &str| serde_json::Value::from(s).to_string();
-        format!(
-            r#"{{"error":{{"code":{},"message":{},"hint":{}}}}}"#,
-            text(self.code.as_str()),
-            text(&self.message),
-            text(&self.hint)
-        )
+        self.to_json().to_string()
     }
 }
 
@@ -137,7 +132,7 @@ pub enum HostError {
     /// No `--db`, `TASKLISTS_DB`, `XDG_DATA_HOME` or `HOME` to derive a path from.
     #[error("no database path: pass --db, or set TASKLISTS_DB, XDG_DATA_HOME or HOME")]
     NoDatabasePath,
-    /// A directory (database parent, cache) could not be created.
+    /// The database's directory could not be created.
     #[error("cannot create the directory {path}: {source}")]
     CreateDir {
         /// The directory.

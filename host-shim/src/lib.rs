@@ -3,7 +3,8 @@
 //! The component (built from `guest/` by `build.rs` and embedded in this
 //! crate) holds every rule, validation and text; this crate gives it a SQL
 //! store (rusqlite), a clock and a deny-all WASI sandbox, and carries calls
-//! in and results out. [`Host`] is the whole API:
+//! in and results out. [`Host`] is the core of the API (the MCP server,
+//! [`mcp::serve_stdio`], is built on it):
 //!
 //! ```no_run
 //! use tasklists_host::{CallContext, Host, HostConfig};
@@ -41,7 +42,7 @@ pub use config::{
 };
 pub use error::{ErrorCode, HostError, ToolError};
 pub use render::render_ansi;
-pub use request::{TOOL_NAMES, ToolRequest};
+pub use request::{TOOL_NAMES, ToolRequest, check_tool};
 pub use session::Host;
 pub use types::{CallContext, Line, Span, Style, ToolAnnotations, ToolInfo, ToolOutput};
 

@@ -47,6 +47,14 @@ impl Tool {
     }
 }
 
+/// Checks that `name` is one of the five tools: the contract's
+/// `invalid_params` listing them otherwise (hosts that answer an unknown
+/// tool some other way, a usage error or a JSON-RPC error, reuse its
+/// message).
+pub fn check_tool(name: &str) -> Result<(), ToolError> {
+    Tool::parse(name).map(drop)
+}
+
 /// A parsed request: the action and the params object as JSON text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ToolRequest {

@@ -14,7 +14,6 @@ use crate::sandbox::{self, Limiter, STDERR_CAPTURE_BYTES};
 use crate::state::HostState;
 use crate::trap;
 use crate::types::{CallContext, Line, ToolInfo, ToolOutput};
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 use wasmtime::Store;
@@ -46,7 +45,6 @@ struct Live {
 /// between threads in a `Mutex` (it is `Send`).
 pub struct Host {
     runtime: Arc<Runtime>,
-    db_path: PathBuf,
     clock: Arc<dyn Clock>,
     call_timeout: Duration,
     memory_limit_bytes: usize,
@@ -97,7 +95,6 @@ impl Host {
         store.set_fault(config.fault_injection);
         Ok(Host {
             runtime,
-            db_path: config.db_path,
             clock: config.clock,
             call_timeout: config.call_timeout,
             memory_limit_bytes: config.memory_limit_bytes,
@@ -216,16 +213,6 @@ impl Host {
     /// and `tasklists:component/store@0.1.0`.
     pub fn component_imports(&self) -> Vec<String> {
         engine::import_names(&self.runtime)
-    }
-
-    /// The database file this host uses.
-    pub fn db_path(&self) -> &Path {
-        &self.db_path
-    }
-
-    /// The file the compiled component is cached in (`None`: no cache dir).
-    pub fn compiled_cache_file(&self) -> Option<&Path> {
-        self.runtime.cache_file.as_deref()
     }
 
     /// Changes the per-call time limit from the next call on.

@@ -3,16 +3,11 @@
 use super::output::{Stream, print_lines, print_text};
 use super::{Failure, Globals};
 use std::io::Read;
-use tasklists_host::{TOOL_NAMES, ToolRequest};
+use tasklists_host::{ToolRequest, check_tool};
 
 /// Calls the tool and prints the result (rendered, or `--json`).
 pub(crate) fn run(globals: &Globals, tool: &str, request: &str, json: bool) -> Result<(), Failure> {
-    if !TOOL_NAMES.contains(&tool) {
-        return Err(Failure::Usage(format!(
-            "unknown tool `{tool}`; the tools are {}",
-            TOOL_NAMES.join(", ")
-        )));
-    }
+    check_tool(tool).map_err(|e| Failure::Usage(e.message))?;
     let request = if request == "-" {
         let mut text = String::new();
         std::io::stdin()

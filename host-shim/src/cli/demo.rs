@@ -63,7 +63,7 @@ pub(crate) fn run(globals: &Globals) -> Result<(), Failure> {
                 let lines = host.render_result(step.tool, step.action, &output.data_json)?;
                 print_lines(&lines, globals.color, Stream::Stdout);
             }
-            (Err(error), Expect::Error(code)) if error.code.as_str() == code => {
+            (Err(error), Expect::Error(code)) if error.code == code => {
                 let lines = host.render_error(&error)?;
                 print_lines(&lines, globals.color, Stream::Stdout);
             }

@@ -3,13 +3,15 @@
 //! the planner created), `$task:<ref>` (a task by its `add_many` ref) and
 //! `$held` (the task the calling agent currently holds).
 
+use tasklists_host::ErrorCode;
+
 /// What a step is expected to return.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Expect {
     /// A successful result.
     Ok,
     /// The contract error with this code.
-    Error(&'static str),
+    Error(ErrorCode),
 }
 
 /// One call of the scripted session.
@@ -125,7 +127,7 @@ pub(crate) const SCRIPT: &[Step] = &[
         tool: "task_items",
         action: "update",
         params: r#"{"task_id":"$held","status":"done"}"#,
-        expect: Expect::Error("outcome_required"),
+        expect: Expect::Error(ErrorCode::OutcomeRequired),
         note: "closing needs an outcome",
     },
     ok(

@@ -105,15 +105,14 @@ fn prepare<'c>(
 /// Whether `sql` is BEGIN / COMMIT / END / ROLLBACK (not `ROLLBACK TO`
 /// a savepoint), which would desynchronize the transaction handles.
 fn ends_transaction(sql: &str) -> bool {
-    let words: Vec<String> = strip_comments(sql)
+    // Runs for every read-only statement: no allocation.
+    let mut words = strip_comments(sql)
         .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
-        .filter(|w| !w.is_empty())
-        .take(3)
-        .map(|w| w.to_ascii_uppercase())
-        .collect();
-    match words.first().map(String::as_str) {
-        Some("BEGIN" | "COMMIT" | "END") => true,
-        Some("ROLLBACK") => !words.iter().any(|w| w == "TO"),
+        .filter(|w| !w.is_empty());
+    let is = |word: &str, keyword: &str| word.eq_ignore_ascii_case(keyword);
+    match words.next() {
+        Some(w) if is(w, "BEGIN") || is(w, "COMMIT") || is(w, "END") => true,
+        Some(w) if is(w, "ROLLBACK") => !words.take(2).any(|w| is(w, "TO")),
         _ => false,
     }
 }

@@ -36,8 +36,9 @@ pub(super) fn success(output: ToolOutput) -> CallToolResult {
 /// A refused call: `isError: true` carrying `{"error": {code, message, hint}}`
 /// both as text and as `structuredContent`.
 pub(super) fn failure(error: &ToolError) -> CallToolResult {
-    let mut result = CallToolResult::error(vec![ContentBlock::text(error.to_json_text())]);
-    result.structured_content = Some(error.to_json());
+    let json = error.to_json();
+    let mut result = CallToolResult::error(vec![ContentBlock::text(json.to_string())]);
+    result.structured_content = Some(json);
     result
 }
 

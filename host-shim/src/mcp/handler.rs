@@ -3,7 +3,7 @@
 
 use super::convert;
 use super::worker::Worker;
-use crate::{TOOL_NAMES, ToolInfo, ToolRequest};
+use crate::{ToolInfo, ToolRequest, check_tool};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
     PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
@@ -51,15 +51,7 @@ impl ServerHandler for TasklistsServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let tool = request.name.to_string();
-        if !TOOL_NAMES.contains(&tool.as_str()) {
-            return Err(McpError::invalid_params(
-                format!(
-                    "unknown tool `{tool}`; the tools are {}",
-                    TOOL_NAMES.join(", ")
-                ),
-                None,
-            ));
-        }
+        check_tool(&tool).map_err(|e| McpError::invalid_params(e.message, None))?;
         // The arguments are the contract's request object, checked like any
         // other request (keys, action, params; the call checks the size).
         let arguments = serde_json::Value::Object(request.arguments.unwrap_or_default());

@@ -110,11 +110,7 @@ pub fn serve_stdio(config: HostConfig, ctx: CallContext) -> Result<(), HostError
 /// A database the component cannot use (a newer schema) is only logged:
 /// each call reports it to the agent as a `storage` error.
 fn check_start(host: &mut Host, ctx: &CallContext) -> Result<(), HostError> {
-    match host.call_json(
-        r#"{"action":"find","params":{"limit":1}}"#,
-        "task_lists",
-        ctx,
-    ) {
+    match host.call("task_lists", "find", r#"{"limit":1}"#, ctx) {
         Ok(_) => Ok(()),
         Err(e) if e.code == ErrorCode::InvalidParams => Err(HostError::Mcp(format!(
             "{}; start the server with a valid --agent-id or TASKLISTS_AGENT_ID",
