@@ -32,6 +32,15 @@ fn list_count(host: &mut Host) -> usize {
     out.data["lists"].as_array().expect("lists").len()
 }
 
+/// The names of the tools in `host`'s catalogue, in order.
+fn tool_names(host: &mut Host) -> Vec<String> {
+    host.catalogue()
+        .unwrap()
+        .into_iter()
+        .map(|t| t.name)
+        .collect()
+}
+
 fn assert_trapped(err: &ToolError, needle: &str) {
     assert_eq!(err.code, ErrorCode::Internal, "{err:?}");
     assert!(
@@ -143,12 +152,7 @@ fn imports_are_store_clock_and_wasi_only() {
 fn catalogue_has_the_five_tools() {
     let dir = tempfile::tempdir().unwrap();
     let mut host = Host::open(config(dir.path())).unwrap();
-    let names: Vec<String> = host
-        .catalogue()
-        .unwrap()
-        .into_iter()
-        .map(|t| t.name)
-        .collect();
+    let names = tool_names(&mut host);
     assert_eq!(names, TOOL_NAMES);
 }
 
@@ -198,12 +202,7 @@ fn every_cache_dir_gets_the_compiled_component() {
 fn an_in_memory_host_lists_the_tools_and_leaves_no_file() {
     let dir = tempfile::tempdir().unwrap();
     let mut host = Host::open_in_memory(config(dir.path())).unwrap();
-    let names: Vec<String> = host
-        .catalogue()
-        .unwrap()
-        .into_iter()
-        .map(|t| t.name)
-        .collect();
+    let names = tool_names(&mut host);
     assert_eq!(names, TOOL_NAMES);
     create_list(&mut host, "scratch").unwrap();
     assert_eq!(list_count(&mut host), 1);

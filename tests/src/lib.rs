@@ -27,6 +27,18 @@ pub use tasklists_host::{
 /// The test clock's start: `2026-11-30T12:00:00.000Z`.
 pub const T0: i64 = 1_796_040_000_000;
 
+/// The five tools in catalogue order, each with its actions in published order.
+pub const TOOL_ACTIONS: [(&str, &[&str]); 5] = [
+    ("task_lists", &["create", "find", "get", "delete"]),
+    (
+        "task_items",
+        &["create", "add_many", "update", "reorder", "delete"],
+    ),
+    ("task_claims", &["claim_next", "refresh", "release_expired"]),
+    ("task_audit", &["get"]),
+    ("task_help", &["all", "workflow", "schemas", "examples"]),
+];
+
 /// Where the compiled component is cached for every test process (and the
 /// race workers), so only the first process of a run pays the compilation.
 pub fn cache_dir() -> PathBuf {
@@ -245,6 +257,41 @@ impl TestDb {
             json!({"list_id": list, "tasks": tasks}),
         );
         strs(&d, "/tasks", "id")
+    }
+
+    /// Creates a private list named `name` owned by `owner`; its id.
+    #[track_caller]
+    pub fn private_list(&self, owner: &str, name: &str) -> String {
+        let d = self.ok(
+            owner,
+            "task_lists",
+            "create",
+            json!({"name": name, "visibility": "private"}),
+        );
+        s(&d, "/list/id")
+    }
+
+    /// `task_claims claim_next` on `list` as `agent` (default lease); its data.
+    #[track_caller]
+    pub fn claim(&self, agent: &str, list: &str) -> Value {
+        self.ok(agent, "task_claims", "claim_next", json!({"list_id": list}))
+    }
+
+    /// `task_claims claim_next` on `list` as `agent` with `lease_seconds`; its data.
+    #[track_caller]
+    pub fn claim_lease(&self, agent: &str, list: &str, secs: i64) -> Value {
+        self.ok(
+            agent,
+            "task_claims",
+            "claim_next",
+            json!({"list_id": list, "lease_seconds": secs}),
+        )
+    }
+
+    /// `task_items update` as `agent` that must succeed; its data.
+    #[track_caller]
+    pub fn update(&self, agent: &str, params: Value) -> Value {
+        self.ok(agent, "task_items", "update", params)
     }
 
     /// `task_lists get` of `list` as `agent` (tasks included).

@@ -24,15 +24,7 @@ fn world() -> World {
     let list = db.list(OWNER, "Main");
     let other = db.list(OWNER, "Other");
     let foreign = db.add(&other, &["foreign"]).remove(0);
-    let private = s(
-        &db.ok(
-            OWNER,
-            "task_lists",
-            "create",
-            json!({"name": "Private", "visibility": "private"}),
-        ),
-        "/list/id",
-    );
+    let private = db.private_list(OWNER, "Private");
     db.ok(
         OWNER,
         "task_items",
@@ -52,25 +44,13 @@ fn world() -> World {
         ]}),
     );
     let ids = strs(&d, "/tasks", "id");
-    let c = db.ok(
-        A,
-        "task_claims",
-        "claim_next",
-        json!({"list_id": list, "lease_seconds": 600}),
-    );
+    let c = db.claim_lease(A, &list, 600);
     let a_token = s(&c, "/claim/token");
-    db.ok(
+    db.update(
         OWNER,
-        "task_items",
-        "update",
         json!({"task_id": ids[1], "status": "done", "outcome": "ok"}),
     );
-    db.ok(
-        B,
-        "task_items",
-        "update",
-        json!({"task_id": ids[2], "status": "blocked"}),
-    );
+    db.update(B, json!({"task_id": ids[2], "status": "blocked"}));
     db.advance(10);
     // Order: held(0), done(1), blocked(2), free(3), dependent(4).
     World {
@@ -304,10 +284,8 @@ fn failed_calls_change_nothing() {
     .unwrap_err();
     assert_eq!(dump(&db.path), before);
     // And the world still works: the holder finishes its task with its token.
-    db.ok(
+    db.update(
         A,
-        "task_items",
-        "update",
         json!({"task_id": ids[0], "status": "done", "outcome": "ok", "claim_token": w.a_token}),
     );
 }

@@ -20,12 +20,7 @@ fn life_cycle(db: &TestDb) -> (String, Vec<String>, Vec<Expected>) {
     db.advance(1);
     let ids = db.add(&list, &["t1", "t2", "t3"]); // t=1
     db.advance(1);
-    db.ok(
-        A,
-        "task_items",
-        "update",
-        json!({"task_id": ids[2], "notes": "first"}),
-    ); // t=2
+    db.update(A, json!({"task_id": ids[2], "notes": "first"})); // t=2
     db.advance(1);
     db.ok(
         A,
@@ -34,30 +29,18 @@ fn life_cycle(db: &TestDb) -> (String, Vec<String>, Vec<Expected>) {
         json!({"list_id": list, "task_ids": [ids[2]], "position": 1}),
     ); // t=3
     db.advance(1);
-    db.ok(A, "task_claims", "claim_next", json!({"list_id": list})); // t=4, t3
+    db.claim(A, &list); // t=4, t3
     db.advance(1);
     db.ok(A, "task_claims", "refresh", json!({"task_id": ids[2]})); // t=5
     db.advance(1);
-    db.ok(
+    db.update(
         A,
-        "task_items",
-        "update",
         json!({"task_id": ids[2], "status": "done", "outcome": "ok"}),
     ); // t=6
     db.advance(1);
-    db.ok(
-        B,
-        "task_claims",
-        "claim_next",
-        json!({"list_id": list, "lease_seconds": 30}),
-    ); // t=7, t1
+    db.claim_lease(B, &list, 30); // t=7, t1
     db.advance(31);
-    db.ok(
-        C,
-        "task_claims",
-        "claim_next",
-        json!({"list_id": list, "lease_seconds": 30}),
-    ); // t=38, takes t1
+    db.claim_lease(C, &list, 30); // t=38, takes t1
     db.advance(31);
     db.ok(
         A,
@@ -238,7 +221,7 @@ fn failed_calls_and_reads_leave_no_event() {
     let db = TestDb::new();
     let list = db.list(A, "Work");
     let ids = db.add(&list, &["a", "b"]);
-    db.ok(A, "task_claims", "claim_next", json!({"list_id": list}));
+    db.claim(A, &list);
     let before = db.events(A, &list);
     // Failures of every kind.
     db.err(
@@ -286,12 +269,7 @@ fn failed_calls_and_reads_leave_no_event() {
     db.ok(B, "task_help", "all", Value::Null);
     db.ok(A, "task_claims", "release_expired", json!({}));
     // A no-op update is not a change.
-    db.ok(
-        B,
-        "task_items",
-        "update",
-        json!({"task_id": ids[1], "title": "b"}),
-    );
+    db.update(B, json!({"task_id": ids[1], "title": "b"}));
     assert_eq!(db.events(A, &list), before);
 }
 

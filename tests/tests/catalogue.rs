@@ -3,25 +3,14 @@
 
 use tasklists_tests::*;
 
-const TOOLS: [(&str, &[&str]); 5] = [
-    ("task_lists", &["create", "find", "get", "delete"]),
-    (
-        "task_items",
-        &["create", "add_many", "update", "reorder", "delete"],
-    ),
-    ("task_claims", &["claim_next", "refresh", "release_expired"]),
-    ("task_audit", &["get"]),
-    ("task_help", &["all", "workflow", "schemas", "examples"]),
-];
-
 #[test]
 fn five_tools_in_order_with_titles_and_descriptions() {
     let db = TestDb::new();
     let cat = db.host().catalogue().unwrap();
     let names: Vec<&str> = cat.iter().map(|t| t.name.as_str()).collect();
-    assert_eq!(names, TOOLS.map(|(n, _)| n));
+    assert_eq!(names, TOOL_ACTIONS.map(|(n, _)| n));
     assert_eq!(names, tasklists_host::TOOL_NAMES);
-    for (info, (_, actions)) in cat.iter().zip(TOOLS) {
+    for (info, (_, actions)) in cat.iter().zip(TOOL_ACTIONS) {
         assert!(!info.title.trim().is_empty(), "{}", info.name);
         for action in actions {
             assert!(
@@ -83,7 +72,7 @@ fn annotations_are_set_per_tool() {
 fn input_schemas_are_json_schema_objects_with_the_action_enum() {
     let db = TestDb::new();
     let cat = db.host().catalogue().unwrap();
-    for (info, (name, actions)) in cat.iter().zip(TOOLS) {
+    for (info, (name, actions)) in cat.iter().zip(TOOL_ACTIONS) {
         let s = &info.input_schema;
         assert_eq!(s["type"], "object", "{name}");
         assert_eq!(s["required"], json!(["action"]), "{name}");

@@ -8,10 +8,6 @@ const A: &str = "builder-1";
 const B: &str = "builder-2";
 const C: &str = "builder-3";
 
-fn claim(db: &TestDb, agent: &str, list: &str) -> Value {
-    db.ok(agent, "task_claims", "claim_next", json!({"list_id": list}))
-}
-
 #[test]
 fn claim_next_takes_the_first_todo_task_by_position() {
     let db = TestDb::new();
@@ -58,12 +54,12 @@ fn two_agents_never_hold_the_same_task() {
     let db = TestDb::new();
     let list = db.list(A, "Work");
     let ids = db.add(&list, &["a", "b"]);
-    let a = claim(&db, A, &list);
-    let b = claim(&db, B, &list);
+    let a = db.claim(A, &list);
+    let b = db.claim(B, &list);
     assert_eq!(s(&a, "/task/id"), ids[0]);
     assert_eq!(s(&b, "/task/id"), ids[1]);
     assert_ne!(s(&a, "/claim/token"), s(&b, "/claim/token"));
-    let c = claim(&db, C, &list);
+    let c = db.claim(C, &list);
     assert_eq!(c["task"], Value::Null);
     assert_eq!(
         c["waiting"],
@@ -72,7 +68,7 @@ fn two_agents_never_hold_the_same_task() {
     // Several lists: an agent may hold one task in each.
     let other = db.list(A, "Other");
     let o = db.add(&other, &["x"]).remove(0);
-    assert_eq!(s(&claim(&db, A, &other), "/task/id"), o);
+    assert_eq!(s(&db.claim(A, &other), "/task/id"), o);
 }
 
 #[test]
@@ -80,15 +76,10 @@ fn claim_next_again_resumes_the_held_task_with_its_notes() {
     let db = TestDb::new();
     let list = db.list(A, "Work");
     let ids = db.add(&list, &["a", "b"]);
-    let first = db.ok(
-        A,
-        "task_claims",
-        "claim_next",
-        json!({"list_id": list, "lease_seconds": 600}),
-    );
+    let first = db.claim_lease(A, &list, 600);
     let token = s(&first, "/claim/token");
     db.advance(100);
-    db.ok(A, "task_items", "update", json!({"task_id": ids[0], "notes": "halfway: parser done, next the tests", "claim_token": token}));
+    db.update(A, json!({"task_id": ids[0], "notes": "halfway: parser done, next the tests", "claim_token": token}));
     db.advance(100);
     let again = db.out(
         A,
@@ -113,7 +104,7 @@ fn claim_next_again_resumes_the_held_task_with_its_notes() {
     );
     assert!(again.summary.contains("resumed"), "{}", again.summary);
     // Still only one task held: b is free for others.
-    assert_eq!(s(&claim(&db, B, &list), "/task/id"), ids[1]);
+    assert_eq!(s(&db.claim(B, &list), "/task/id"), ids[1]);
     let events = db.events(A, &list);
     let resumed = events
         .iter()
@@ -127,28 +118,18 @@ fn an_expired_claim_nobody_took_is_resumed() {
     let db = TestDb::new();
     let list = db.list(A, "Work");
     let ids = db.add(&list, &["a", "b"]);
-    let first = db.ok(
-        A,
-        "task_claims",
-        "claim_next",
-        json!({"list_id": list, "lease_seconds": 30}),
-    );
+    let first = db.claim_lease(A, &list, 30);
     db.advance(45);
-    let again = claim(&db, A, &list);
+    let again = db.claim(A, &list);
     assert_eq!(s(&again, "/task/id"), ids[0]);
     assert_eq!(again["resumed"], true);
     assert_eq!(again["claim"]["token"], first["claim"]["token"]);
     // Renewed by the claim's own lease length (30 s), not the default.
     assert_eq!(again["claim"]["expires_at"], db.now_plus(30));
     // lease_seconds on the retry sets a new length.
-    let longer = db.ok(
-        A,
-        "task_claims",
-        "claim_next",
-        json!({"list_id": list, "lease_seconds": 7200}),
-    );
+    let longer = db.claim_lease(A, &list, 7200);
     assert_eq!(longer["claim"]["expires_at"], db.now_plus(7200));
-    let retry = claim(&db, A, &list);
+    let retry = db.claim(A, &list);
     assert_eq!(
         retry["claim"]["expires_at"],
         db.now_plus(7200),
@@ -168,15 +149,15 @@ fn assigned_tasks_go_only_to_their_assignee() {
     );
     let ids = strs(&d, "/tasks", "id");
     assert_eq!(
-        s(&claim(&db, A, &list), "/task/id"),
+        s(&db.claim(A, &list), "/task/id"),
         ids[1],
         "A skips B's task"
     );
-    let c = claim(&db, C, &list);
+    let c = db.claim(C, &list);
     assert_eq!(c["task"], Value::Null);
     assert_eq!(c["waiting"]["assigned_to_others"], 1);
     assert_eq!(c["waiting"]["claimed_by_others"], 1);
-    let b = claim(&db, B, &list);
+    let b = db.claim(B, &list);
     assert_eq!(s(&b, "/task/id"), ids[0]);
     assert_eq!(b["task"]["assigned_to_agent_id"], B);
 }
@@ -196,33 +177,29 @@ fn a_dependent_task_waits_until_its_dependencies_are_closed() {
         ]}),
     );
     let ids = strs(&d, "/tasks", "id");
-    assert_eq!(s(&claim(&db, A, &list), "/task/id"), ids[0]);
-    assert_eq!(s(&claim(&db, B, &list), "/task/id"), ids[1]);
-    let c = claim(&db, C, &list);
+    assert_eq!(s(&db.claim(A, &list), "/task/id"), ids[0]);
+    assert_eq!(s(&db.claim(B, &list), "/task/id"), ids[1]);
+    let c = db.claim(C, &list);
     assert_eq!(c["task"], Value::Null);
     assert_eq!(
         c["waiting"],
         json!({"claimed_by_others": 2, "waiting_on_dependencies": 1, "assigned_to_others": 0, "blocked": 0})
     );
-    db.ok(
+    db.update(
         A,
-        "task_items",
-        "update",
         json!({"task_id": ids[0], "status": "done", "outcome": "ok"}),
     );
     assert_eq!(
-        claim(&db, C, &list)["task"],
+        db.claim(C, &list)["task"],
         Value::Null,
         "one dependency is still open"
     );
-    db.ok(
+    db.update(
         B,
-        "task_items",
-        "update",
         json!({"task_id": ids[1], "status": "canceled", "outcome": "not needed"}),
     );
     assert_eq!(
-        s(&claim(&db, C, &list), "/task/id"),
+        s(&db.claim(C, &list), "/task/id"),
         ids[2],
         "canceled counts as closed"
     );
@@ -233,24 +210,17 @@ fn a_blocked_dependency_still_blocks_and_a_deleted_one_does_not() {
     let db = TestDb::new();
     let list = db.list(A, "Work");
     let ids = db.add(&list, &["dep", "dependent"]);
-    db.ok(
+    db.update(A, json!({"task_id": ids[1], "depends_on": [ids[0]]}));
+    db.update(
         A,
-        "task_items",
-        "update",
-        json!({"task_id": ids[1], "depends_on": [ids[0]]}),
-    );
-    db.ok(
-        A,
-        "task_items",
-        "update",
         json!({"task_id": ids[0], "status": "blocked", "assigned_to_agent_id": null}),
     );
-    let c = claim(&db, B, &list);
+    let c = db.claim(B, &list);
     assert_eq!(c["task"], Value::Null);
     assert_eq!(c["waiting"]["blocked"], 1);
     assert_eq!(c["waiting"]["waiting_on_dependencies"], 1);
     db.ok(A, "task_items", "delete", json!({"task_id": ids[0]}));
-    assert_eq!(s(&claim(&db, B, &list), "/task/id"), ids[1]);
+    assert_eq!(s(&db.claim(B, &list), "/task/id"), ids[1]);
 }
 
 #[test]
@@ -273,17 +243,12 @@ fn an_expired_lease_lets_another_agent_take_over() {
     let db = TestDb::new();
     let list = db.list(A, "Work");
     let ids = db.add(&list, &["a"]);
-    let a = db.ok(
-        A,
-        "task_claims",
-        "claim_next",
-        json!({"list_id": list, "lease_seconds": 60}),
-    );
+    let a = db.claim_lease(A, &list, 60);
     let a_token = s(&a, "/claim/token");
     db.advance(59);
-    assert_eq!(claim(&db, B, &list)["task"], Value::Null, "not expired yet");
+    assert_eq!(db.claim(B, &list)["task"], Value::Null, "not expired yet");
     db.advance(1);
-    let b = claim(&db, B, &list);
+    let b = db.claim(B, &list);
     assert_eq!(
         s(&b, "/task/id"),
         ids[0],
@@ -321,7 +286,7 @@ fn an_expired_lease_lets_another_agent_take_over() {
     let e = db.err(A, "task_claims", "refresh", json!({"task_id": ids[0]}));
     expect(&e, ErrorCode::Conflict, &[B]);
     // And A does not get it back by claiming again.
-    assert_eq!(claim(&db, A, &list)["task"], Value::Null);
+    assert_eq!(db.claim(A, &list)["task"], Value::Null);
 }
 
 #[test]
@@ -329,12 +294,7 @@ fn refresh_extends_the_holders_lease() {
     let db = TestDb::new();
     let list = db.list(A, "Work");
     let ids = db.add(&list, &["a"]);
-    let c = db.ok(
-        A,
-        "task_claims",
-        "claim_next",
-        json!({"list_id": list, "lease_seconds": 300}),
-    );
+    let c = db.claim_lease(A, &list, 300);
     let token = s(&c, "/claim/token");
     db.advance(200);
     let out = db.out(
@@ -353,7 +313,7 @@ fn refresh_extends_the_holders_lease() {
     assert_eq!(d["claim"]["expires_at"], db.now_plus(1800));
     // The extended lease holds off B past the original expiry.
     db.advance(1700);
-    assert_eq!(claim(&db, B, &list)["task"], Value::Null);
+    assert_eq!(db.claim(B, &list)["task"], Value::Null);
     let events = db.events(A, &list);
     assert_eq!(kinds(&events[..2]), ["refreshed", "refreshed"]);
     assert_eq!(events[1]["data"]["lease_seconds"], 1800);
@@ -364,12 +324,7 @@ fn refresh_after_expiry_works_until_someone_takes_over_or_releases() {
     let db = TestDb::new();
     let list = db.list(A, "Work");
     let ids = db.add(&list, &["a", "b"]);
-    db.ok(
-        A,
-        "task_claims",
-        "claim_next",
-        json!({"list_id": list, "lease_seconds": 30}),
-    );
+    db.claim_lease(A, &list, 30);
     db.advance(40);
     let d = db.ok(
         A,
@@ -398,7 +353,7 @@ fn refresh_by_anyone_but_the_holder_is_a_conflict() {
     let db = TestDb::new();
     let list = db.list(A, "Work");
     let ids = db.add(&list, &["a", "b"]);
-    claim(&db, A, &list);
+    db.claim(A, &list);
     let before = db.snapshot(A, &list);
     let e = db.err(B, "task_claims", "refresh", json!({"task_id": ids[0]}));
     expect(&e, ErrorCode::Conflict, &[&ids[0], A]);
@@ -414,14 +369,9 @@ fn a_stale_claim_token_is_refused() {
     let db = TestDb::new();
     let list = db.list(A, "Work");
     let ids = db.add(&list, &["a"]);
-    let old = s(&claim(&db, A, &list), "/claim/token");
-    db.ok(
-        A,
-        "task_items",
-        "update",
-        json!({"task_id": ids[0], "status": "todo"}),
-    );
-    let new = s(&claim(&db, A, &list), "/claim/token");
+    let old = s(&db.claim(A, &list), "/claim/token");
+    db.update(A, json!({"task_id": ids[0], "status": "todo"}));
+    let new = s(&db.claim(A, &list), "/claim/token");
     assert_ne!(old, new, "a new claim gets a new token");
     let before = db.snapshot(A, &list);
     let e = db.err(
@@ -453,10 +403,8 @@ fn a_stale_claim_token_is_refused() {
         "refresh",
         json!({"task_id": ids[0], "claim_token": new}),
     );
-    db.ok(
+    db.update(
         A,
-        "task_items",
-        "update",
         json!({"task_id": ids[0], "status": "done", "outcome": "x", "claim_token": new}),
     );
     // Once the task is closed, even the last token is stale.
@@ -480,24 +428,9 @@ fn release_expired_returns_expired_claims_to_todo_keeping_assignment() {
         json!({"list_id": list, "tasks": [{"title": "mine", "assigned_to_agent_id": A}, {"title": "free"}, {"title": "long"}]}),
     );
     let ids = strs(&d, "/tasks", "id");
-    db.ok(
-        A,
-        "task_claims",
-        "claim_next",
-        json!({"list_id": list, "lease_seconds": 30}),
-    );
-    db.ok(
-        B,
-        "task_claims",
-        "claim_next",
-        json!({"list_id": list, "lease_seconds": 30}),
-    );
-    db.ok(
-        C,
-        "task_claims",
-        "claim_next",
-        json!({"list_id": list, "lease_seconds": 3600}),
-    );
+    db.claim_lease(A, &list, 30);
+    db.claim_lease(B, &list, 30);
+    db.claim_lease(C, &list, 3600);
     db.advance(31);
     let out = db.out(
         C,
@@ -547,8 +480,8 @@ fn release_expired_returns_expired_claims_to_todo_keeping_assignment() {
     assert_eq!(db.snapshot(A, &list), before);
 
     // The released task is claimable again, still only by its assignee.
-    assert_eq!(s(&claim(&db, B, &list), "/task/id"), ids[1]);
-    assert_eq!(s(&claim(&db, A, &list), "/task/id"), ids[0]);
+    assert_eq!(s(&db.claim(B, &list), "/task/id"), ids[1]);
+    assert_eq!(s(&db.claim(A, &list), "/task/id"), ids[0]);
 }
 
 #[test]
@@ -556,15 +489,7 @@ fn release_expired_without_a_list_covers_the_lists_the_caller_can_see() {
     let db = TestDb::new();
     let shared1 = db.list(A, "one");
     let shared2 = db.list(A, "two");
-    let private = s(
-        &db.ok(
-            B,
-            "task_lists",
-            "create",
-            json!({"name": "B's", "visibility": "private"}),
-        ),
-        "/list/id",
-    );
+    let private = db.private_list(B, "B's");
     let t1 = db.add(&shared1, &["x"]).remove(0);
     let t2 = db.add(&shared2, &["y"]).remove(0);
     let tp = s(
@@ -577,19 +502,9 @@ fn release_expired_without_a_list_covers_the_lists_the_caller_can_see() {
         "/task/id",
     );
     for list in [&shared1, &shared2] {
-        db.ok(
-            A,
-            "task_claims",
-            "claim_next",
-            json!({"list_id": list, "lease_seconds": 30}),
-        );
+        db.claim_lease(A, list, 30);
     }
-    db.ok(
-        B,
-        "task_claims",
-        "claim_next",
-        json!({"list_id": private, "lease_seconds": 30}),
-    );
+    db.claim_lease(B, &private, 30);
     db.advance(60);
     let d = db.ok(C, "task_claims", "release_expired", json!({}));
     let mut got = d["released"].as_array().unwrap().clone();
@@ -622,19 +537,9 @@ fn lease_seconds_must_be_between_30_and_86400() {
         );
     }
     assert_eq!(db.snapshot(A, &list), before);
-    let d = db.ok(
-        A,
-        "task_claims",
-        "claim_next",
-        json!({"list_id": list, "lease_seconds": 30}),
-    );
+    let d = db.claim_lease(A, &list, 30);
     assert_eq!(d["claim"]["expires_at"], db.now_plus(30));
-    let d = db.ok(
-        B,
-        "task_claims",
-        "claim_next",
-        json!({"list_id": list, "lease_seconds": 86_400}),
-    );
+    let d = db.claim_lease(B, &list, 86_400);
     assert_eq!(d["claim"]["expires_at"], db.now_plus(86_400));
     for bad in [29, 86_401] {
         let e = db.err(

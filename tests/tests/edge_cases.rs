@@ -52,12 +52,7 @@ fn an_update_that_only_renews_the_lease_is_audited_as_refreshed() {
     let db = TestDb::new();
     let list = db.list(A, "Work");
     let id = db.add(&list, &["a"]).remove(0);
-    db.ok(
-        A,
-        "task_claims",
-        "claim_next",
-        json!({"list_id": list, "lease_seconds": 60}),
-    );
+    db.claim_lease(A, &list, 60);
     db.advance(30);
     let out = db.out(A, "task_items", "update", json!({"task_id": id}));
     assert_eq!(out.data["task"]["claim_expires_at"], db.now_plus(60));
@@ -76,10 +71,8 @@ fn a_closed_tasks_outcome_cannot_be_blanked() {
     let db = TestDb::new();
     let list = db.list(A, "Work");
     let id = db.add(&list, &["a"]).remove(0);
-    db.ok(
+    db.update(
         A,
-        "task_items",
-        "update",
         json!({"task_id": id, "status": "done", "outcome": "shipped"}),
     );
     let before = db.snapshot(A, &list);
@@ -91,27 +84,14 @@ fn a_closed_tasks_outcome_cannot_be_blanked() {
     );
     expect(&e, ErrorCode::OutcomeRequired, &[&id]);
     assert_eq!(db.snapshot(A, &list), before);
-    let d = db.ok(
-        A,
-        "task_items",
-        "update",
-        json!({"task_id": id, "outcome": "shipped v2"}),
-    );
+    let d = db.update(A, json!({"task_id": id, "outcome": "shipped v2"}));
     assert_eq!(d["task"]["outcome"], "shipped v2");
 }
 
 #[test]
 fn refusals_tell_nothing_about_private_lists() {
     let db = TestDb::new();
-    let private = s(
-        &db.ok(
-            B,
-            "task_lists",
-            "create",
-            json!({"name": "B's", "visibility": "private"}),
-        ),
-        "/list/id",
-    );
+    let private = db.private_list(B, "B's");
     let secret = s(
         &db.ok(
             B,
@@ -237,19 +217,9 @@ fn pausing_a_paused_task_again_keeps_its_assignee() {
     let db = TestDb::new();
     let list = db.list(A, "Work");
     let id = db.add(&list, &["a"]).remove(0);
-    db.ok(
-        A,
-        "task_items",
-        "update",
-        json!({"task_id": id, "status": "blocked"}),
-    );
-    let d = db.ok(
-        C,
-        "task_items",
-        "update",
-        json!({"task_id": id, "status": "blocked"}),
-    );
+    db.update(A, json!({"task_id": id, "status": "blocked"}));
+    let d = db.update(C, json!({"task_id": id, "status": "blocked"}));
     assert_eq!(d["task"]["assigned_to_agent_id"], A);
-    let w = db.ok(C, "task_claims", "claim_next", json!({"list_id": list}));
+    let w = db.claim(C, &list);
     assert_eq!(w["task"], Value::Null);
 }

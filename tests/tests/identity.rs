@@ -209,15 +209,7 @@ fn reads_work_anonymously() {
 #[test]
 fn anonymous_readers_do_not_see_private_lists() {
     let db = TestDb::new();
-    let private = s(
-        &db.ok(
-            "owner",
-            "task_lists",
-            "create",
-            json!({"name": "Secret", "visibility": "private"}),
-        ),
-        "/list/id",
-    );
+    let private = db.private_list("owner", "Secret");
     let shared = db.list("owner", "Open");
     let f = db.ok_ctx(&anon(), "task_lists", "find", json!({}));
     assert_eq!(strs(&f, "/lists", "id"), vec![shared]);

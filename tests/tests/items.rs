@@ -202,12 +202,7 @@ fn depends_on_names_tasks_of_the_same_list_only() {
 
     // A deleted task of the list no longer blocks: it is dropped from
     // depends_on, so a list read back from an older result stays valid.
-    let d = db.ok(
-        A,
-        "task_items",
-        "update",
-        json!({"task_id": here[0], "depends_on": [here[1]]}),
-    );
+    let d = db.update(A, json!({"task_id": here[0], "depends_on": [here[1]]}));
     assert!(d["task"].get("depends_on").is_none(), "{d}");
 
     let d = db.ok(
@@ -271,13 +266,11 @@ fn add_many_resolves_refs_before_and_after_and_existing_ids() {
 
     // The stored dependencies drive claims: "schema" is the first ready task
     // once "existing" is out of the way.
-    db.ok(
+    db.update(
         A,
-        "task_items",
-        "update",
         json!({"task_id": existing, "status": "canceled", "outcome": "obsolete"}),
     );
-    let c = db.ok(A, "task_claims", "claim_next", json!({"list_id": list}));
+    let c = db.claim(A, &list);
     assert_eq!(s(&c, "/task/id"), ids[1]);
 }
 
@@ -310,7 +303,7 @@ fn add_many_resolves_a_ref_to_a_later_item() {
     let ids = strs(&d, "/tasks", "id");
     assert_eq!(d["tasks"][0]["depends_on"], json!([ids[1]]));
     assert_eq!(db.task(A, &list, &ids[0])["depends_on"], json!([ids[1]]));
-    let c = db.ok(B, "task_claims", "claim_next", json!({"list_id": list}));
+    let c = db.claim(B, &list);
     assert_eq!(s(&c, "/task/id"), ids[1], "the dependency runs first");
 }
 
@@ -476,18 +469,8 @@ fn update_refuses_a_dependency_cycle_naming_the_path() {
     let db = TestDb::new();
     let list = db.list(A, "Work");
     let ids = db.add(&list, &["a", "b", "c", "d"]);
-    db.ok(
-        A,
-        "task_items",
-        "update",
-        json!({"task_id": ids[1], "depends_on": [ids[0]]}),
-    );
-    db.ok(
-        A,
-        "task_items",
-        "update",
-        json!({"task_id": ids[2], "depends_on": [ids[1]]}),
-    );
+    db.update(A, json!({"task_id": ids[1], "depends_on": [ids[0]]}));
+    db.update(A, json!({"task_id": ids[2], "depends_on": [ids[1]]}));
     let before = db.snapshot(A, &list);
 
     let e = db.err(
@@ -514,27 +497,15 @@ fn update_depends_on_replaces_and_clears() {
     let db = TestDb::new();
     let list = db.list(A, "Work");
     let ids = db.add(&list, &["a", "b", "c"]);
-    let d = db.ok(
+    let d = db.update(
         A,
-        "task_items",
-        "update",
         json!({"task_id": ids[2], "depends_on": [ids[0], ids[1]]}),
     );
     assert_eq!(d["task"]["depends_on"].as_array().unwrap().len(), 2);
-    let d = db.ok(
-        A,
-        "task_items",
-        "update",
-        json!({"task_id": ids[2], "depends_on": [ids[1]]}),
-    );
+    let d = db.update(A, json!({"task_id": ids[2], "depends_on": [ids[1]]}));
     assert_eq!(d["task"]["depends_on"], json!([ids[1]]));
     assert_eq!(db.task(A, &list, &ids[2])["depends_on"], json!([ids[1]]));
-    let d = db.ok(
-        A,
-        "task_items",
-        "update",
-        json!({"task_id": ids[2], "depends_on": []}),
-    );
+    let d = db.update(A, json!({"task_id": ids[2], "depends_on": []}));
     assert!(d["task"].get("depends_on").is_none(), "{d}");
     assert!(db.task(A, &list, &ids[2]).get("depends_on").is_none());
 }
@@ -734,12 +705,7 @@ fn delete_soft_deletes_one_or_many_and_compacts_positions() {
 fn delete_is_refused_while_another_agent_holds_the_task() {
     let db = TestDb::new();
     let (list, ids) = five(&db);
-    let c = db.ok(
-        B,
-        "task_claims",
-        "claim_next",
-        json!({"list_id": list, "lease_seconds": 120}),
-    );
+    let c = db.claim_lease(B, &list, 120);
     assert_eq!(s(&c, "/task/id"), ids[0]);
     let before = db.snapshot(A, &list);
     let e = db.err(A, "task_items", "delete", json!({"task_id": ids[0]}));
@@ -763,10 +729,10 @@ fn delete_is_refused_while_another_agent_holds_the_task() {
 fn the_holder_may_delete_its_own_task() {
     let db = TestDb::new();
     let (list, ids) = five(&db);
-    db.ok(B, "task_claims", "claim_next", json!({"list_id": list}));
+    db.claim(B, &list);
     db.ok(B, "task_items", "delete", json!({"task_id": ids[0]}));
     // Its claim ended with the task: the next claim is a new task.
-    let c = db.ok(B, "task_claims", "claim_next", json!({"list_id": list}));
+    let c = db.claim(B, &list);
     assert_eq!(s(&c, "/task/id"), ids[1]);
     assert!(c.get("resumed").is_none());
 }

@@ -407,16 +407,11 @@ fn find_orders_most_recently_updated_first() {
 
     db.add(&l2, &["task"]);
     db.advance(1);
-    db.ok(B, "task_claims", "claim_next", json!({"list_id": l2}));
+    db.claim(B, &l2);
     assert_eq!(order(), [l2.clone(), l1.clone(), l3.clone()]);
 
     db.advance(1);
-    db.ok(
-        A,
-        "task_items",
-        "update",
-        json!({"task_id": t1[0], "notes": "touch"}),
-    );
+    db.update(A, json!({"task_id": t1[0], "notes": "touch"}));
     assert_eq!(order(), [l1, l2, l3]);
 }
 
@@ -509,16 +504,11 @@ fn find_and_get_count_tasks_per_status() {
         &["done", "canceled", "blocked", "running", "todo", "deleted"],
     );
     for (agent, status, outcome) in [(A, "done", "ok"), (A, "canceled", "no")] {
-        db.ok(agent, "task_claims", "claim_next", json!({"list_id": list}));
-        db.ok(agent, "task_items", "update", json!({"task_id": ids[if status == "done" { 0 } else { 1 }], "status": status, "outcome": outcome}));
+        db.claim(agent, &list);
+        db.update(agent, json!({"task_id": ids[if status == "done" { 0 } else { 1 }], "status": status, "outcome": outcome}));
     }
-    db.ok(
-        A,
-        "task_items",
-        "update",
-        json!({"task_id": ids[2], "status": "blocked"}),
-    );
-    let c = db.ok(B, "task_claims", "claim_next", json!({"list_id": list}));
+    db.update(A, json!({"task_id": ids[2], "status": "blocked"}));
+    let c = db.claim(B, &list);
     assert_eq!(s(&c, "/task/id"), ids[3]);
     db.ok(A, "task_items", "delete", json!({"task_id": ids[5]}));
     let expected = json!({"todo": 1, "in_progress": 1, "blocked": 1, "done": 1, "canceled": 1});
@@ -546,15 +536,7 @@ fn find_and_get_count_tasks_per_status() {
 #[test]
 fn find_hides_private_lists_of_others_and_shows_deleted_on_request() {
     let db = TestDb::new();
-    let private = s(
-        &db.ok(
-            A,
-            "task_lists",
-            "create",
-            json!({"name": "secret", "visibility": "private"}),
-        ),
-        "/list/id",
-    );
+    let private = db.private_list(A, "secret");
     let shared = db.list(A, "open");
     let gone = db.list(A, "gone");
     db.ok(A, "task_lists", "delete", json!({"list_id": gone}));
@@ -591,20 +573,13 @@ fn get_returns_tasks_in_position_order_and_filters_by_status() {
         "reorder",
         json!({"list_id": list, "task_ids": [ids[3]], "position": 1}),
     );
-    db.ok(A, "task_claims", "claim_next", json!({"list_id": list})); // d
-    db.ok(
+    db.claim(A, &list); // d
+    db.update(
         A,
-        "task_items",
-        "update",
         json!({"task_id": ids[3], "status": "done", "outcome": "ok"}),
     );
-    db.ok(
-        A,
-        "task_items",
-        "update",
-        json!({"task_id": ids[1], "status": "blocked"}),
-    );
-    db.ok(B, "task_claims", "claim_next", json!({"list_id": list})); // a
+    db.update(A, json!({"task_id": ids[1], "status": "blocked"}));
+    db.claim(B, &list); // a
 
     let g = db.get(B, &list);
     assert_eq!(
@@ -700,32 +675,23 @@ fn delete_soft_deletes_the_list_and_only_its_active_tasks() {
     let db = TestDb::new();
     let list = db.list(A, "Doomed");
     let ids = db.add(&list, &["done", "canceled", "todo", "running", "blocked"]);
-    db.ok(A, "task_claims", "claim_next", json!({"list_id": list}));
-    db.ok(
+    db.claim(A, &list);
+    db.update(
         A,
-        "task_items",
-        "update",
         json!({"task_id": ids[0], "status": "done", "outcome": "shipped"}),
     );
-    db.ok(
+    db.update(
         A,
-        "task_items",
-        "update",
         json!({"task_id": ids[1], "status": "canceled", "outcome": "dropped"}),
     );
-    db.ok(
-        A,
-        "task_items",
-        "update",
-        json!({"task_id": ids[4], "status": "blocked"}),
-    );
+    db.update(A, json!({"task_id": ids[4], "status": "blocked"}));
     db.ok(
         A,
         "task_items",
         "reorder",
         json!({"list_id": list, "task_ids": [ids[3]], "position": 1}),
     );
-    let c = db.ok(B, "task_claims", "claim_next", json!({"list_id": list}));
+    let c = db.claim(B, &list);
     assert_eq!(s(&c, "/task/id"), ids[3]);
     db.advance(60);
 

@@ -8,13 +8,7 @@ const OTHER: &str = "other-agent";
 const THIRD: &str = "third-agent";
 
 fn private_list(db: &TestDb) -> (String, Vec<String>) {
-    let d = db.ok(
-        OWNER,
-        "task_lists",
-        "create",
-        json!({"name": "Private plan", "visibility": "private"}),
-    );
-    let list = s(&d, "/list/id");
+    let list = db.private_list(OWNER, "Private plan");
     let d = db.ok(
         OWNER,
         "task_items",
@@ -28,12 +22,10 @@ fn private_list(db: &TestDb) -> (String, Vec<String>) {
 fn the_owner_uses_a_private_list_normally() {
     let db = TestDb::new();
     let (list, ids) = private_list(&db);
-    let c = db.ok(OWNER, "task_claims", "claim_next", json!({"list_id": list}));
+    let c = db.claim(OWNER, &list);
     assert_eq!(s(&c, "/task/id"), ids[0]);
-    db.ok(
+    db.update(
         OWNER,
-        "task_items",
-        "update",
         json!({"task_id": ids[0], "status": "done", "outcome": "ok"}),
     );
     let f = db.ok(OWNER, "task_lists", "find", json!({}));
@@ -172,7 +164,7 @@ fn a_bypass_works_and_is_audited() {
     p["task_id"] = json!(ids[0]);
     p["status"] = json!("done");
     p["outcome"] = json!("fixed while the owner was away");
-    db.ok(OTHER, "task_items", "update", p);
+    db.update(OTHER, p);
 
     let events = db.events(OWNER, &list);
     let bypasses: Vec<&Value> = events
@@ -268,7 +260,7 @@ fn shared_lists_need_no_bypass() {
     let db = TestDb::new();
     let list = db.list(OWNER, "Shared");
     let ids = db.add(&list, &["a"]);
-    let c = db.ok(OTHER, "task_claims", "claim_next", json!({"list_id": list}));
+    let c = db.claim(OTHER, &list);
     assert_eq!(s(&c, "/task/id"), ids[0]);
     // A useless bypass on a shared list records nothing.
     db.ok(

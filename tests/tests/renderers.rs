@@ -226,7 +226,7 @@ fn errors_render_their_code_message_and_hint() {
     let db = TestDb::new();
     let list = db.list(A, "Work");
     let ids = db.add(&list, &["a"]);
-    db.ok(A, "task_claims", "claim_next", json!({"list_id": list}));
+    db.claim(A, &list);
     let err = db.err(
         B,
         "task_items",

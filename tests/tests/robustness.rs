@@ -409,28 +409,20 @@ fn data_persists_across_host_instances() {
     let db = TestDb::new();
     let list = db.list(A, "Durable");
     let ids = db.add(&list, &["a", "b"]);
-    let c = db.ok(A, "task_claims", "claim_next", json!({"list_id": list}));
-    db.ok(
+    let c = db.claim(A, &list);
+    db.update(
         A,
-        "task_items",
-        "update",
         json!({"task_id": ids[0], "notes": "context to remember"}),
     );
     let before = db.snapshot(A, &list);
     db.reopen();
     assert_eq!(db.snapshot(A, &list), before);
     // The agent that lost its context gets its task back, notes included.
-    let again = db.ok(A, "task_claims", "claim_next", json!({"list_id": list}));
+    let again = db.claim(A, &list);
     assert_eq!(again["resumed"], true);
     assert_eq!(again["claim"]["token"], c["claim"]["token"]);
     assert_eq!(again["task"]["notes"], "context to remember");
-    assert_eq!(
-        s(
-            &db.ok(B, "task_claims", "claim_next", json!({"list_id": list})),
-            "/task/id"
-        ),
-        ids[1]
-    );
+    assert_eq!(s(&db.claim(B, &list), "/task/id"), ids[1]);
 }
 
 #[test]
@@ -451,7 +443,7 @@ fn two_hosts_on_one_file_see_each_others_writes() {
         strs(&db.get(A, &list), "/tasks", "id"),
         std::slice::from_ref(&id)
     );
-    let c = db.ok(A, "task_claims", "claim_next", json!({"list_id": list}));
+    let c = db.claim(A, &list);
     assert_eq!(s(&c, "/task/id"), id);
     let got = other
         .call(

@@ -7,10 +7,6 @@ const A: &str = "builder-1";
 const B: &str = "builder-2";
 const C: &str = "builder-3";
 
-fn claim(db: &TestDb, agent: &str, list: &str) -> Value {
-    db.ok(agent, "task_claims", "claim_next", json!({"list_id": list}))
-}
-
 fn setup(titles: &[&str]) -> (TestDb, String, Vec<String>) {
     let db = TestDb::new();
     let list = db.list(A, "Work");
@@ -21,7 +17,7 @@ fn setup(titles: &[&str]) -> (TestDb, String, Vec<String>) {
 #[test]
 fn in_progress_is_refused_with_a_claim_next_hint() {
     let (db, list, ids) = setup(&["a"]);
-    claim(&db, A, &list);
+    db.claim(A, &list);
     let before = db.snapshot(A, &list);
     // Even the holder cannot set it (it already is), nor anyone on a todo task.
     let e = db.err(
@@ -38,7 +34,7 @@ fn in_progress_is_refused_with_a_claim_next_hint() {
 #[test]
 fn done_and_canceled_need_a_non_empty_outcome() {
     let (db, list, ids) = setup(&["a", "b"]);
-    claim(&db, A, &list);
+    db.claim(A, &list);
     let before = db.snapshot(A, &list);
     for status in ["done", "canceled"] {
         for outcome in [None, Some(""), Some("   "), Some("\n\t ")] {
@@ -66,7 +62,7 @@ fn done_and_canceled_need_a_non_empty_outcome() {
 #[test]
 fn closing_sets_completed_at_and_ends_the_claim() {
     let (db, list, ids) = setup(&["a", "b", "c"]);
-    claim(&db, A, &list);
+    db.claim(A, &list);
     db.advance(30);
     let out = db.out(
         A,
@@ -88,23 +84,19 @@ fn closing_sets_completed_at_and_ends_the_claim() {
         out.summary
     );
     // The claim is over: claim_next hands out the next task, not a resume.
-    let next = claim(&db, A, &list);
+    let next = db.claim(A, &list);
     assert_eq!(s(&next, "/task/id"), ids[1]);
     assert!(next.get("resumed").is_none());
     db.advance(5);
-    let d = db.ok(
+    let d = db.update(
         A,
-        "task_items",
-        "update",
         json!({"task_id": ids[1], "status": "canceled", "outcome": "duplicate of a"}),
     );
     assert_eq!(d["task"]["status"], "canceled");
     assert_eq!(d["task"]["completed_at"], db.now());
     // Closing a task nobody holds works too.
-    let d = db.ok(
+    let d = db.update(
         B,
-        "task_items",
-        "update",
         json!({"task_id": ids[2], "status": "canceled", "outcome": "out of scope"}),
     );
     assert_eq!(d["task"]["completed_at"], db.now());
@@ -125,11 +117,9 @@ fn closing_sets_completed_at_and_ends_the_claim() {
 #[test]
 fn blocked_keeps_the_task_assigned_to_whoever_paused_it() {
     let (db, list, ids) = setup(&["a", "b"]);
-    claim(&db, A, &list);
-    let d = db.ok(
+    db.claim(A, &list);
+    let d = db.update(
         A,
-        "task_items",
-        "update",
         json!({"task_id": ids[0], "status": "blocked", "notes": "waiting for the user"}),
     );
     let t = &d["task"];
@@ -141,44 +131,30 @@ fn blocked_keeps_the_task_assigned_to_whoever_paused_it() {
     );
     assert!(t.get("completed_at").is_none());
     // Back to todo: still A's.
-    db.ok(
-        A,
-        "task_items",
-        "update",
-        json!({"task_id": ids[0], "status": "todo"}),
-    );
+    db.update(A, json!({"task_id": ids[0], "status": "todo"}));
     assert_eq!(db.task(A, &list, &ids[0])["assigned_to_agent_id"], A);
     assert_eq!(
-        s(&claim(&db, B, &list), "/task/id"),
+        s(&db.claim(B, &list), "/task/id"),
         ids[1],
         "B skips A's paused task"
     );
-    db.ok(
+    db.update(
         B,
-        "task_items",
-        "update",
         json!({"task_id": ids[1], "status": "done", "outcome": "ok"}),
     );
-    let w = claim(&db, B, &list);
+    let w = db.claim(B, &list);
     assert_eq!(w["task"], Value::Null);
     assert_eq!(w["waiting"]["assigned_to_others"], 1);
-    assert_eq!(s(&claim(&db, A, &list), "/task/id"), ids[0]);
+    assert_eq!(s(&db.claim(A, &list), "/task/id"), ids[0]);
 }
 
 #[test]
 fn blocking_an_unclaimed_task_assigns_it_to_the_caller() {
-    let (db, list, ids) = setup(&["a"]);
-    let d = db.ok(
-        B,
-        "task_items",
-        "update",
-        json!({"task_id": ids[0], "status": "blocked"}),
-    );
+    let (db, _list, ids) = setup(&["a"]);
+    let d = db.update(B, json!({"task_id": ids[0], "status": "blocked"}));
     assert_eq!(d["task"]["assigned_to_agent_id"], B);
-    let d = db.ok(
+    let d = db.update(
         C,
-        "task_items",
-        "update",
         json!({"task_id": ids[0], "status": "blocked", "notes": "me too"}),
     );
     // "A paused task stays assigned to whoever paused it unless released or
@@ -188,68 +164,47 @@ fn blocking_an_unclaimed_task_assigns_it_to_the_caller() {
         "stays with who paused it"
     );
     assert_eq!(d["task"]["notes"], "me too");
-    let d = db.ok(
+    let d = db.update(
         C,
-        "task_items",
-        "update",
         json!({"task_id": ids[0], "status": "blocked", "assigned_to_agent_id": C}),
     );
     assert_eq!(
         d["task"]["assigned_to_agent_id"], C,
         "an explicit transfer works"
     );
-    let _ = list;
 }
 
 #[test]
 fn blocked_with_null_assignment_releases_the_task_to_everyone() {
     let (db, list, ids) = setup(&["a"]);
-    claim(&db, A, &list);
-    let d = db.ok(
+    db.claim(A, &list);
+    let d = db.update(
         A,
-        "task_items",
-        "update",
         json!({"task_id": ids[0], "status": "blocked", "assigned_to_agent_id": null}),
     );
     assert!(d["task"].get("assigned_to_agent_id").is_none(), "{d}");
-    db.ok(
-        A,
-        "task_items",
-        "update",
-        json!({"task_id": ids[0], "status": "todo"}),
-    );
-    assert_eq!(s(&claim(&db, B, &list), "/task/id"), ids[0]);
+    db.update(A, json!({"task_id": ids[0], "status": "todo"}));
+    assert_eq!(s(&db.claim(B, &list), "/task/id"), ids[0]);
 }
 
 #[test]
 fn blocked_with_another_id_transfers_the_task() {
     let (db, list, ids) = setup(&["a"]);
-    claim(&db, A, &list);
-    let d = db.ok(
+    db.claim(A, &list);
+    let d = db.update(
         A,
-        "task_items",
-        "update",
         json!({"task_id": ids[0], "status": "blocked", "assigned_to_agent_id": C}),
     );
     assert_eq!(d["task"]["assigned_to_agent_id"], C);
-    db.ok(
-        A,
-        "task_items",
-        "update",
-        json!({"task_id": ids[0], "status": "todo"}),
-    );
+    db.update(A, json!({"task_id": ids[0], "status": "todo"}));
     assert_eq!(
         db.task(B, &list, &ids[0])["assigned_to_agent_id"],
         C,
         "todo keeps the assignment"
     );
-    assert_eq!(
-        claim(&db, A, &list)["task"],
-        Value::Null,
-        "not A's any more"
-    );
-    assert_eq!(claim(&db, B, &list)["task"], Value::Null);
-    assert_eq!(s(&claim(&db, C, &list), "/task/id"), ids[0]);
+    assert_eq!(db.claim(A, &list)["task"], Value::Null, "not A's any more");
+    assert_eq!(db.claim(B, &list)["task"], Value::Null);
+    assert_eq!(s(&db.claim(C, &list), "/task/id"), ids[0]);
 }
 
 #[test]
@@ -263,12 +218,10 @@ fn todo_ends_the_claim_and_keeps_the_assignment() {
         json!({"list_id": list, "title": "for A", "assigned_to_agent_id": A}),
     );
     let id = s(&d, "/task/id");
-    let c = claim(&db, A, &list);
+    let c = db.claim(A, &list);
     assert_eq!(s(&c, "/task/id"), id);
-    let d = db.ok(
+    let d = db.update(
         A,
-        "task_items",
-        "update",
         json!({"task_id": id, "status": "todo", "notes": "giving it back"}),
     );
     let t = &d["task"];
@@ -279,69 +232,42 @@ fn todo_ends_the_claim_and_keeps_the_assignment() {
         "{t}"
     );
     assert_eq!(
-        claim(&db, B, &list)["task"],
+        db.claim(B, &list)["task"],
         Value::Null,
         "still reserved for A"
     );
     // A todo update may change the assignment explicitly.
-    db.ok(
+    db.update(
         A,
-        "task_items",
-        "update",
         json!({"task_id": id, "status": "todo", "assigned_to_agent_id": B}),
     );
-    assert_eq!(s(&claim(&db, B, &list), "/task/id"), id);
+    assert_eq!(s(&db.claim(B, &list), "/task/id"), id);
     // An unassigned task given back stays unassigned.
     let list2 = db.list(A, "Other");
     let free = db.add(&list2, &["free"]).remove(0);
-    claim(&db, A, &list2);
-    let d = db.ok(
-        A,
-        "task_items",
-        "update",
-        json!({"task_id": free, "status": "todo"}),
-    );
+    db.claim(A, &list2);
+    let d = db.update(A, json!({"task_id": free, "status": "todo"}));
     assert!(d["task"].get("assigned_to_agent_id").is_none(), "{d}");
 }
 
 #[test]
 fn assignment_can_be_changed_and_cleared_without_a_status() {
     let (db, list, ids) = setup(&["a"]);
-    let d = db.ok(
-        A,
-        "task_items",
-        "update",
-        json!({"task_id": ids[0], "assigned_to_agent_id": C}),
-    );
+    let d = db.update(A, json!({"task_id": ids[0], "assigned_to_agent_id": C}));
     assert_eq!(d["task"]["assigned_to_agent_id"], C);
-    assert_eq!(claim(&db, B, &list)["task"], Value::Null);
-    let d = db.ok(
-        A,
-        "task_items",
-        "update",
-        json!({"task_id": ids[0], "assigned_to_agent_id": null}),
-    );
+    assert_eq!(db.claim(B, &list)["task"], Value::Null);
+    let d = db.update(A, json!({"task_id": ids[0], "assigned_to_agent_id": null}));
     assert!(d["task"].get("assigned_to_agent_id").is_none());
-    assert_eq!(s(&claim(&db, B, &list), "/task/id"), ids[0]);
+    assert_eq!(s(&db.claim(B, &list), "/task/id"), ids[0]);
 }
 
 #[test]
 fn an_update_by_the_holder_renews_its_lease() {
     let (db, list, ids) = setup(&["a"]);
-    let c = db.ok(
-        A,
-        "task_claims",
-        "claim_next",
-        json!({"list_id": list, "lease_seconds": 60}),
-    );
+    let c = db.claim_lease(A, &list, 60);
     assert_eq!(c["claim"]["expires_at"], fmt_ms(T0 + 60_000));
     db.advance(50);
-    let d = db.ok(
-        A,
-        "task_items",
-        "update",
-        json!({"task_id": ids[0], "notes": "still on it"}),
-    );
+    let d = db.update(A, json!({"task_id": ids[0], "notes": "still on it"}));
     assert_eq!(
         d["task"]["claim_expires_at"],
         db.now_plus(60),
@@ -350,23 +276,18 @@ fn an_update_by_the_holder_renews_its_lease() {
     assert_eq!(d["task"]["status"], "in_progress");
     db.advance(30); // past the original expiry
     assert_eq!(
-        claim(&db, B, &list)["task"],
+        db.claim(B, &list)["task"],
         Value::Null,
         "the renewed lease still holds"
     );
     db.advance(31);
-    assert_eq!(s(&claim(&db, B, &list), "/task/id"), ids[0]);
+    assert_eq!(s(&db.claim(B, &list), "/task/id"), ids[0]);
 }
 
 #[test]
 fn updates_while_another_agent_holds_the_task_are_conflicts() {
     let (db, list, ids) = setup(&["a"]);
-    db.ok(
-        A,
-        "task_claims",
-        "claim_next",
-        json!({"list_id": list, "lease_seconds": 300}),
-    );
+    db.claim_lease(A, &list, 300);
     let until = db.now_plus(300);
     let before = db.snapshot(A, &list);
     for p in [
@@ -384,10 +305,8 @@ fn updates_while_another_agent_holds_the_task_are_conflicts() {
     assert_eq!(db.snapshot(A, &list), before);
     // After the lease ran out, the task is fair game again.
     db.advance(300);
-    let d = db.ok(
+    let d = db.update(
         B,
-        "task_items",
-        "update",
         json!({"task_id": ids[0], "status": "todo", "notes": "A vanished"}),
     );
     assert_eq!(d["task"]["status"], "todo");
@@ -397,11 +316,9 @@ fn updates_while_another_agent_holds_the_task_are_conflicts() {
 #[test]
 fn a_closed_task_can_only_be_reopened_as_todo() {
     let (db, list, ids) = setup(&["a"]);
-    claim(&db, A, &list);
-    db.ok(
+    db.claim(A, &list);
+    db.update(
         A,
-        "task_items",
-        "update",
         json!({"task_id": ids[0], "status": "done", "outcome": "first try"}),
     );
     let before = db.snapshot(A, &list);
@@ -415,10 +332,8 @@ fn a_closed_task_can_only_be_reopened_as_todo() {
     }
     assert_eq!(db.snapshot(A, &list), before);
     db.advance(10);
-    let d = db.ok(
+    let d = db.update(
         A,
-        "task_items",
-        "update",
         json!({"task_id": ids[0], "status": "todo", "notes": "regression found"}),
     );
     assert_eq!(d["task"]["status"], "todo");
@@ -426,7 +341,7 @@ fn a_closed_task_can_only_be_reopened_as_todo() {
         d["task"].get("completed_at").is_none(),
         "reopening clears completed_at: {d}"
     );
-    let c = claim(&db, B, &list);
+    let c = db.claim(B, &list);
     assert_eq!(s(&c, "/task/id"), ids[0]);
     assert_eq!(
         c["task"]["started_at"],

@@ -226,26 +226,9 @@ fn well_formed_ids_that_do_not_exist_are_not_found() {
 #[test]
 fn unknown_action_lists_the_valid_ones() {
     let db = TestDb::new();
-    let cases: [(&str, &str, &[&str]); 5] = [
-        ("task_lists", "list", &["create", "find", "get", "delete"]),
-        (
-            "task_items",
-            "move",
-            &["create", "add_many", "update", "reorder", "delete"],
-        ),
-        (
-            "task_claims",
-            "claim",
-            &["claim_next", "refresh", "release_expired"],
-        ),
-        ("task_audit", "list", &["get"]),
-        (
-            "task_help",
-            "help",
-            &["all", "workflow", "schemas", "examples"],
-        ),
-    ];
-    for (tool, action, valid) in cases {
+    // One wrong action name per tool, in TOOL_ACTIONS order.
+    let wrong = ["list", "move", "claim", "list", "help"];
+    for ((tool, valid), action) in TOOL_ACTIONS.into_iter().zip(wrong) {
         let e = db.err(A, tool, action, json!({}));
         let mut needles = vec![tool, action];
         needles.extend_from_slice(valid);
@@ -726,16 +709,8 @@ fn task_help_teaches_workflow_rules_schemas_and_examples() {
     }
 
     let schemas = db.ok(A, "task_help", "schemas", Value::Null)["schemas"].clone();
-    let expected: [(&str, &[&str]); 4] = [
-        ("task_lists", &["create", "find", "get", "delete"]),
-        (
-            "task_items",
-            &["create", "add_many", "update", "reorder", "delete"],
-        ),
-        ("task_claims", &["claim_next", "refresh", "release_expired"]),
-        ("task_audit", &["get"]),
-    ];
-    for (tool, actions) in expected {
+    // The first four tools (all but task_help).
+    for &(tool, actions) in &TOOL_ACTIONS[..4] {
         let got: Vec<&String> = schemas[tool].as_object().unwrap().keys().collect();
         assert_eq!(got.len(), actions.len(), "{tool}: {got:?}");
         for action in actions {
@@ -761,7 +736,7 @@ fn task_help_teaches_workflow_rules_schemas_and_examples() {
     let examples = db.ok(A, "task_help", "examples", Value::Null)["examples"].clone();
     let examples = examples.as_array().unwrap();
     assert_eq!(examples.len(), 13, "one example per tool+action");
-    for (tool, actions) in expected {
+    for &(tool, actions) in &TOOL_ACTIONS[..4] {
         for action in actions {
             assert!(
                 examples
@@ -907,12 +882,7 @@ fn sql_looking_strings_are_stored_verbatim_and_harmless() {
     );
     let task = s(&d, "/task/id");
     assert_eq!(s(&d, "/task/title"), evil);
-    db.ok(
-        agent,
-        "task_items",
-        "update",
-        json!({"task_id": task, "notes": evil}),
-    );
+    db.update(agent, json!({"task_id": task, "notes": evil}));
 
     let g = db.get("someone", &list);
     assert_eq!(g["list"]["name"], evil);
@@ -931,7 +901,7 @@ fn sql_looking_strings_are_stored_verbatim_and_harmless() {
     );
     assert_eq!(strs(&f, "/lists", "id"), vec![list.clone()]);
     // The assignee (a weird agent id) can claim it.
-    let c = db.ok(agent, "task_claims", "claim_next", json!({"list_id": list}));
+    let c = db.claim(agent, &list);
     assert_eq!(s(&c, "/task/id"), task);
 
     // Every table is still there and works.
@@ -1033,7 +1003,7 @@ fn ids_are_prefixed_ulids_and_times_come_from_the_host_clock() {
         crockford(id, "task_");
         assert_eq!(g["tasks"][i]["created_at"], "2027-01-09T12:00:59.999Z");
     }
-    let c = db.ok(A, "task_claims", "claim_next", json!({"list_id": list}));
+    let c = db.claim(A, &list);
     crockford(&s(&c, "/claim/token"), "claim_");
     assert_eq!(s(&c, "/task/started_at"), "2027-01-09T12:00:59.999Z");
     assert_eq!(s(&c, "/claim/expires_at"), "2027-01-09T12:15:59.999Z");
