@@ -18,9 +18,14 @@ pub fn format_ms(ms: i64) -> String {
     }
 }
 
+/// Parses an RFC 3339 time (any offset): the one time parser of the crate.
+pub fn parse_timestamp(s: &str) -> Option<Timestamp> {
+    s.parse::<Timestamp>().ok()
+}
+
 /// Parses an RFC 3339 time (any offset) into ms since the epoch.
 pub fn parse_rfc3339(s: &str) -> Option<i64> {
-    s.parse::<Timestamp>().ok().map(|t| t.as_millisecond())
+    parse_timestamp(s).map(|t| t.as_millisecond())
 }
 
 #[cfg(test)]

@@ -14,6 +14,11 @@ pub const TASK_COLS: &str = "id, list_id, position, title, description, notes, s
      claimed_by_agent_id, claim_token, claim_expires_at, lease_ms, outcome, created_at, updated_at, started_at, \
      completed_at, deleted_at";
 
+/// The SET assignments that end a task's claim (the in-memory twin is
+/// [`TaskRow::end_claim`]).
+pub const END_CLAIM: &str =
+    "claimed_by_agent_id = NULL, claim_token = NULL, claim_expires_at = NULL, lease_ms = NULL";
+
 /// A row of `lists`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListRow {
@@ -137,6 +142,14 @@ impl TaskRow {
             completed_at: opt_int(r, 16),
             deleted_at: opt_int(r, 17),
         }
+    }
+
+    /// Ends the claim in memory, as [`END_CLAIM`] does in SQL.
+    pub fn end_claim(&mut self) {
+        self.claimed_by_agent_id = None;
+        self.claim_token = None;
+        self.claim_expires_at = None;
+        self.lease_ms = None;
     }
 
     /// Whether another agent than `agent` holds a lease that has not expired.

@@ -102,7 +102,7 @@ fn known(l: &mut LineBuf, key: &str, v: &Value, params: &Value) {
             l.push(format!(" \"{}\"", text(v, 50)), Style::Text);
         }
         "tasks" => {
-            let n = v.as_array().map(|a| fmt::plural(a.len() as i64, "task"));
+            let n = v.as_array().map(|a| fmt::plural(a.len(), "task"));
             l.push(
                 format!(" {}", n.unwrap_or_else(|| text(v, 30))),
                 Style::Text,

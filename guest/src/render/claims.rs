@@ -116,7 +116,7 @@ pub(crate) fn released(data: &Value) -> Option<Vec<Line>> {
     }
     let head = format!(
         "↺ released {} back to todo",
-        fmt::plural(ids.len() as i64, "expired claim")
+        fmt::plural(ids.len(), "expired claim")
     );
     Some(vec![line(head, Style::Warning), id_list(ids)])
 }

@@ -7,6 +7,9 @@ use super::Style;
 use jiff::Timestamp;
 use serde_json::Value;
 
+/// `1 task`, `3 tasks`: the same wording as the summaries.
+pub(crate) use crate::tools::summary::plural;
+
 // ---------------------------------------------------------------- text
 
 /// The text on one line: newlines, tabs and other control characters become
@@ -100,15 +103,6 @@ pub(crate) fn truncate_left(s: &str, max: usize) -> String {
     out
 }
 
-/// `1 task`, `3 tasks`.
-pub(crate) fn plural(n: i64, word: &str) -> String {
-    if n == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{n} {word}s")
-    }
-}
-
 // ---------------------------------------------------------------- ids
 
 /// How many trailing characters of an id are kept. ULIDs end with random
@@ -136,8 +130,8 @@ pub(crate) fn short_id(id: &str) -> String {
 // ---------------------------------------------------------------- status
 
 /// How a task status is shown: symbol, word and style. `in_progress` reads
-/// `run` and `blocked` reads `paused` (the widget's words), so the person
-/// sees the same vocabulary everywhere.
+/// `run` and `blocked` reads `paused` (the widget's words). The list
+/// counters ([`counters`]) keep the wire word `blocked`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Badge {
     /// One-column symbol.
@@ -183,9 +177,10 @@ pub(crate) fn status(s: &str) -> Badge {
 
 // ---------------------------------------------------------------- time
 
-/// Parses an RFC 3339 timestamp; None for anything else.
+/// Parses an RFC 3339 timestamp, ignoring surrounding spaces; None for
+/// anything else.
 pub(crate) fn parse_time(s: &str) -> Option<Timestamp> {
-    s.trim().parse::<Timestamp>().ok()
+    crate::clock::parse_timestamp(s.trim())
 }
 
 /// `2026-11-30 12:00` (UTC, minutes): what a person needs from the wire's

@@ -42,7 +42,7 @@ pub(crate) fn created(data: &Value) -> Option<Vec<Line>> {
 pub(crate) fn added(data: &Value) -> Option<Vec<Line>> {
     let tasks = fmt::arr(data, "tasks")?;
     let list_id = tasks.iter().find_map(|t| str_of(t, "list_id"));
-    let verb = format!("added {}", fmt::plural(tasks.len() as i64, "task"));
+    let verb = format!("added {}", fmt::plural(tasks.len(), "task"));
     let mut lines = vec![header("✓", &verb, Style::Success, list_id, "to")];
     lines.extend(task::rows(tasks, 2));
     Some(lines)
@@ -69,10 +69,7 @@ pub(crate) fn reordered(data: &Value) -> Option<Vec<Line>> {
     let mut sorted: Vec<&Value> = tasks.iter().filter(|t| t.is_object()).collect();
     sorted.sort_by_key(|t| fmt::int(t, "position").unwrap_or(i64::MAX));
     let mut lines = vec![line(
-        format!(
-            "↕ new order of {}",
-            fmt::plural(sorted.len() as i64, "task")
-        ),
+        format!("↕ new order of {}", fmt::plural(sorted.len(), "task")),
         Style::Accent,
     )];
     let mut t = Table::new(&[Align::Right, Align::Left]).indent(2);
@@ -106,7 +103,7 @@ pub(crate) fn deleted(data: &Value) -> Option<Vec<Line>> {
     if ids.is_empty() {
         return Some(vec![line("nothing deleted", Style::Muted)]);
     }
-    let verb = format!("deleted {}", fmt::plural(ids.len() as i64, "task"));
+    let verb = format!("deleted {}", fmt::plural(ids.len(), "task"));
     Some(vec![
         line(format!("✓ {verb}"), Style::Success),
         id_list(ids),

@@ -125,7 +125,8 @@ pub fn render_call(tool: &str, action: &str, params: &Value) -> Vec<Line> {
     vec![call::line(tool, action, params)]
 }
 
-/// Plain text of lines (spans concatenated, lines joined with '\n'), for tests and plain hosts.
+/// Plain text of lines (spans concatenated, lines joined with '\n'), for tests.
+#[cfg(test)]
 pub fn to_plain(lines: &[Line]) -> String {
     lines
         .iter()

@@ -25,6 +25,9 @@ pub const EVENT_KINDS: &[&str] = &[
 
 /// Page size of find and audit get when `limit` is not given.
 pub const DEFAULT_PAGE: i64 = 50;
+/// Claim lease when `lease_seconds` is not given: 15 minutes (the
+/// `lease_seconds` doc and task_help's rules say "default 900").
+pub const DEFAULT_LEASE_MS: i64 = 900_000;
 /// Most tasks in one add_many.
 pub const MAX_BATCH: usize = 500;
 /// Most dependencies of one task.

@@ -5,6 +5,7 @@ use serde_json::{Map, Value, json};
 
 use super::defs::BATCH_ITEM;
 use super::{ActionSpec, Param, ToolSpec, Ty};
+use crate::context::MAX_AGENT_ID;
 
 /// The JSON Schema of one action's `params` object.
 pub fn action_schema(action: &ActionSpec) -> Value {
@@ -35,10 +36,10 @@ fn type_schema(ty: Ty) -> Value {
     match ty {
         Ty::Str { min, max } => json!({"type": "string", "minLength": min, "maxLength": max}),
         Ty::Agent { nullable: false } => {
-            json!({"type": "string", "minLength": 1, "maxLength": 200})
+            json!({"type": "string", "minLength": 1, "maxLength": MAX_AGENT_ID})
         }
         Ty::Agent { nullable: true } => {
-            json!({"type": ["string", "null"], "minLength": 1, "maxLength": 200})
+            json!({"type": ["string", "null"], "minLength": 1, "maxLength": MAX_AGENT_ID})
         }
         Ty::Bool => json!({"type": "boolean"}),
         Ty::Int { min, max } => json!({"type": "integer", "minimum": min, "maximum": max}),

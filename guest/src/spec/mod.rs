@@ -7,7 +7,7 @@ mod json_schema;
 mod suggest;
 mod validate;
 
-pub use defs::{BATCH_ITEM, DEFAULT_PAGE, TOOLS, find_tool};
+pub use defs::{BATCH_ITEM, DEFAULT_LEASE_MS, DEFAULT_PAGE, TOOLS, find_tool};
 pub use json_schema::{action_schema, tool_input_schema};
 pub use suggest::closest as closest_name;
 pub use validate::{Params, is_agent_id, validate};

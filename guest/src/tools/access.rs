@@ -29,16 +29,26 @@ pub fn list(call: &mut Call, list_id: &str, include_deleted: bool) -> ToolResult
     Ok(list)
 }
 
-/// Loads a non-deleted task of a non-deleted list and checks access to its list.
-pub fn task(call: &mut Call, task_id: &str) -> ToolResult<(TaskRow, ListRow)> {
+/// [`list`] for the call's `list_id` param.
+pub fn list_param(call: &mut Call, include_deleted: bool) -> ToolResult<ListRow> {
+    let list_id = call.params.str("list_id").unwrap_or_default().to_string();
+    list(call, &list_id, include_deleted)
+}
+
+/// Loads a task row by id, soft-deleted or not, without any access check.
+pub fn task_row(call: &Call, task_id: &str) -> ToolResult<TaskRow> {
     let rows = call.rows(
         &format!("SELECT {TASK_COLS} FROM tasks WHERE id = ?"),
         crate::params![task_id],
     )?;
-    let task = rows
-        .first()
+    rows.first()
         .map(|r| TaskRow::from_row(r))
-        .ok_or_else(|| ToolError::not_found("task", task_id))?;
+        .ok_or_else(|| ToolError::not_found("task", task_id))
+}
+
+/// Loads a non-deleted task of a non-deleted list and checks access to its list.
+pub fn task(call: &mut Call, task_id: &str) -> ToolResult<(TaskRow, ListRow)> {
+    let task = task_row(call, task_id)?;
     if task.deleted_at.is_some() {
         return Err(ToolError::new(
             ErrorCode::NotFound,
@@ -110,15 +120,4 @@ pub fn claimed_conflict(task: &TaskRow) -> ToolError {
         ),
         "call task_claims claim_next to get another task",
     )
-}
-
-/// Reads a task row back by id (after a write).
-pub fn reload(call: &Call, task_id: &str) -> ToolResult<TaskRow> {
-    let rows = call.rows(
-        &format!("SELECT {TASK_COLS} FROM tasks WHERE id = ?"),
-        crate::params![task_id],
-    )?;
-    rows.first()
-        .map(|r| TaskRow::from_row(r))
-        .ok_or_else(|| ToolError::not_found("task", task_id))
 }

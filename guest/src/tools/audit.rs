@@ -8,7 +8,6 @@ use super::call::{Call, Output};
 use super::summary::plural;
 use crate::clock::{format_ms, parse_rfc3339};
 use crate::error::{ToolError, ToolResult};
-use crate::model::{TASK_COLS, TaskRow};
 use crate::spec::DEFAULT_PAGE;
 use crate::store::Value;
 
@@ -16,35 +15,30 @@ use crate::store::Value;
 pub fn get(call: &mut Call) -> ToolResult<Output> {
     let mut sql = "SELECT e.seq, e.id, e.at, e.agent_id, e.kind, e.list_id, e.task_id, e.data FROM events e WHERE 1 = 1".to_string();
     let mut args: Vec<Value> = Vec::new();
-    let mut list_id = call.params.str("list_id").map(str::to_string);
-    if let Some(task_id) = call.params.str("task_id").map(str::to_string) {
-        let rows = call.rows(
-            &format!("SELECT {TASK_COLS} FROM tasks WHERE id = ?"),
-            crate::params![task_id.as_str()],
-        )?;
-        let task = rows
-            .first()
-            .map(|r| TaskRow::from_row(r))
-            .ok_or_else(|| ToolError::not_found("task", &task_id))?;
-        // Access to the task's own list is checked first, so a mismatch
-        // never tells anything about a list the caller cannot see.
-        access::list(call, &task.list_id, true)?;
-        if list_id.as_ref().is_some_and(|l| *l != task.list_id) {
-            let given = list_id.unwrap_or_default();
-            return Err(ToolError::invalid(
-                format!("task {task_id} is not in list {given}"),
-                "pass only task_id, or the list_id the task belongs to",
-            ));
+    let given = call.params.str("list_id").map(str::to_string);
+    // The list whose events are shown, loaded and access-checked once.
+    let list = match call.params.str("task_id").map(str::to_string) {
+        Some(task_id) => {
+            let task = access::task_row(call, &task_id)?;
+            // Access to the task's own list is checked first, so a mismatch
+            // never tells anything about a list the caller cannot see.
+            let list = access::list(call, &task.list_id, true)?;
+            if let Some(given) = given.filter(|l| *l != task.list_id) {
+                return Err(ToolError::invalid(
+                    format!("task {task_id} is not in list {given}"),
+                    "pass only task_id, or the list_id the task belongs to",
+                ));
+            }
+            sql.push_str(" AND e.task_id = ?");
+            args.push(task_id.into());
+            Some(list)
         }
-        list_id = Some(task.list_id);
-        sql.push_str(" AND e.task_id = ?");
-        args.push(task_id.into());
-    }
-    match &list_id {
-        Some(id) => {
-            let list = access::list(call, id, true)?;
+        None => given.map(|id| access::list(call, &id, true)).transpose()?,
+    };
+    match &list {
+        Some(list) => {
             sql.push_str(" AND e.list_id = ?");
-            args.push(list.id.into());
+            args.push(list.id.as_str().into());
         }
         None => {
             let agent = call.agent()?.to_string();
@@ -106,9 +100,9 @@ pub fn get(call: &mut Call) -> ToolResult<Output> {
             })
         })
         .collect();
-    let scope = list_id.map_or_else(
+    let scope = list.map_or_else(
         || "private-bypass events you may see".to_string(),
-        |l| format!("events of list {l}"),
+        |l| format!("events of list {}", l.id),
     );
     let summary = format!("{}: {scope}, newest first", plural(events.len(), "event"));
     Ok(Output {

@@ -5,18 +5,16 @@
 use serde_json::{Value as Json, json};
 
 use super::access;
-use super::access::{claimed_conflict, reload};
+use super::access::claimed_conflict;
 use super::call::{Call, Output};
 use super::deps;
 use super::summary::{plural, quoted};
 use crate::clock::format_ms;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::IdKind;
-use crate::model::{TASK_COLS, TaskRow};
+use crate::model::{END_CLAIM, TASK_COLS, TaskRow};
+use crate::spec::DEFAULT_LEASE_MS;
 use crate::store::Value;
-
-/// Default lease: 15 minutes.
-pub const DEFAULT_LEASE_MS: i64 = 900_000;
 
 fn lease_ms(call: &Call, fallback: Option<i64>) -> i64 {
     call.params
@@ -34,10 +32,7 @@ fn claim_json(task: &TaskRow) -> Json {
 /// first ready task by position, else why nothing is ready.
 pub fn claim_next(call: &mut Call) -> ToolResult<Output> {
     let agent = call.agent()?.to_string();
-    let list_id = call.params.str("list_id").unwrap_or_default().to_string();
-    let list = access::list(call, &list_id, false)?;
-    let lease = lease_ms(call, None);
-    let expires = call.now + lease;
+    let list = access::list_param(call, false)?;
 
     // Retried call or lost context: hand back what the caller already holds.
     // (No ORDER BY: it would make SQLite walk the whole list by position
@@ -50,23 +45,11 @@ pub fn claim_next(call: &mut Call) -> ToolResult<Output> {
         crate::params![list.id.as_str(), agent.as_str()],
     )?;
     if let Some(row) = held.first() {
-        let task = TaskRow::from_row(row);
-        // A retry must not cut a long lease short: without lease_seconds the
-        // claim keeps its own lease length.
-        let lease = lease_ms(call, task.lease_ms);
-        let expires = call.now + lease;
-        call.exec(
-            "UPDATE tasks SET claim_expires_at = ?, lease_ms = ?, updated_at = ? WHERE id = ?",
-            crate::params![expires, lease, call.now, task.id.as_str()],
-        )?;
-        call.event(
-            "claimed",
-            Some(&list.id),
-            Some(&task.id),
-            json!({"resumed": true, "lease_seconds": lease / 1000}),
-        )?;
-        return claim_output(call, &task.id, "resumed");
+        return renew(call, &list.id, TaskRow::from_row(row), true);
     }
+
+    let lease = lease_ms(call, None);
+    let expires = call.now + lease;
 
     // The redundant `status IN (…)` term lets SQLite use the partial index
     // of open tasks (migration 0002) instead of walking closed ones.
@@ -85,7 +68,7 @@ pub fn claim_next(call: &mut Call) -> ToolResult<Output> {
     let Some(row) = candidate.first() else {
         return nothing_ready(call, &list.id, &agent);
     };
-    let task = TaskRow::from_row(row);
+    let mut task = TaskRow::from_row(row);
     let token = call.new_id(IdKind::Claim);
     let changed = call.exec(
         "UPDATE tasks SET status = 'in_progress', claimed_by_agent_id = ?, claim_token = ?, claim_expires_at = ?, \
@@ -94,6 +77,7 @@ pub fn claim_next(call: &mut Call) -> ToolResult<Output> {
         crate::params![agent.as_str(), token.as_str(), expires, lease, call.now, call.now, task.id.as_str(), call.now],
     )?;
     if changed != 1 {
+        // Should not happen: the write lock makes select-then-update atomic.
         return Err(ToolError::conflict(
             format!("task {} was taken by another agent", task.id),
             "call claim_next again",
@@ -110,15 +94,23 @@ pub fn claim_next(call: &mut Call) -> ToolResult<Output> {
         json!({"lease_seconds": lease / 1000}),
     )?;
     call.touch_list(&list.id)?;
-    claim_output(call, &task.id, "claimed")
+    // Exactly what the UPDATE above wrote: no need to read the row back.
+    task.status = "in_progress".into();
+    task.claimed_by_agent_id = Some(agent);
+    task.claim_token = Some(token);
+    task.claim_expires_at = Some(expires);
+    task.lease_ms = Some(lease);
+    task.started_at.get_or_insert(call.now);
+    task.updated_at = call.now;
+    claim_output(call, &task, "claimed")
 }
 
-/// The result of claim_next / refresh: the task as stored now and its claim.
-/// `verb` is `claimed`, `resumed` (flagged in the data) or `refreshed`.
-fn claim_output(call: &Call, task_id: &str, verb: &str) -> ToolResult<Output> {
-    let task = reload(call, task_id)?;
-    let deps = deps::of_task(call, task_id)?;
-    let mut data = json!({"task": task.to_json(&deps), "claim": claim_json(&task)});
+/// The result of claim_next / refresh: the task as stored now (patched in
+/// memory by the caller) and its claim. `verb` is `claimed`, `resumed`
+/// (flagged in the data) or `refreshed`.
+fn claim_output(call: &Call, task: &TaskRow, verb: &str) -> ToolResult<Output> {
+    let deps = deps::of_task(call, &task.id)?;
+    let mut data = json!({"task": task.to_json(&deps), "claim": claim_json(task)});
     if verb == "resumed" {
         data["resumed"] = true.into();
     }
@@ -198,18 +190,34 @@ pub fn refresh(call: &mut Call) -> ToolResult<Output> {
         ));
     }
     access::check_token(call.params.str("claim_token"), &task)?;
+    renew(call, &list.id, task, false)
+}
+
+/// Extends the lease of a claim the caller holds: `claim_next` resuming it
+/// (`resumed`) or `refresh`. A retry must not cut a long lease short:
+/// without lease_seconds the claim keeps its own lease length.
+fn renew(call: &Call, list_id: &str, task: TaskRow, resumed: bool) -> ToolResult<Output> {
     let lease = lease_ms(call, task.lease_ms);
+    let expires = call.now + lease;
     call.exec(
         "UPDATE tasks SET claim_expires_at = ?, lease_ms = ?, updated_at = ? WHERE id = ?",
-        crate::params![call.now + lease, lease, call.now, task.id.as_str()],
+        crate::params![expires, lease, call.now, task.id.as_str()],
     )?;
-    call.event(
-        "refreshed",
-        Some(&list.id),
-        Some(&task.id),
-        json!({"lease_seconds": lease / 1000}),
-    )?;
-    claim_output(call, &task.id, "refreshed")
+    let (kind, verb, mut data) = if resumed {
+        ("claimed", "resumed", json!({"resumed": true}))
+    } else {
+        ("refreshed", "refreshed", json!({}))
+    };
+    data["lease_seconds"] = (lease / 1000).into();
+    call.event(kind, Some(list_id), Some(&task.id), data)?;
+    // Exactly what the UPDATE above wrote: no need to read the row back.
+    let task = TaskRow {
+        claim_expires_at: Some(expires),
+        lease_ms: Some(lease),
+        updated_at: call.now,
+        ..task
+    };
+    claim_output(call, &task, verb)
 }
 
 /// `release_expired`: returns expired claims to `todo`, keeping assignments.
@@ -234,20 +242,25 @@ pub fn release_expired(call: &mut Call) -> ToolResult<Output> {
     sql.push_str(" ORDER BY t.list_id, t.position");
     let rows = call.rows(&sql, &args)?;
     let mut released = Vec::new();
+    let mut lists: Vec<&str> = Vec::new();
     for r in &rows {
         let (id, list_id) = (
             r[0].as_str().unwrap_or_default(),
             r[1].as_str().unwrap_or_default(),
         );
         call.exec(
-            "UPDATE tasks SET status = 'todo', claimed_by_agent_id = NULL, claim_token = NULL, claim_expires_at = NULL, \
-             lease_ms = NULL, updated_at = ? WHERE id = ?",
+            &format!("UPDATE tasks SET status = 'todo', {END_CLAIM}, updated_at = ? WHERE id = ?"),
             crate::params![call.now, id],
         )?;
         let data = json!({"claimed_by": r[2].as_str(), "expired_at": r[3].as_i64().map(format_ms)});
         call.event("released", Some(list_id), Some(id), data)?;
-        call.touch_list(list_id)?;
+        if !lists.contains(&list_id) {
+            lists.push(list_id);
+        }
         released.push(id.to_string());
+    }
+    for l in lists {
+        call.touch_list(l)?;
     }
     let summary = if released.is_empty() {
         "no expired claims".to_string()

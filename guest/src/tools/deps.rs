@@ -89,7 +89,7 @@ pub fn check_existing(
     Ok(out)
 }
 
-/// Replaces the dependencies of `task_id`.
+/// Writes the dependencies of `task_id`; with `replace`, first drops the old ones.
 pub fn write(call: &Call, task_id: &str, deps: &[String], replace: bool) -> ToolResult<()> {
     if replace {
         call.exec(

@@ -1,7 +1,7 @@
-//! `task_items`: create, add_many (all or nothing, batch refs), reorder,
-//! delete. `update` lives in `items_update.rs`.
+//! `task_items`: create, add_many (all or nothing, batch refs) and delete.
+//! `update` lives in `items_update.rs`, `reorder` in `reorder.rs`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::{Value as Json, json};
 
@@ -12,7 +12,7 @@ use super::positions;
 use super::summary::{plural, quoted};
 use crate::error::{ToolError, ToolResult};
 use crate::ids::IdKind;
-use crate::model::TaskRow;
+use crate::model::{END_CLAIM, TaskRow};
 use crate::spec::Params;
 
 /// A task about to be inserted.
@@ -98,8 +98,7 @@ fn insert(call: &Call, list_id: &str, at: i64, tasks: &[NewTask]) -> ToolResult<
 /// `create`: one task, appended or inserted at `position`.
 pub fn create(call: &mut Call) -> ToolResult<Output> {
     call.agent()?;
-    let list_id = call.params.str("list_id").unwrap_or_default().to_string();
-    let list = access::list(call, &list_id, false)?;
+    let list = access::list_param(call, false)?;
     let mut task = NewTask::from_params(call, &call.params);
     let wanted = call.params.strs("depends_on").unwrap_or_default();
     task.depends_on = deps::check_existing(call, &list.id, None, &wanted)?;
@@ -122,8 +121,7 @@ pub fn create(call: &mut Call) -> ToolResult<Output> {
 /// in `depends_on` by their batch-local `ref`, before or after themselves.
 pub fn add_many(call: &mut Call) -> ToolResult<Output> {
     call.agent()?;
-    let list_id = call.params.str("list_id").unwrap_or_default().to_string();
-    let list = access::list(call, &list_id, false)?;
+    let list = access::list_param(call, false)?;
     let items = call.params.items("tasks");
     let mut tasks: Vec<NewTask> = items
         .iter()
@@ -248,15 +246,8 @@ pub fn delete(call: &mut Call) -> ToolResult<Output> {
             "pass the task to delete",
         ));
     }
-    let mut seen = Vec::new();
-    ids.retain(|id| {
-        if seen.contains(id) {
-            false
-        } else {
-            seen.push(id.clone());
-            true
-        }
-    });
+    let mut seen = HashSet::new();
+    ids.retain(|id| seen.insert(id.clone()));
     let mut lists: Vec<String> = Vec::new();
     for id in &ids {
         let (task, list) = access::task(call, id)?;
@@ -264,8 +255,7 @@ pub fn delete(call: &mut Call) -> ToolResult<Output> {
             return Err(access::claimed_conflict(&task));
         }
         call.exec(
-            "UPDATE tasks SET deleted_at = ?, updated_at = ?, claimed_by_agent_id = NULL, claim_token = NULL, \
-             claim_expires_at = NULL, lease_ms = NULL WHERE id = ?",
+            &format!("UPDATE tasks SET deleted_at = ?, updated_at = ?, {END_CLAIM} WHERE id = ?"),
             crate::params![call.now, call.now, id.as_str()],
         )?;
         call.event(

@@ -5,12 +5,12 @@ use serde_json::json;
 
 use super::access;
 use super::call::{Call, Output};
-use super::claims::DEFAULT_LEASE_MS;
 use super::deps;
 use super::summary::quoted;
 use crate::clock::format_ms;
 use crate::error::{ErrorCode, ToolError, ToolResult};
 use crate::model::TaskRow;
+use crate::spec::DEFAULT_LEASE_MS;
 
 /// `update`: see the rules in CONTRACT.md and `task_help workflow`.
 pub fn update(call: &mut Call) -> ToolResult<Output> {
@@ -178,12 +178,8 @@ fn apply_status(
         // not take it from them.
         new.assigned_to_agent_id = Some(agent.to_string());
     }
-    if status != "in_progress" {
-        new.claimed_by_agent_id = None;
-        new.claim_token = None;
-        new.claim_expires_at = None;
-        new.lease_ms = None;
-    }
+    // `in_progress` was refused above: every status set here ends the claim.
+    new.end_claim();
     match status {
         "done" | "canceled" => {
             if !old.is_closed() || old.status != status {

@@ -9,7 +9,7 @@ use super::positions;
 use super::summary::{plural, quoted};
 use crate::error::{ToolError, ToolResult};
 use crate::ids::IdKind;
-use crate::model::{Counts, LIST_COLS, ListRow, TASK_COLS, TaskRow};
+use crate::model::{Counts, END_CLAIM, LIST_COLS, ListRow, TASK_COLS, TaskRow};
 use crate::spec::DEFAULT_PAGE;
 use crate::store::Value;
 
@@ -256,8 +256,7 @@ pub fn counts_by_list<'a>(call: &Call, list_ids: &[&'a str]) -> ToolResult<Vec<(
 /// `get`: one list, its counts and (by default) its tasks in position order.
 pub fn get(call: &mut Call) -> ToolResult<Output> {
     let include_deleted = call.params.bool("include_deleted") == Some(true);
-    let list_id = call.params.str("list_id").unwrap_or_default().to_string();
-    let list = access::list(call, &list_id, include_deleted)?;
+    let list = access::list_param(call, include_deleted)?;
     let counts = counts_by_list(call, &[list.id.as_str()])?.remove(0).1;
     let mut data = json!({"list": list.to_json(), "counts": counts.to_json()});
     let mut shown = None;
@@ -308,8 +307,7 @@ pub fn get(call: &mut Call) -> ToolResult<Output> {
 /// their history untouched.
 pub fn delete(call: &mut Call) -> ToolResult<Output> {
     call.agent()?;
-    let list_id = call.params.str("list_id").unwrap_or_default().to_string();
-    let list = access::list(call, &list_id, false)?;
+    let list = access::list_param(call, false)?;
     let active: Vec<TaskRow> = call
         .rows(
             &format!(
@@ -335,9 +333,10 @@ pub fn delete(call: &mut Call) -> ToolResult<Output> {
         return Err(e);
     }
     let n = call.exec(
-        "UPDATE tasks SET deleted_at = ?, updated_at = ?, claimed_by_agent_id = NULL, claim_token = NULL, \
-         claim_expires_at = NULL, lease_ms = NULL WHERE list_id = ? AND deleted_at IS NULL \
-         AND status NOT IN ('done', 'canceled')",
+        &format!(
+            "UPDATE tasks SET deleted_at = ?, updated_at = ?, {END_CLAIM} WHERE list_id = ? \
+             AND deleted_at IS NULL AND status NOT IN ('done', 'canceled')"
+        ),
         crate::params![call.now, call.now, list.id.as_str()],
     )?;
     for t in &active {
@@ -358,7 +357,7 @@ pub fn delete(call: &mut Call) -> ToolResult<Output> {
         "deleted list {} {} and {}",
         list.id,
         quoted(&list.name),
-        plural(n as usize, "active task")
+        plural(n, "active task")
     );
     Ok(Output {
         summary,

@@ -12,12 +12,12 @@ mod items_update;
 mod lists;
 mod positions;
 mod reorder;
-mod summary;
+pub(crate) mod summary;
 #[cfg(test)]
 mod tests;
 
 pub use call::{Call, Output};
-pub use help::{CatalogueEntry, catalogue};
+pub use help::catalogue;
 
 use crate::clock::Clock;
 use crate::context::{CallContext, effective_agent};

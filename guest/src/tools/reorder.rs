@@ -13,8 +13,7 @@ use crate::error::{ToolError, ToolResult};
 /// an anchor task; the other tasks keep their relative order.
 pub fn reorder(call: &mut Call) -> ToolResult<Output> {
     call.agent()?;
-    let list_id = call.params.str("list_id").unwrap_or_default().to_string();
-    let list = access::list(call, &list_id, false)?;
+    let list = access::list_param(call, false)?;
     let moved: Vec<String> = call
         .params
         .strs("task_ids")

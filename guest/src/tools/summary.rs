@@ -13,9 +13,9 @@ pub fn quoted(title: &str) -> String {
     serde_json::Value::from(shown).to_string()
 }
 
-/// `1 task` / `3 tasks`.
-pub fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
+/// `1 task` / `3 tasks`, for any integer count (summaries and renderers).
+pub fn plural<N: std::fmt::Display + PartialEq + From<u8>>(n: N, word: &str) -> String {
+    if n == N::from(1) {
         format!("{n} {word}")
     } else {
         format!("{n} {word}s")
