@@ -23,6 +23,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+#[path = "build/wasm_target.rs"]
+mod wasm_target;
+
 /// Variables the outer cargo sets for this build script (or that configure
 /// the outer build) which must not leak into the nested guest build: they
 /// would retarget it, inject host-only flags (coverage, sanitizers, clippy
@@ -79,6 +82,7 @@ fn main() {
     let out_dir = PathBuf::from(env::var_os("OUT_DIR").expect("OUT_DIR"));
 
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=build/wasm_target.rs");
     println!("cargo:rerun-if-env-changed=TASKLISTS_GUEST_WASM");
     println!("cargo:rerun-if-env-changed=CARGO_TARGET_DIR");
 
@@ -118,6 +122,19 @@ fn main() {
 
 /// Runs the nested cargo build and returns the path of the component.
 fn build_guest(workspace: &Path) -> PathBuf {
+    // First, before the nested build: a toolchain without the wasm target
+    // would only fail minutes later, deep in the guest's dependencies.
+    let rustc = env::var_os("RUSTC").unwrap_or_else(|| OsString::from("rustc"));
+    match wasm_target::ensure(Path::new(&rustc), &|key| env::var_os(key)) {
+        Ok(wasm_target::Outcome::Present) => {}
+        // Cargo replays this warning while the build script stays fresh,
+        // so it is worded to stay true.
+        Ok(wasm_target::Outcome::Added { toolchain }) => println!(
+            "cargo:warning=the {} target was missing from the {toolchain} toolchain; it was added with rustup (the tasklists component is built for it)",
+            wasm_target::TARGET
+        ),
+        Err(sentence) => fail(&sentence),
+    }
     // Rebuild when anything the guest is made of changes. Only existing paths
     // are listed: cargo treats a missing one as always changed.
     for input in [
@@ -153,7 +170,7 @@ fn build_guest(workspace: &Path) -> PathBuf {
             "--profile",
             GUEST_PROFILE,
         ])
-        .args(["--target", "wasm32-wasip2", "--locked"])
+        .args(["--target", wasm_target::TARGET, "--locked"])
         .arg("--target-dir")
         .arg(&target_dir)
         .stdin(Stdio::null());
@@ -176,7 +193,7 @@ fn build_guest(workspace: &Path) -> PathBuf {
         ));
     }
     target_dir
-        .join("wasm32-wasip2")
+        .join(wasm_target::TARGET)
         .join(GUEST_PROFILE)
         .join("tasklists_guest.wasm")
 }
