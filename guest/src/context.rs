@@ -3,6 +3,7 @@
 
 use crate::error::{ErrorCode, ToolError, ToolResult};
 use crate::spec::is_agent_id;
+use crate::text::quote;
 
 /// What the host knows about the caller (mirrors the WIT `call-context`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -19,6 +20,10 @@ pub struct CallContext {
 
 /// Longest agent id accepted.
 pub const MAX_AGENT_ID: usize = 200;
+
+/// The agent id rule in words, for messages (checked by
+/// [`crate::spec::is_agent_id`]).
+pub const AGENT_ID_RULE: &str = "1 to 200 characters, no surrounding spaces, no control, bidirectional or zero-width characters, no space but the plain one";
 
 /// Resolves the effective agent id from the host default and `params.agent_id`.
 /// A host never invents an identity, so `None` means anonymous.
@@ -39,8 +44,8 @@ pub fn effective_agent(ctx: &CallContext, param: Option<&str>) -> ToolResult<Opt
         return Err(ToolError::new(
             ErrorCode::InvalidParams,
             format!(
-                "the host's agent id {:?} is not a valid agent id (1 to {MAX_AGENT_ID} characters, no control characters)",
-                shorten(h)
+                "the host's agent id {} is not a valid agent id ({AGENT_ID_RULE})",
+                quote(h)
             ),
             "restart the host with a valid --agent-id / TASKLISTS_AGENT_ID, or pass params.agent_id",
         ));
@@ -50,10 +55,13 @@ pub fn effective_agent(ctx: &CallContext, param: Option<&str>) -> ToolResult<Opt
             ErrorCode::Forbidden,
             match h {
                 Some(h) => format!(
-                    "this host is pinned to agent {h:?}; params.agent_id {p:?} is not allowed"
+                    "this host is pinned to agent {}; params.agent_id {} is not allowed",
+                    quote(h),
+                    quote(p)
                 ),
                 None => format!(
-                    "this host is pinned to no identity; params.agent_id {p:?} is not allowed"
+                    "this host is pinned to no identity; params.agent_id {} is not allowed",
+                    quote(p)
                 ),
             },
             "omit agent_id, or pass the pinned id",
@@ -61,14 +69,6 @@ pub fn effective_agent(ctx: &CallContext, param: Option<&str>) -> ToolResult<Opt
         (Some(p), _) => Ok(Some(p.to_string())),
         (None, Some(h)) => Ok(Some(h.to_string())),
         (None, None) => Ok(None),
-    }
-}
-
-/// At most 40 characters of `s`, for quoting a bad value in a message.
-fn shorten(s: &str) -> String {
-    match s.char_indices().nth(40) {
-        Some((cut, _)) => format!("{}…", &s[..cut]),
-        None => s.to_string(),
     }
 }
 
@@ -125,13 +125,26 @@ mod tests {
     }
 
     #[test]
+    fn the_rule_in_words_names_the_limit() {
+        assert!(AGENT_ID_RULE.starts_with(&format!("1 to {MAX_AGENT_ID} characters")));
+    }
+
+    #[test]
     fn a_bad_host_identity_is_refused_when_used() {
-        let long = "x".repeat(MAX_AGENT_ID + 1);
-        for bad in ["bad\nid", long.as_str()] {
+        let long = "x".repeat(10_000);
+        for bad in ["bad\nid", "me\u{202e}", "zero\u{200b}width", long.as_str()] {
             let e = effective_agent(&ctx(Some(bad), false), None).unwrap_err();
             assert_eq!(e.code, ErrorCode::InvalidParams, "{bad:?}");
             assert!(e.message.contains("host's agent id"), "{}", e.message);
-            assert!(e.message.chars().count() < 200, "{}", e.message);
+            // The bad id is quoted (escaped, at most 200 characters), the
+            // rule spelled out.
+            assert!(
+                e.message.contains(&crate::text::quote(bad)),
+                "{}",
+                e.message
+            );
+            assert!(e.message.chars().count() < 500, "{}", e.message);
+            assert!(!e.message.contains(['\n', '\u{202e}', '\u{200b}']));
             // params.agent_id replaces it, unless the host is pinned to it.
             assert_eq!(
                 effective_agent(&ctx(Some(bad), false), Some("ok"))

@@ -138,7 +138,7 @@ fn run(
     tools::call_tool(tool, &action, &params, &ctx, &WitStore, &WitClock)
         .map(|o| ToolOutput {
             summary: o.summary,
-            data: o.data.to_string(),
+            data: crate::text::json_text(&o.data),
         })
         .map_err(|e| ToolError {
             code: code_to_wit(e.code),

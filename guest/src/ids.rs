@@ -3,6 +3,8 @@
 
 use ulid::Ulid;
 
+use crate::text::quote;
+
 /// The kinds of ids the tools hand out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum IdKind {
@@ -68,20 +70,23 @@ pub fn check(kind: IdKind, id: &str) -> Result<(), String> {
                 Ok(())
             } else {
                 Err(format!(
-                    "{id:?} is not a valid {} ({}<26-char ULID>)",
+                    "{} is not a valid {} ({}<26-char ULID>)",
+                    quote(id),
                     kind.noun(),
                     kind.prefix()
                 ))
             }
         }
         Some(other) => Err(format!(
-            "{id:?} is a {}, but a {} ({}…) is expected here",
+            "{} is a {}, but a {} ({}…) is expected here",
+            quote(id),
             other.noun(),
             kind.noun(),
             kind.prefix()
         )),
         None => Err(format!(
-            "{id:?} is not a {} (expected {}<ULID>)",
+            "{} is not a {} (expected {}<ULID>)",
+            quote(id),
             kind.noun(),
             kind.prefix()
         )),

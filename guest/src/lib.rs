@@ -12,6 +12,7 @@ pub mod render;
 pub mod schema;
 pub mod spec;
 pub mod store;
+pub mod text;
 pub mod tools;
 
 #[cfg(target_arch = "wasm32")]

@@ -166,16 +166,31 @@ impl TaskRow {
 
     /// The contract's task object, with its dependencies.
     pub fn to_json(&self, depends_on: &[String]) -> Json {
+        self.to_json_as(depends_on, TaskForm::Whole)
+    }
+
+    /// The task object in `form`: whole, or as a row of a `task_lists get`
+    /// page.
+    pub fn to_json_as(&self, depends_on: &[String], form: TaskForm) -> Json {
+        let (list_id, times) = match form {
+            TaskForm::Whole => (true, true),
+            TaskForm::Board { times } => (false, times),
+        };
         let mut m = Map::new();
         let mut put = |k: &str, v: Json| {
             m.insert(k.into(), v);
         };
         put("id", self.id.clone().into());
-        put("list_id", self.list_id.clone().into());
+        if list_id {
+            put("list_id", self.list_id.clone().into());
+        }
         put("position", self.position.into());
         put("title", self.title.clone().into());
         let opt = |v: &Option<String>| v.clone().map(Json::from);
         let time = |v: Option<i64>| v.map(|t| Json::from(format_ms(t)));
+        // The lease end and the deletion say what state a task is in; the
+        // other times are history, which a board leaves out unless asked.
+        let history = |v: Option<i64>| if times { time(v) } else { None };
         let optional = [
             ("description", opt(&self.description)),
             ("notes", opt(&self.notes)),
@@ -188,10 +203,10 @@ impl TaskRow {
                 "depends_on",
                 (!depends_on.is_empty()).then(|| json!(depends_on)),
             ),
-            ("created_at", Some(format_ms(self.created_at).into())),
-            ("updated_at", Some(format_ms(self.updated_at).into())),
-            ("started_at", time(self.started_at)),
-            ("completed_at", time(self.completed_at)),
+            ("created_at", history(Some(self.created_at))),
+            ("updated_at", history(Some(self.updated_at))),
+            ("started_at", history(self.started_at)),
+            ("completed_at", history(self.completed_at)),
             ("deleted_at", time(self.deleted_at)),
         ];
         for (k, v) in optional {
@@ -201,6 +216,20 @@ impl TaskRow {
         }
         Json::Object(m)
     }
+}
+
+/// Which fields a task object carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TaskForm {
+    /// Every field: what create, update and claim results return.
+    Whole,
+    /// A row of a `task_lists get` page: no `list_id` (the page's `list`
+    /// gives it), and the history times (`created_at`, `updated_at`,
+    /// `started_at`, `completed_at`) only when `times` is set.
+    Board {
+        /// Keep the history times.
+        times: bool,
+    },
 }
 
 /// Per-status task counts of a list.

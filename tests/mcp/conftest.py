@@ -77,9 +77,58 @@ async def call(client: Client, tool: str, action: str, **params: Any) -> dict[st
         raise ToolFailed(error["error"])
     summary, _, data_json = text.partition("\n")
     assert summary and "\n" not in data_json
-    # Compact JSON, in the same order as the structured copy.
-    assert data_json == json.dumps(result.structured_content, separators=(",", ":"), ensure_ascii=False)
+    # The text a model reads never carries a raw control or invisible
+    # character: the component escapes DEL, C1 and bidi/zero-width ones.
+    assert not any(unsafe(c) for c in summary + data_json), repr(text)
+    # Compact JSON, the same data in the same order as the structured copy.
+    assert json.loads(data_json) == result.structured_content
+    assert data_json == component_json(result.structured_content)
     return result.structured_content
+
+
+def unsafe(c: str) -> bool:
+    """Controls (C0, DEL, C1) and Unicode's invisible characters (bidi
+    controls, zero-width and tag characters, …; variation selectors are
+    fine): what the component never lets reach a model's text raw."""
+    code = ord(c)
+    if code < 0x20 or 0x7F <= code <= 0x9F:
+        return True
+    if 0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF:
+        return False
+    return any(
+        lo <= code <= hi
+        for lo, hi in [
+            (0xAD, 0xAD), (0x34F, 0x34F), (0x61C, 0x61C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+            (0x180B, 0x180F), (0x200B, 0x200F), (0x2028, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+            (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFFB), (0x1BCA0, 0x1BCA3),
+            (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+        ]
+    )
+
+
+def component_json(value: Any) -> str:
+    """Compact JSON as the component writes it: json.dumps, plus \\uXXXX
+    (UTF-16 units) for the unsafe characters json.dumps leaves raw."""
+    out = []
+    for c in json.dumps(value, separators=(",", ":"), ensure_ascii=False):
+        if unsafe(c):
+            units = c.encode("utf-16-be")
+            out += [f"\\u{int.from_bytes(units[k:k + 2], 'big'):04x}" for k in range(0, len(units), 2)]
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+async def all_tasks(client: Client, list_id: str, **params: Any) -> list[dict[str, Any]]:
+    """Every task of a list, following `task_lists get`'s pages."""
+    tasks: list[dict[str, Any]] = []
+    cursor = None
+    while True:
+        page = await call(client, "task_lists", "get", list_id=list_id, **params, **({"cursor": cursor} if cursor else {}))
+        tasks += page["tasks"]
+        cursor = page["next_cursor"]
+        if cursor is None:
+            return tasks
 
 
 @pytest.fixture

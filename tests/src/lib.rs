@@ -294,37 +294,63 @@ impl TestDb {
         self.ok(agent, "task_items", "update", params)
     }
 
-    /// `task_lists get` of `list` as `agent` (tasks included).
+    /// `task_lists get` of `list` as `agent`: its first page of tasks.
     #[track_caller]
     pub fn get(&self, agent: &str, list: &str) -> Value {
         self.ok(agent, "task_lists", "get", json!({"list_id": list}))
     }
 
-    /// One task of `list` as `agent` sees it (deleted ones included).
+    /// Every task of `list` as `agent` sees them through `task_lists get`
+    /// with `params` (plus paging), following `next_cursor` to the end.
     #[track_caller]
-    pub fn task(&self, agent: &str, list: &str, task_id: &str) -> Value {
-        let d = self.ok(
-            agent,
-            "task_lists",
-            "get",
-            json!({"list_id": list, "include_deleted": true}),
-        );
-        d["tasks"]
-            .as_array()
-            .and_then(|a| a.iter().find(|t| t["id"] == task_id))
-            .cloned()
-            .unwrap_or_else(|| panic!("task {task_id} not in list {list}: {d}"))
+    pub fn all_tasks(&self, agent: &str, list: &str, params: Value) -> Vec<Value> {
+        let mut out = Vec::new();
+        let mut cursor: Option<String> = None;
+        loop {
+            let mut p = params.clone();
+            p["list_id"] = json!(list);
+            p["limit"] = json!(500);
+            if let Some(c) = &cursor {
+                p["cursor"] = json!(c);
+            }
+            let d = self.ok(agent, "task_lists", "get", p);
+            out.extend(d["tasks"].as_array().expect("tasks").iter().cloned());
+            match d["next_cursor"].as_str() {
+                Some(c) => cursor = Some(c.to_string()),
+                None => return out,
+            }
+        }
     }
 
-    /// Task ids of `list` in position order (non-deleted).
+    /// One task of `list` as `agent` sees it (deleted ones included), whole:
+    /// the `get` row with its history times, plus the `list_id` the page's
+    /// list gives.
+    #[track_caller]
+    pub fn task(&self, agent: &str, list: &str, task_id: &str) -> Value {
+        let tasks = self.all_tasks(
+            agent,
+            list,
+            json!({"include_deleted": true, "include_times": true}),
+        );
+        let mut task = tasks
+            .into_iter()
+            .find(|t| t["id"] == task_id)
+            .unwrap_or_else(|| panic!("task {task_id} not in list {list}"));
+        task["list_id"] = json!(list);
+        task
+    }
+
+    /// Task ids of `list` in position order (non-deleted, every page).
     #[track_caller]
     pub fn order(&self, list: &str) -> Vec<String> {
-        let d = self.get("planner", list);
-        let tasks = d["tasks"].as_array().expect("tasks");
+        let tasks = self.all_tasks("planner", list, json!({}));
         for (i, t) in tasks.iter().enumerate() {
-            assert_eq!(t["position"], json!(i + 1), "positions not dense: {d}");
+            assert_eq!(t["position"], json!(i + 1), "positions not dense");
         }
-        strs(&d, "/tasks", "id")
+        tasks
+            .iter()
+            .map(|t| t["id"].as_str().expect("id").to_string())
+            .collect()
     }
 
     /// Every audit event of `list` as `agent` sees them, newest first (all pages).
@@ -359,7 +385,7 @@ impl TestDb {
     #[track_caller]
     pub fn snapshot(&self, agent: &str, list: &str) -> Value {
         json!({
-            "get": self.ok(agent, "task_lists", "get", json!({"list_id": list, "include_deleted": true})),
+            "get": self.ok(agent, "task_lists", "get", json!({"list_id": list, "include_deleted": true, "include_times": true, "limit": 500})),
             "audit": self.events(agent, list),
             "find": self.ok(agent, "task_lists", "find", json!({"include_deleted": true, "limit": 200})),
             "raw": dump(&self.path),

@@ -438,7 +438,10 @@ fn release_expired_returns_expired_claims_to_todo_keeping_assignment() {
         "release_expired",
         json!({"list_id": list}),
     );
-    assert_eq!(out.data, json!({"released": [ids[0], ids[1]]}));
+    assert_eq!(
+        out.data,
+        json!({"released": [ids[0], ids[1]], "remaining": 0})
+    );
     assert!(
         out.summary.contains(&ids[0]) && out.summary.contains(&ids[1]),
         "{}",
@@ -476,7 +479,7 @@ fn release_expired_returns_expired_claims_to_todo_keeping_assignment() {
         "release_expired",
         json!({"list_id": list}),
     );
-    assert_eq!(again, json!({"released": []}));
+    assert_eq!(again, json!({"released": [], "remaining": 0}));
     assert_eq!(db.snapshot(A, &list), before);
 
     // The released task is claimable again, still only by its assignee.

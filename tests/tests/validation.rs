@@ -709,18 +709,30 @@ fn task_help_teaches_workflow_rules_schemas_and_examples() {
     }
 
     let schemas = db.ok(A, "task_help", "schemas", Value::Null)["schemas"].clone();
-    // The first four tools (all but task_help).
-    for &(tool, actions) in &TOOL_ACTIONS[..4] {
+    // Every tool+action, task_help included (its params: none at all).
+    let tools: Vec<&String> = schemas.as_object().unwrap().keys().collect();
+    assert_eq!(tools, TOOL_ACTIONS.map(|(t, _)| t));
+    for &(tool, actions) in &TOOL_ACTIONS {
         let got: Vec<&String> = schemas[tool].as_object().unwrap().keys().collect();
-        assert_eq!(got.len(), actions.len(), "{tool}: {got:?}");
+        assert_eq!(got, actions, "{tool}");
         for action in actions {
             let schema = &schemas[tool][action]["schema"];
             assert_eq!(schema["type"], "object", "{tool} {action}");
             assert_eq!(schema["additionalProperties"], false, "{tool} {action}");
             assert!(
-                schema["properties"]["agent_id"].is_object(),
-                "{tool} {action} lacks agent_id"
+                schemas[tool][action]["summary"]
+                    .as_str()
+                    .is_some_and(|s| !s.is_empty()),
+                "{tool} {action} lacks a summary"
             );
+            if tool == "task_help" {
+                assert_eq!(schema["properties"], json!({}), "{tool} {action}");
+            } else {
+                assert!(
+                    schema["properties"]["agent_id"].is_object(),
+                    "{tool} {action} lacks agent_id"
+                );
+            }
         }
     }
     // The bypass pair applies to actions that reach a list, not to create/find.
@@ -758,6 +770,16 @@ fn help_schemas_agree_with_the_validator() {
         for (action, spec) in actions.as_object().unwrap() {
             let schema = &spec["schema"];
             let e = db.err(A, tool, action, json!({"zz_not_a_param": 1}));
+            if tool == "task_help" {
+                // task_help's schema is the empty object: it takes no params.
+                assert_eq!(schema["properties"], json!({}), "{tool} {action}");
+                expect(
+                    &e,
+                    ErrorCode::InvalidParams,
+                    &["task_help takes only action"],
+                );
+                continue;
+            }
             expect(
                 &e,
                 ErrorCode::InvalidParams,
@@ -998,7 +1020,12 @@ fn ids_are_prefixed_ulids_and_times_come_from_the_host_clock() {
 
     db.clock.set_ms(T0 + 86_400_000 * 40 + 59_999);
     let ids = db.add(&list, &["a", "b", "c"]);
-    let g = db.get(A, &list);
+    let g = db.ok(
+        A,
+        "task_lists",
+        "get",
+        json!({"list_id": list, "include_times": true}),
+    );
     for (i, id) in ids.iter().enumerate() {
         crockford(id, "task_");
         assert_eq!(g["tasks"][i]["created_at"], "2027-01-09T12:00:59.999Z");

@@ -108,7 +108,7 @@ pub(crate) fn refreshed(data: &Value) -> Option<Vec<Line>> {
     Some(lines)
 }
 
-/// `release_expired` → `{released: [task ids]}`.
+/// `release_expired` → `{released: [task ids], remaining}`.
 pub(crate) fn released(data: &Value) -> Option<Vec<Line>> {
     let ids = fmt::arr(data, "released")?;
     if ids.is_empty() {
@@ -118,7 +118,14 @@ pub(crate) fn released(data: &Value) -> Option<Vec<Line>> {
         "↺ released {} back to todo",
         fmt::plural(ids.len(), "expired claim")
     );
-    Some(vec![line(head, Style::Warning), id_list(ids)])
+    let mut lines = vec![line(head, Style::Warning), id_list(ids)];
+    if let Some(left) = fmt::int(data, "remaining").filter(|n| *n > 0) {
+        lines.push(line(
+            format!("  {left} more expired: run it again"),
+            Style::Muted,
+        ));
+    }
+    Some(lines)
 }
 
 #[cfg(test)]

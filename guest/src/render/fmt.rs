@@ -12,12 +12,12 @@ pub(crate) use crate::tools::summary::plural;
 
 // ---------------------------------------------------------------- text
 
-/// The text on one line: newlines, tabs and other control characters become
-/// spaces, because a span must never break the host's line layout.
+/// The text on one line and safe for a terminal: newlines, tabs and other
+/// control characters become spaces (a span must never break the host's
+/// line layout or reach it as an escape sequence), invisible characters a
+/// visible `�` ([`crate::text::for_screen`]).
 pub(crate) fn one_line(s: &str) -> String {
-    s.chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect()
+    crate::text::for_screen(s)
 }
 
 /// Columns a character takes in a terminal. Approximate on purpose (no
@@ -28,7 +28,9 @@ fn char_width(c: char) -> usize {
     if c.is_control() {
         return 0;
     }
-    if matches!(u, 0x0300..=0x036F | 0x200B..=0x200F | 0xFE00..=0xFE0F | 0x20D0..=0x20FF) {
+    // Combining marks, joiners (one_line keeps them only where they join)
+    // and variation selectors take no column of their own.
+    if matches!(u, 0x0300..=0x036F | 0x200C..=0x200D | 0xFE00..=0xFE0F | 0x20D0..=0x20FF) {
         return 0;
     }
     let wide = matches!(u,

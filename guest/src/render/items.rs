@@ -6,8 +6,8 @@ use super::table::{Align, Table, cell};
 use super::{Line, LineBuf, Style, line, task};
 use serde_json::Value;
 
-/// Reorder results carry the whole list; beyond this many rows the rest is
-/// summarized, since a person only checks the head of the new order.
+/// Moved tasks listed before `… N more`: a person checks where the first
+/// ones landed.
 const ORDER_MAX: usize = 20;
 /// Deleted or released ids listed before `+N more`.
 const IDS_MAX: usize = 10;
@@ -63,15 +63,24 @@ pub(crate) fn updated(data: &Value) -> Option<Vec<Line>> {
     Some(lines)
 }
 
-/// `reorder` → `{tasks: [{id, position}]}` for the whole list.
+/// `reorder` → `{tasks: [{id, position}], shifted}`: the moved tasks at
+/// their new positions, and how many others moved to make room.
 pub(crate) fn reordered(data: &Value) -> Option<Vec<Line>> {
     let tasks = fmt::arr(data, "tasks")?;
     let mut sorted: Vec<&Value> = tasks.iter().filter(|t| t.is_object()).collect();
     sorted.sort_by_key(|t| fmt::int(t, "position").unwrap_or(i64::MAX));
-    let mut lines = vec![line(
-        format!("↕ new order of {}", fmt::plural(sorted.len(), "task")),
+    let mut head = LineBuf::new();
+    head.push(
+        format!("↕ moved {}", fmt::plural(sorted.len(), "task")),
         Style::Accent,
-    )];
+    );
+    if let Some(n) = fmt::int(data, "shifted") {
+        head.push(
+            format!(" · {} shifted", fmt::plural(n, "other task")),
+            Style::Muted,
+        );
+    }
+    let mut lines = vec![head.finish()];
     let mut t = Table::new(&[Align::Right, Align::Left]).indent(2);
     for row in sorted.iter().take(ORDER_MAX) {
         t.row(vec![
@@ -149,7 +158,7 @@ mod tests {
     }
 
     #[test]
-    fn add_many_resolves_batch_dependencies() {
+    fn add_many_names_dependencies_by_short_id() {
         let a = task_json(1, "todo", "Write spec");
         let mut b = task_json(2, "todo", "Implement");
         b["depends_on"] = json!([a["id"]]);
@@ -160,8 +169,8 @@ mod tests {
             to_plain(&out),
             "✓ added 3 tasks to list_…3X5Z7B\n\
              \x20 1  ○ todo  Write spec  task_…TASK01\n\
-             \x20 2  ○ todo  Implement   task_…TASK02  after #1\n\
-             \x20 3  ○ todo  Ship        task_…TASK03  after #1,#2,task_…VOTHER"
+             \x20 2  ○ todo  Implement   task_…TASK02  after task_…TASK01\n\
+             \x20 3  ○ todo  Ship        task_…TASK03  after task_…TASK01, task_…TASK02, task_…VOTHER"
         );
     }
 
@@ -193,16 +202,15 @@ mod tests {
     }
 
     #[test]
-    fn reorder_lists_the_new_order() {
+    fn reorder_lists_the_moved_tasks() {
         let data = json!({"tasks": [
-            {"id": task_id(2), "position": 2},
-            {"id": task_id(3), "position": 1},
-            {"id": task_id(1), "position": 3},
-        ]});
+            {"id": task_id(3), "position": 2},
+            {"id": task_id(1), "position": 1},
+        ], "shifted": 4});
         let out = render_result("task_items", "reorder", &data);
         assert_eq!(
             to_plain(&out),
-            "↕ new order of 3 tasks\n  #1  task_…TASK03\n  #2  task_…TASK02\n  #3  task_…TASK01"
+            "↕ moved 2 tasks · 4 other tasks shifted\n  #1  task_…TASK01\n  #2  task_…TASK03"
         );
         let many: Vec<_> = (1..=25)
             .map(|i| json!({"id": task_id(i), "position": i}))
@@ -210,8 +218,12 @@ mod tests {
         let plain = to_plain(&render_result(
             "task_items",
             "reorder",
-            &json!({"tasks": many}),
+            &json!({"tasks": many, "shifted": 0}),
         ));
+        assert!(
+            plain.starts_with("↕ moved 25 tasks · 0 other tasks shifted\n"),
+            "{plain}"
+        );
         assert!(
             plain.ends_with("  #20  task_…TASK20\n  … 5 more"),
             "{plain}"

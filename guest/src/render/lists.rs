@@ -107,13 +107,14 @@ pub(crate) fn found(data: &Value) -> Option<Vec<Line>> {
 pub(crate) fn more_line(data: &Value) -> Option<Line> {
     let cursor = str_of(data, "next_cursor")?;
     Some(line(
-        format!("more: cursor {}", fmt::truncate(cursor, 32)),
+        format!("more: cursor {}", fmt::truncate(cursor, 48)),
         Style::Muted,
     ))
 }
 
-/// `get` → `{list, counts, tasks?}`: a header (name, id, scope, visibility,
-/// counters), then the tasks in position order.
+/// `get` → `{list, counts, tasks?, next_cursor?}`: a header (name, id,
+/// scope, visibility, counters), then the page's tasks in position order,
+/// then a pointer to the next page if there is one.
 pub(crate) fn detail(data: &Value) -> Option<Vec<Line>> {
     let list = fmt::obj(data, "list")?;
     let tasks = fmt::arr(data, "tasks");
@@ -152,6 +153,11 @@ pub(crate) fn detail(data: &Value) -> Option<Vec<Line>> {
         Some(t) if t.is_empty() => lines.push(line("  no tasks", Style::Muted)),
         Some(t) => lines.extend(task::rows(t, 2)),
         None => {}
+    }
+    if let Some(more) = more_line(data) {
+        let mut l = LineBuf::new();
+        l.push("  ", Style::Text).extend(&more);
+        lines.push(l.finish());
     }
     Some(lines)
 }
@@ -250,9 +256,9 @@ mod tests {
              \x20                outcome: CI green on main, 3 jobs\n\
              \x20 2  ▶ run       Write the parser    task_…TASK02  @builder-2 until 12:15\n\
              \x20                notes: tokenizer done; next: expressions\n\
-             \x20 3  ⏸ paused    Review API naming   task_…TASK03  @builder-1 · after #2\n\
+             \x20 3  ⏸ paused    Review API naming   task_…TASK03  @builder-1 · after task_…TASK02\n\
              \x20                notes: waiting for a decision from the user\n\
-             \x20 4  ○ todo      Deploy to staging   task_…TASK04  after #2,#3\n\
+             \x20 4  ○ todo      Deploy to staging   task_…TASK04  after task_…TASK02, task_…TASK03\n\
              \x20 5  ✗ canceled  Support Windows 95  task_…TASK05\n\
              \x20                outcome: out of scope"
         );
@@ -271,6 +277,28 @@ mod tests {
         assert_eq!(
             to_plain(&render_result("task_lists", "get", &without)),
             "Sprint 12  list_…3X5Z7B\n  workspace:/work/main · shared · todo 2 · run 0 · blocked 0 · done 0"
+        );
+    }
+
+    #[test]
+    fn get_points_at_the_next_page() {
+        // Board rows: no list_id, no history times.
+        let rows: Vec<_> = (1..=2)
+            .map(|i| json!({"id": task_id(i), "position": i, "title": format!("Step {i}"), "status": "todo"}))
+            .collect();
+        let data = json!({
+            "list": list_json(),
+            "counts": {"todo": 250, "in_progress": 0, "blocked": 0, "done": 0, "canceled": 0},
+            "tasks": rows,
+            "next_cursor": format!("p2.{}", task_id(2)),
+        });
+        assert_eq!(
+            to_plain(&render_result("task_lists", "get", &data)),
+            "Sprint 12  list_…3X5Z7B\n\
+             \x20 workspace:/work/main · shared · todo 250 · run 0 · blocked 0 · done 0\n\
+             \x20 1  ○ todo  Step 1  task_…TASK01\n\
+             \x20 2  ○ todo  Step 2  task_…TASK02\n\
+             \x20 more: cursor p2.task_01JDQ4ZK8M3N5P7R9T1VTASK02"
         );
     }
 

@@ -7,7 +7,6 @@ use super::fmt::{self, str_of};
 use super::table::{Align, Table, cell};
 use super::{Line, LineBuf, Span, Style};
 use serde_json::Value;
-use std::collections::BTreeMap;
 
 /// Titles longer than this are cut in rows (the full title is in the JSON).
 const TITLE_MAX: usize = 60;
@@ -15,14 +14,6 @@ const TITLE_MAX: usize = 60;
 const MEMO_MAX: usize = 100;
 /// Column of the title in [`table`], where memo lines hang.
 const TITLE_COLUMN: usize = 2;
-
-/// Task ids to positions, to show dependencies as `#2` rather than ids.
-pub(crate) fn positions(tasks: &[Value]) -> BTreeMap<String, i64> {
-    tasks
-        .iter()
-        .filter_map(|t| Some((str_of(t, "id")?.to_string(), fmt::int(t, "position")?)))
-        .collect()
-}
 
 /// The columns of a task table: position right-aligned, the rest left.
 pub(crate) fn table(indent: usize) -> Table {
@@ -36,9 +27,8 @@ pub(crate) fn table(indent: usize) -> Table {
     .indent(indent)
 }
 
-/// Adds a task row and its memo line. `pos` resolves dependency ids;
-/// unresolved ones are shown as short ids.
-pub(crate) fn add_row(t: &mut Table, task: &Value, pos: &BTreeMap<String, i64>) {
+/// Adds a task row and its memo line.
+pub(crate) fn add_row(t: &mut Table, task: &Value) {
     let status = str_of(task, "status").unwrap_or("?");
     let badge = fmt::status(status);
     let deleted = str_of(task, "deleted_at").is_some();
@@ -59,7 +49,7 @@ pub(crate) fn add_row(t: &mut Table, task: &Value, pos: &BTreeMap<String, i64>) 
         vec![badge.span()],
         cell(title, title_style),
         cell(id, Style::Muted),
-        extras(task, pos),
+        extras(task),
     ]);
     if let Some(memo) = memo(task) {
         t.detail(TITLE_COLUMN, memo);
@@ -67,9 +57,11 @@ pub(crate) fn add_row(t: &mut Table, task: &Value, pos: &BTreeMap<String, i64>) 
 }
 
 /// Who holds the task and what it waits for: `@builder-1 until 12:15 ·
-/// after #2,#3 · deleted`. The claimer is shown over the assignee because
-/// it is who is working on it right now.
-fn extras(task: &Value, pos: &BTreeMap<String, i64>) -> Vec<Span> {
+/// after task_…3X5Z7B · deleted`. The claimer is shown over the assignee
+/// because it is who is working on it right now. Dependencies are short
+/// ids in every view: a page of a list, or a single task, may not show
+/// the tasks they name, so a position could not always be given.
+fn extras(task: &Value) -> Vec<Span> {
     let mut l = LineBuf::new();
     let sep = |l: &mut LineBuf| {
         if !l.is_empty() {
@@ -96,18 +88,15 @@ fn extras(task: &Value, pos: &BTreeMap<String, i64>) -> Vec<Span> {
         .map(|d| {
             d.iter()
                 .filter_map(Value::as_str)
-                .map(|id| match pos.get(id) {
-                    Some(p) => format!("#{p}"),
-                    None => fmt::short_id(id),
-                })
+                .map(fmt::short_id)
                 .collect()
         })
         .unwrap_or_default();
     if !deps.is_empty() {
         sep(&mut l);
-        let shown = deps.iter().take(6).cloned().collect::<Vec<_>>().join(",");
+        let shown = deps.iter().take(6).cloned().collect::<Vec<_>>().join(", ");
         let more = if deps.len() > 6 {
-            format!(",+{}", deps.len() - 6)
+            format!(", +{}", deps.len() - 6)
         } else {
             String::new()
         };
@@ -138,12 +127,11 @@ fn memo(task: &Value) -> Option<Vec<Span>> {
 
 /// A whole task table (rows in position order) indented by `indent`.
 pub(crate) fn rows(tasks: &[Value], indent: usize) -> Vec<Line> {
-    let pos = positions(tasks);
     let mut sorted: Vec<&Value> = tasks.iter().filter(|t| t.is_object()).collect();
     sorted.sort_by_key(|t| fmt::int(t, "position").unwrap_or(i64::MAX));
     let mut t = table(indent);
     for task in sorted {
-        add_row(&mut t, task, &pos);
+        add_row(&mut t, task);
     }
     t.lines()
 }

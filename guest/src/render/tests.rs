@@ -130,7 +130,9 @@ const CALLS: &[(&str, &str)] = &[
 
 /// Data that is wrong in every way a buggy or future guest could make it.
 fn garbage() -> Vec<Value> {
-    let weird = "ctrl\u{0}\u{1b}[31mred\r\n\ttab 日本語 😀 é\u{301}";
+    // C0 and C1 escape sequences (CSI as U+009B, OSC as U+009D), DEL,
+    // bidi overrides and isolates, zero-width and tag characters.
+    let weird = "ctrl\u{0}\u{1b}[31mred\r\n\ttab \u{9b}2J\u{9d}0;title\u{7}\u{7f} \u{202e}evil\u{2066}\u{200b}\u{feff}\u{e0041} 日本語 😀 é\u{301}";
     let huge = "x".repeat(5000);
     let mut out = vec![
         json!(null),
@@ -162,13 +164,20 @@ fn garbage() -> Vec<Value> {
     out
 }
 
-/// No span may carry a line break or control character: hosts lay lines
-/// out themselves.
-fn assert_clean(lines: &[Line], ctx: &str) {
+/// No span may carry a line break, a control character (C0, DEL, C1) or
+/// an invisible one (bidi, zero-width, tags): hosts lay lines out
+/// themselves, and a terminal must never receive an escape sequence.
+pub(crate) fn assert_clean(lines: &[Line], ctx: &str) {
     for span in lines.iter().flatten() {
         assert!(
             !span.text.chars().any(char::is_control),
             "{ctx}: control char in {:?}",
+            span.text
+        );
+        assert_eq!(
+            crate::text::for_screen(&span.text),
+            span.text,
+            "{ctx}: unsafe character in {:?}",
             span.text
         );
     }

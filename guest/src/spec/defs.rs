@@ -25,6 +25,10 @@ pub const EVENT_KINDS: &[&str] = &[
 
 /// Page size of find and audit get when `limit` is not given.
 pub const DEFAULT_PAGE: i64 = 50;
+/// Tasks per `task_lists get` page when `limit` is not given.
+pub const DEFAULT_TASK_PAGE: i64 = 100;
+/// Most tasks per `task_lists get` page.
+pub const MAX_TASK_PAGE: i64 = 500;
 /// Claim lease when `lease_seconds` is not given: 15 minutes (the
 /// `lease_seconds` doc and task_help's rules say "default 900").
 pub const DEFAULT_LEASE_MS: i64 = 900_000;
@@ -197,7 +201,7 @@ const LISTS: &[ActionSpec] = &[
     },
     ActionSpec {
         name: "get",
-        summary: "one list with counts and its tasks in position order",
+        summary: "one list with counts and a page of its tasks in position order",
         own_params: &[
             LIST_ID,
             p("include_tasks", Ty::Bool, false, "default true"),
@@ -208,6 +212,22 @@ const LISTS: &[ActionSpec] = &[
                 "only tasks with this status (or any of these)",
             ),
             INCLUDE_DELETED,
+            p(
+                "include_times",
+                Ty::Bool,
+                false,
+                "also each task's created_at, updated_at, started_at, completed_at",
+            ),
+            p(
+                "limit",
+                Ty::Int {
+                    min: 1,
+                    max: MAX_TASK_PAGE,
+                },
+                false,
+                "tasks per page, default 100 (fewer when tasks are large)",
+            ),
+            CURSOR,
         ],
         access: Access::List,
         writes: false,
@@ -488,6 +508,7 @@ pub static TOOLS: [ToolSpec; 5] = [
         title: "Task lists",
         purpose: "Find, create, read and delete persistent task lists shared by agents.",
         actions: LISTS,
+        takes_params: true,
         annotations: Annotations {
             read_only: false,
             destructive: true,
@@ -499,6 +520,7 @@ pub static TOOLS: [ToolSpec; 5] = [
         title: "Tasks",
         purpose: "Add, update (notes, status, outcome), reorder and delete tasks. Never set in_progress: use task_claims claim_next.",
         actions: ITEMS,
+        takes_params: true,
         annotations: Annotations {
             read_only: false,
             destructive: true,
@@ -510,6 +532,7 @@ pub static TOOLS: [ToolSpec; 5] = [
         title: "Claims",
         purpose: "Claim the next ready task atomically (two agents never get the same one), extend or recover leases.",
         actions: CLAIMS,
+        takes_params: true,
         annotations: Annotations {
             read_only: false,
             destructive: false,
@@ -521,6 +544,7 @@ pub static TOOLS: [ToolSpec; 5] = [
         title: "Audit log",
         purpose: "Read the audit log of changes, claims and private-list bypasses.",
         actions: AUDIT,
+        takes_params: true,
         annotations: Annotations {
             read_only: true,
             destructive: false,
@@ -532,6 +556,7 @@ pub static TOOLS: [ToolSpec; 5] = [
         title: "Help",
         purpose: "The reference: workflow, rules, parameter schemas and examples. Takes only action.",
         actions: HELP,
+        takes_params: false,
         annotations: Annotations {
             read_only: true,
             destructive: false,

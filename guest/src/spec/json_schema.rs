@@ -7,9 +7,14 @@ use super::defs::BATCH_ITEM;
 use super::{ActionSpec, Param, ToolSpec, Ty};
 use crate::context::MAX_AGENT_ID;
 
-/// The JSON Schema of one action's `params` object.
-pub fn action_schema(action: &ActionSpec) -> Value {
-    object_schema(action.params())
+/// The JSON Schema of one action's `params` object: for a tool that takes
+/// no params, the empty object.
+pub fn action_schema(tool: &ToolSpec, action: &ActionSpec) -> Value {
+    if tool.takes_params {
+        object_schema(action.params())
+    } else {
+        object_schema(std::iter::empty())
+    }
 }
 
 fn object_schema<'a>(params: impl Iterator<Item = &'a Param>) -> Value {
@@ -76,7 +81,7 @@ pub fn tool_input_schema(tool: &ToolSpec) -> Value {
         "action".into(),
         json!({"type": "string", "enum": tool.action_names()}),
     );
-    if tool.name != "task_help" {
+    if tool.takes_params {
         props.insert(
             "params".into(),
             json!({"type": "object", "description": "action parameters; see the tool description or task_help schemas"}),

@@ -7,7 +7,9 @@ mod json_schema;
 mod suggest;
 mod validate;
 
-pub use defs::{BATCH_ITEM, DEFAULT_LEASE_MS, DEFAULT_PAGE, TOOLS, find_tool};
+pub use defs::{
+    BATCH_ITEM, DEFAULT_LEASE_MS, DEFAULT_PAGE, DEFAULT_TASK_PAGE, MAX_TASK_PAGE, TOOLS, find_tool,
+};
 pub use json_schema::{action_schema, tool_input_schema};
 pub use suggest::closest as closest_name;
 pub use validate::{Params, is_agent_id, validate};
@@ -105,6 +107,9 @@ pub struct ToolSpec {
     pub purpose: &'static str,
     /// The actions.
     pub actions: &'static [ActionSpec],
+    /// Whether calls carry a `params` object (`task_help` takes only its
+    /// action).
+    pub takes_params: bool,
     /// MCP annotations.
     pub annotations: Annotations,
 }

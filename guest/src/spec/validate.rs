@@ -7,9 +7,10 @@ use super::defs::BATCH_ITEM;
 use super::suggest::closest;
 use super::{ActionSpec, Param, ToolSpec, Ty};
 use crate::clock::parse_rfc3339;
-use crate::context::MAX_AGENT_ID;
+use crate::context::{AGENT_ID_RULE, MAX_AGENT_ID};
 use crate::error::{ToolError, ToolResult};
 use crate::ids;
+use crate::text::{json_text, quote};
 
 /// Validated parameters; accessors assume the types the spec promised.
 #[derive(Debug, Clone, Default)]
@@ -105,9 +106,9 @@ fn check_object(
     let allowed = || params.iter().map(|p| p.name).collect::<Vec<_>>().join(", ");
     for (key, value) in map {
         let Some(param) = params.iter().find(|p| p.name == key) else {
-            let mut msg = format!("unknown parameter {path}{key:?} for {context}");
+            let mut msg = format!("unknown parameter {path}{} for {context}", quote(key));
             if let Some(near) = closest(key, params.iter().map(|p| p.name)) {
-                msg.push_str(&format!("; did you mean {near:?}?"));
+                msg.push_str(&format!("; did you mean {}?", quote(near)));
             }
             return Err(ToolError::invalid(msg, format!("allowed: {}", allowed())));
         };
@@ -119,8 +120,8 @@ fn check_object(
     {
         return Err(ToolError::invalid(
             format!(
-                "missing required parameter {path}{:?} for {context}",
-                missing.name
+                "missing required parameter {path}{} for {context}",
+                quote(missing.name)
             ),
             format!("{}: {}", missing.name, missing.doc),
         ));
@@ -147,7 +148,7 @@ fn check_value(param: &Param, value: &Value, context: &str, path: &str) -> ToolR
             Value::Null if nullable => Ok(()),
             Value::String(s) if is_agent_id(s) => Ok(()),
             _ => bad(format!(
-                "an agent id (1 to {MAX_AGENT_ID} characters, no surrounding spaces, no control characters){}",
+                "an agent id ({AGENT_ID_RULE}){}",
                 if nullable { " or null" } else { "" }
             )),
         },
@@ -276,13 +277,18 @@ fn check_deps(value: &Value, refs: bool, path: &str, context: &str) -> ToolResul
 }
 
 /// Agent ids: 1–200 characters, not blank, no surrounding spaces (` me`
-/// and `me` would be two agents), no control characters.
+/// and `me` would be two agents), and nothing that would let one id pass
+/// for another on screen: no control, bidirectional or zero-width
+/// characters (any of Unicode's invisible ones), and no space but the
+/// plain one (a no-break space looks like it).
 pub fn is_agent_id(s: &str) -> bool {
     let n = s.chars().count();
     (1..=MAX_AGENT_ID).contains(&n)
-        && !s.trim().is_empty()
         && s.trim() == s
-        && !s.chars().any(char::is_control)
+        && !s.is_empty()
+        && !s.chars().any(|c| {
+            c.is_control() || crate::text::is_invisible(c) || (c.is_whitespace() && c != ' ')
+        })
 }
 
 fn id_hint(kind: ids::IdKind) -> String {
@@ -302,7 +308,7 @@ fn one_of(options: &[&str], value: &Value) -> String {
         .as_str()
         .and_then(|v| closest(v, options.iter().copied()))
     {
-        s.push_str(&format!(" (did you mean {near:?}?)"));
+        s.push_str(&format!(" (did you mean {}?)", quote(near)));
     }
     s
 }
@@ -318,9 +324,14 @@ fn kind_of(v: &Value) -> &'static str {
     }
 }
 
-/// The offending value, shortened so a huge payload does not flood the error.
+/// The offending value, shortened so a huge payload does not flood the
+/// error: strings as [`quote`] gives them, anything else as compact JSON
+/// cut to 60 characters.
 fn shown(v: &Value) -> String {
-    let s = v.to_string();
+    if let Value::String(s) = v {
+        return quote(s);
+    }
+    let s = json_text(v);
     if s.chars().count() <= 60 {
         s
     } else {

@@ -10,6 +10,7 @@ use crate::clock::{format_ms, parse_rfc3339};
 use crate::error::{ToolError, ToolResult};
 use crate::spec::DEFAULT_PAGE;
 use crate::store::Value;
+use crate::text::quote;
 
 /// `get`: events filtered by list, task, kinds and time, paged by cursor.
 pub fn get(call: &mut Call) -> ToolResult<Output> {
@@ -66,7 +67,10 @@ pub fn get(call: &mut Call) -> ToolResult<Output> {
             .and_then(|s| s.parse::<i64>().ok())
             .ok_or_else(|| {
                 ToolError::invalid(
-                    format!("cursor {cursor:?} is not a next_cursor of task_audit get"),
+                    format!(
+                        "cursor {} is not a next_cursor of task_audit get",
+                        quote(cursor)
+                    ),
                     "pass next_cursor exactly as returned",
                 )
             })?;

@@ -78,6 +78,40 @@ impl Call<'_> {
         Ok(())
     }
 
+    /// Records one `kind` event per task of `list_id` (task id, data), a
+    /// few rows per statement: what a change of many tasks at once writes.
+    pub fn task_events(
+        &self,
+        kind: &str,
+        list_id: &str,
+        tasks: &[(String, Json)],
+    ) -> ToolResult<()> {
+        /// Rows per INSERT (seven parameters each).
+        const ROWS: usize = 100;
+        for chunk in tasks.chunks(ROWS) {
+            let values = vec!["(?, ?, ?, ?, ?, ?, ?)"; chunk.len()].join(", ");
+            let mut args: Vec<Value> = Vec::with_capacity(chunk.len() * 7);
+            for (task_id, data) in chunk {
+                args.extend([
+                    Value::from(self.new_id(IdKind::Event)),
+                    Value::Integer(self.now),
+                    Value::from(self.agent.clone()),
+                    Value::from(kind),
+                    Value::from(list_id),
+                    Value::from(task_id.as_str()),
+                    Value::from(data.to_string()),
+                ]);
+            }
+            self.exec(
+                &format!(
+                    "INSERT INTO events (id, at, agent_id, kind, list_id, task_id, data) VALUES {values}"
+                ),
+                &args,
+            )?;
+        }
+        Ok(())
+    }
+
     /// Marks a list as changed now, so `find` sorts it first.
     pub fn touch_list(&self, list_id: &str) -> ToolResult<()> {
         self.exec(

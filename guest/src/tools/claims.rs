@@ -8,7 +8,7 @@ use super::access;
 use super::access::claimed_conflict;
 use super::call::{Call, Output};
 use super::deps;
-use super::summary::{plural, quoted};
+use super::summary::{id_sample, plural, quoted};
 use crate::clock::format_ms;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::IdKind;
@@ -124,30 +124,34 @@ fn claim_output(call: &Call, task: &TaskRow, verb: &str) -> ToolResult<Output> {
     Ok(Output { summary, data })
 }
 
-/// Why no task could be handed out, as counts.
+/// Why no task could be handed out, as counts: one aggregate query, so
+/// the answer costs the same memory for a list of any length. Each open
+/// task counts once, for the first reason that applies: paused, claimed
+/// by another agent, assigned to another agent, waiting on dependencies.
 fn nothing_ready(call: &Call, list_id: &str, agent: &str) -> ToolResult<Output> {
+    let held = "(t.status = 'in_progress' AND t.claim_expires_at > ?)";
+    let other = "(t.assigned_to_agent_id IS NOT NULL AND t.assigned_to_agent_id <> ?)";
     let rows = call.rows(
-        "SELECT t.status, t.assigned_to_agent_id, t.claim_expires_at, \
-         (SELECT COUNT(*) FROM task_deps d JOIN tasks u ON u.id = d.depends_on_id \
-          WHERE d.task_id = t.id AND u.deleted_at IS NULL AND u.status NOT IN ('done', 'canceled')) \
-         FROM tasks t WHERE t.list_id = ? AND t.deleted_at IS NULL AND t.status IN ('todo', 'in_progress', 'blocked')",
-        crate::params![list_id],
+        &format!(
+            "SELECT \
+             COALESCE(SUM(CASE WHEN t.status = 'blocked' THEN 1 ELSE 0 END), 0), \
+             COALESCE(SUM(CASE WHEN t.status <> 'blocked' AND {held} THEN 1 ELSE 0 END), 0), \
+             COALESCE(SUM(CASE WHEN t.status <> 'blocked' AND NOT {held} AND {other} THEN 1 ELSE 0 END), 0), \
+             COALESCE(SUM(CASE WHEN t.status <> 'blocked' AND NOT {held} AND NOT {other} AND EXISTS \
+                 (SELECT 1 FROM task_deps d JOIN tasks u ON u.id = d.depends_on_id WHERE d.task_id = t.id \
+                  AND u.deleted_at IS NULL AND u.status NOT IN ('done', 'canceled')) THEN 1 ELSE 0 END), 0) \
+             FROM tasks t WHERE t.list_id = ? AND t.deleted_at IS NULL AND t.status IN ('todo', 'in_progress', 'blocked')"
+        ),
+        // held; held, other; held, other; the list.
+        crate::params![call.now, call.now, agent, call.now, agent, list_id],
     )?;
-    let (mut by_others, mut on_deps, mut assigned_others, mut blocked) = (0, 0, 0, 0);
-    for r in &rows {
-        let status = r[0].as_str().unwrap_or_default();
-        let assigned = r[1].as_str();
-        let open_deps = r[3].as_i64().unwrap_or(0);
-        if status == "blocked" {
-            blocked += 1;
-        } else if status == "in_progress" && r[2].as_i64().is_some_and(|t| t > call.now) {
-            by_others += 1;
-        } else if assigned.is_some_and(|a| a != agent) {
-            assigned_others += 1;
-        } else if open_deps > 0 {
-            on_deps += 1;
-        }
-    }
+    let count = |i: usize| {
+        rows.first()
+            .and_then(|r| r.get(i))
+            .and_then(Value::as_i64)
+            .unwrap_or(0)
+    };
+    let (blocked, by_others, assigned_others, on_deps) = (count(0), count(1), count(2), count(3));
     let waiting = json!({"claimed_by_others": by_others, "waiting_on_dependencies": on_deps,
                          "assigned_to_others": assigned_others, "blocked": blocked});
     let reasons: Vec<String> = [
@@ -220,59 +224,91 @@ fn renew(call: &Call, list_id: &str, task: TaskRow, resumed: bool) -> ToolResult
     claim_output(call, &task, verb)
 }
 
-/// `release_expired`: returns expired claims to `todo`, keeping assignments.
-/// Idempotent: a second call finds nothing left to release.
+/// Most claims one `release_expired` call releases; `remaining` says how
+/// many are left for the next call.
+pub const RELEASE_MAX: usize = 500;
+
+/// `release_expired`: returns expired claims to `todo`, keeping assignments,
+/// at most [`RELEASE_MAX`] per call. Idempotent: a second call finds
+/// nothing left to release.
 pub fn release_expired(call: &mut Call) -> ToolResult<Output> {
     call.agent()?;
     // `status IN (…)` repeats `= 'in_progress'` so that SQLite may use the
     // partial index of open tasks (its WHERE must appear in the query's).
-    let mut sql = "SELECT t.id, t.list_id, t.claimed_by_agent_id, t.claim_expires_at FROM tasks t \
-                   JOIN lists l ON l.id = t.list_id WHERE t.status = 'in_progress' AND t.status IN ('todo', 'in_progress') AND t.claim_expires_at <= ? \
-                   AND t.deleted_at IS NULL AND l.deleted_at IS NULL"
-        .to_string();
+    let mut filter =
+        "FROM tasks t JOIN lists l ON l.id = t.list_id WHERE t.status = 'in_progress' \
+                      AND t.status IN ('todo', 'in_progress') AND t.claim_expires_at <= ? \
+                      AND t.deleted_at IS NULL AND l.deleted_at IS NULL"
+            .to_string();
     let mut args: Vec<Value> = vec![call.now.into()];
     if let Some(list_id) = call.params.str("list_id").map(str::to_string) {
         let list = access::list(call, &list_id, false)?;
-        sql.push_str(" AND t.list_id = ?");
+        filter.push_str(" AND t.list_id = ?");
         args.push(list.id.into());
     } else {
-        sql.push_str(" AND (l.visibility = 'shared' OR l.owner_agent_id = ?)");
+        filter.push_str(" AND (l.visibility = 'shared' OR l.owner_agent_id = ?)");
         args.push(call.agent.clone().into());
     }
-    sql.push_str(" ORDER BY t.list_id, t.position");
-    let rows = call.rows(&sql, &args)?;
-    let mut released = Vec::new();
-    let mut lists: Vec<&str> = Vec::new();
-    for r in &rows {
-        let (id, list_id) = (
-            r[0].as_str().unwrap_or_default(),
-            r[1].as_str().unwrap_or_default(),
-        );
+    let mut page = args.clone();
+    page.push(Value::Integer(RELEASE_MAX as i64));
+    let rows = call.rows(
+        &format!(
+            "SELECT t.id, t.list_id, t.claimed_by_agent_id, t.claim_expires_at {filter} \
+             ORDER BY t.list_id, t.position LIMIT ?"
+        ),
+        &page,
+    )?;
+    let released: Vec<String> = rows
+        .iter()
+        .map(|r| r[0].as_str().unwrap_or_default().to_string())
+        .collect();
+    if !released.is_empty() {
+        let marks = vec!["?"; released.len()].join(", ");
+        let mut update: Vec<Value> = vec![call.now.into()];
+        update.extend(released.iter().map(Value::from));
         call.exec(
-            &format!("UPDATE tasks SET status = 'todo', {END_CLAIM}, updated_at = ? WHERE id = ?"),
-            crate::params![call.now, id],
+            &format!(
+                "UPDATE tasks SET status = 'todo', {END_CLAIM}, updated_at = ? WHERE id IN ({marks})"
+            ),
+            &update,
         )?;
-        let data = json!({"claimed_by": r[2].as_str(), "expired_at": r[3].as_i64().map(format_ms)});
-        call.event("released", Some(list_id), Some(id), data)?;
-        if !lists.contains(&list_id) {
-            lists.push(list_id);
-        }
-        released.push(id.to_string());
     }
-    for l in lists {
-        call.touch_list(l)?;
+    // The rows come list by list: one batch of events (and one touch) each.
+    for group in rows.chunk_by(|a, b| a[1] == b[1]) {
+        let list_id = group[0][1].as_str().unwrap_or_default();
+        let events: Vec<(String, Json)> = group
+            .iter()
+            .map(|r| {
+                let data = json!({"claimed_by": r[2].as_str(), "expired_at": r[3].as_i64().map(format_ms)});
+                (r[0].as_str().unwrap_or_default().to_string(), data)
+            })
+            .collect();
+        call.task_events("released", list_id, &events)?;
+        call.touch_list(list_id)?;
     }
-    let summary = if released.is_empty() {
-        "no expired claims".to_string()
+    let remaining = if released.len() == RELEASE_MAX {
+        call.rows(&format!("SELECT COUNT(*) {filter}"), &args)?
+            .first()
+            .and_then(|r| r[0].as_i64())
+            .unwrap_or(0)
     } else {
-        format!(
+        0
+    };
+    let summary = match (released.len(), remaining) {
+        (0, _) => "no expired claims".to_string(),
+        (n, 0) => format!(
             "released {}: {}",
-            plural(released.len(), "expired claim"),
-            released.join(", ")
-        )
+            plural(n, "expired claim"),
+            id_sample(&released)
+        ),
+        (n, left) => format!(
+            "released {}: {}; {left} more expired: call again",
+            plural(n, "expired claim"),
+            id_sample(&released)
+        ),
     };
     Ok(Output {
         summary,
-        data: json!({"released": released}),
+        data: json!({"released": released, "remaining": remaining}),
     })
 }

@@ -7,23 +7,42 @@ use super::call::Call;
 use crate::error::{ErrorCode, ToolError, ToolResult};
 use crate::store::Value;
 
-/// Dependency edges of a list: task id → the ids it depends on.
+/// Dependency edges: task id → the ids it depends on, in position order.
 pub type Graph = HashMap<String, Vec<String>>;
 
-/// All dependency edges among the list's tasks.
-pub fn of_list(call: &Call, list_id: &str) -> ToolResult<Graph> {
-    let rows = call.rows(
-        "SELECT d.task_id, d.depends_on_id FROM task_deps d JOIN tasks t ON t.id = d.task_id \
-         JOIN tasks u ON u.id = d.depends_on_id WHERE t.list_id = ? AND u.deleted_at IS NULL ORDER BY d.task_id, u.position, u.id",
-        crate::params![list_id],
-    )?;
+/// Ids per `IN (…)` list: well under every engine's parameter limit.
+const IN_CHUNK: usize = 500;
+
+/// The live (non-deleted) dependencies of each of `task_ids`.
+pub fn of_tasks(call: &Call, task_ids: &[&str]) -> ToolResult<Graph> {
     let mut graph = Graph::new();
-    for r in rows {
-        if let (Some(a), Some(b)) = (r[0].as_str(), r[1].as_str()) {
-            graph.entry(a.to_string()).or_default().push(b.to_string());
+    for chunk in task_ids.chunks(IN_CHUNK) {
+        for (a, b) in edges_from(call, chunk)? {
+            graph.entry(a).or_default().push(b);
         }
     }
     Ok(graph)
+}
+
+/// The edges out of `from` (at most [`IN_CHUNK`] ids) to live tasks, in
+/// position order of the dependency.
+fn edges_from(call: &Call, from: &[&str]) -> ToolResult<Vec<(String, String)>> {
+    let marks = vec!["?"; from.len()].join(", ");
+    let args: Vec<Value> = from.iter().map(|id| Value::from(*id)).collect();
+    let rows = call.rows(
+        &format!(
+            "SELECT d.task_id, d.depends_on_id FROM task_deps d JOIN tasks u ON u.id = d.depends_on_id \
+             WHERE d.task_id IN ({marks}) AND u.deleted_at IS NULL ORDER BY d.task_id, u.position, u.id"
+        ),
+        &args,
+    )?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|r| match (r[0].as_str(), r[1].as_str()) {
+            (Some(a), Some(b)) => Some((a.to_string(), b.to_string())),
+            _ => None,
+        })
+        .collect())
 }
 
 /// The dependencies of one task in a graph (empty when none).
@@ -107,45 +126,44 @@ pub fn write(call: &Call, task_id: &str, deps: &[String], replace: bool) -> Tool
 }
 
 /// Finds a cycle in `graph`, returned as the path `a → b → … → a`.
+/// Iterative (an explicit stack, no recursion), linear in nodes + edges.
 pub fn find_cycle(graph: &Graph) -> Option<Vec<String>> {
     #[derive(Clone, Copy, PartialEq)]
     enum Mark {
         Open,
         Done,
     }
-    fn visit(
-        node: &str,
-        graph: &Graph,
-        marks: &mut HashMap<String, Mark>,
-        stack: &mut Vec<String>,
-    ) -> Option<Vec<String>> {
-        match marks.get(node) {
-            Some(Mark::Done) => return None,
-            Some(Mark::Open) => {
-                let start = stack.iter().position(|n| n == node).unwrap_or(0);
-                let mut cycle = stack[start..].to_vec();
-                cycle.push(node.to_string());
-                return Some(cycle);
-            }
-            None => {}
-        }
-        marks.insert(node.to_string(), Mark::Open);
-        stack.push(node.to_string());
-        for next in get(graph, node) {
-            if let Some(c) = visit(next, graph, marks, stack) {
-                return Some(c);
-            }
-        }
-        stack.pop();
-        marks.insert(node.to_string(), Mark::Done);
-        None
-    }
-    let mut marks = HashMap::new();
+    let mut marks: HashMap<&str, Mark> = HashMap::new();
     let mut nodes: Vec<&String> = graph.keys().collect();
     nodes.sort();
-    for n in nodes {
-        if let Some(c) = visit(n, graph, &mut marks, &mut Vec::new()) {
-            return Some(c);
+    for root in nodes {
+        if marks.contains_key(root.as_str()) {
+            continue;
+        }
+        // The open path: each node with the index of its next edge.
+        let mut path: Vec<(&str, usize)> = vec![(root.as_str(), 0)];
+        marks.insert(root, Mark::Open);
+        while let Some((node, next)) = path.last_mut() {
+            let Some(dep) = get(graph, node).get(*next) else {
+                marks.insert(node, Mark::Done);
+                path.pop();
+                continue;
+            };
+            *next += 1;
+            match marks.get(dep.as_str()) {
+                Some(Mark::Done) => {}
+                Some(Mark::Open) => {
+                    let start = path.iter().position(|(n, _)| *n == dep).unwrap_or(0);
+                    let mut cycle: Vec<String> =
+                        path[start..].iter().map(|(n, _)| n.to_string()).collect();
+                    cycle.push(dep.clone());
+                    return Some(cycle);
+                }
+                None => {
+                    marks.insert(dep, Mark::Open);
+                    path.push((dep, 0));
+                }
+            }
         }
     }
     None
@@ -167,20 +185,88 @@ pub fn cycle_error(cycle: &[String], label: impl Fn(&str) -> String) -> ToolErro
     )
 }
 
-/// Refuses new dependencies of `task_id` that would close a cycle in its list.
-pub fn check_no_cycle(
-    call: &Call,
-    list_id: &str,
-    task_id: &str,
-    deps: &[String],
-) -> ToolResult<()> {
-    let mut graph = of_list(call, list_id)?;
-    graph.insert(task_id.to_string(), deps.to_vec());
-    // The graph was acyclic before, so any cycle found runs through task_id.
-    match find_cycle(&graph) {
-        Some(c) => Err(cycle_error(&c, str::to_string)),
-        None => Ok(()),
+/// Refuses new dependencies of `task_id` that would close a cycle: one
+/// of them already depends, directly or not, on `task_id`.
+///
+/// The check is one recursive query whatever the size of the graph (the
+/// store walks it, the component holds nothing of it); only when it finds
+/// a cycle is the path walked here, breadth first, to name it.
+pub fn check_no_cycle(call: &Call, task_id: &str, deps: &[String]) -> ToolResult<()> {
+    if deps.is_empty() || !reaches(call, deps, task_id)? {
+        return Ok(());
     }
+    let cycle = shortest_path_back(call, task_id, deps)?;
+    Err(cycle_error(&cycle, str::to_string))
+}
+
+/// Whether `target` is reachable from `from` along live dependencies.
+fn reaches(call: &Call, from: &[String], target: &str) -> ToolResult<bool> {
+    let marks = vec!["?"; from.len()].join(", ");
+    let mut args: Vec<Value> = from.iter().map(Value::from).collect();
+    args.push(target.into());
+    // UNION (not UNION ALL) visits each task once: linear in the graph.
+    let rows = call.rows(
+        &format!(
+            "WITH RECURSIVE reach(id) AS (\
+                 SELECT id FROM tasks WHERE id IN ({marks}) \
+                 UNION \
+                 SELECT d.depends_on_id FROM task_deps d JOIN reach r ON d.task_id = r.id \
+                 JOIN tasks u ON u.id = d.depends_on_id WHERE u.deleted_at IS NULL) \
+             SELECT 1 FROM reach WHERE id = ? LIMIT 1"
+        ),
+        &args,
+    )?;
+    Ok(!rows.is_empty())
+}
+
+/// The shortest cycle `task_id → dep → … → task_id` through the new
+/// dependencies `deps`, found breadth first from them (one query per
+/// level, each level's ids in chunks). Called only when one exists.
+fn shortest_path_back(call: &Call, task_id: &str, deps: &[String]) -> ToolResult<Vec<String>> {
+    // Each task reached, with the task it was reached from: a tree rooted
+    // at task_id (`check_existing` refused task_id among its own deps).
+    let mut came_from: HashMap<String, String> = HashMap::new();
+    let mut level: Vec<String> = Vec::new();
+    for d in deps {
+        if !came_from.contains_key(d) {
+            came_from.insert(d.clone(), task_id.to_string());
+            level.push(d.clone());
+        }
+    }
+    // The task that depends on task_id, closing the cycle.
+    let mut closing: Option<String> = None;
+    while closing.is_none() && !level.is_empty() {
+        let mut next = Vec::new();
+        for chunk in level.chunks(IN_CHUNK) {
+            let ids: Vec<&str> = chunk.iter().map(String::as_str).collect();
+            for (a, b) in edges_from(call, &ids)? {
+                if b == task_id {
+                    closing = Some(a);
+                    break;
+                }
+                if !came_from.contains_key(&b) {
+                    came_from.insert(b.clone(), a);
+                    next.push(b);
+                }
+            }
+            if closing.is_some() {
+                break;
+            }
+        }
+        level = next;
+    }
+    let mut path = vec![task_id.to_string()];
+    let mut at = closing.unwrap_or_else(|| task_id.to_string());
+    while at != task_id {
+        path.push(at.clone());
+        at = came_from
+            .get(&at)
+            .cloned()
+            .unwrap_or_else(|| task_id.to_string());
+    }
+    path.push(task_id.to_string());
+    path.reverse();
+    Ok(path)
 }
 
 #[cfg(test)]
@@ -201,5 +287,24 @@ mod tests {
         let c = find_cycle(&g(&[("a", "b"), ("b", "c"), ("c", "a")])).unwrap();
         assert_eq!(c.first(), c.last());
         assert_eq!(c.len(), 4);
+        assert_eq!(find_cycle(&g(&[("a", "a")])).unwrap(), ["a", "a"]);
+        // A diamond is no cycle.
+        assert_eq!(
+            find_cycle(&g(&[("a", "b"), ("a", "c"), ("b", "d"), ("c", "d")])),
+            None
+        );
+    }
+
+    #[test]
+    fn long_chains_need_no_stack() {
+        let n = 200_000;
+        let mut graph: Graph = (0..n - 1)
+            .map(|i| (format!("t{i}"), vec![format!("t{}", i + 1)]))
+            .collect();
+        assert_eq!(find_cycle(&graph), None);
+        graph.insert(format!("t{}", n - 1), vec!["t0".into()]);
+        let c = find_cycle(&graph).unwrap();
+        assert_eq!(c.len(), n + 1);
+        assert_eq!(c.first(), c.last());
     }
 }

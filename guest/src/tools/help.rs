@@ -28,16 +28,19 @@ pub const RULES: &[&str] = &[
     "done/canceled need a non-empty outcome in the same call; they end the claim and set completed_at. A closed task's outcome can be edited but never blanked; the task can only be reopened with status todo.",
     "blocked ends the claim and assigns the task to you unless the call passes assigned_to_agent_id (null releases, an id transfers); pausing an already blocked task again keeps its assignee. todo ends the claim and keeps the assignment.",
     "An update by the claim holder renews its lease (an update that changes nothing else is recorded as refreshed). refresh extends it (default: the lease length of the claim).",
-    "Leases: lease_seconds 30-86400, default 900. release_expired returns expired claims to todo, keeping assignments; it is idempotent.",
+    "Leases: lease_seconds 30-86400, default 900. release_expired returns expired claims to todo, keeping assignments, at most 500 per call (remaining says how many are left: call again); it is idempotent.",
     "Private lists are usable only by owner_agent_id (default: the creator). Others get forbidden unless they pass bypass_private: true and bypass_reason; the bypass is recorded as a private_bypass audit event.",
-    "get_or_create matches scope_type + scope_key + exact name among the non-deleted lists you can see (visibility is not part of the match); the oldest match wins.",
+    "get_or_create matches scope_type + scope_key + exact name + visibility among the non-deleted lists you can see; the oldest match wins. A private request only ever returns your own private list.",
     "Actions that change state or claim work need an agent identity (params.agent_id or the host default); reads do not, except a bypass (it is audited under your name) and task_audit get without list_id/task_id (it shows your bypass events). A pinned host refuses any other agent_id.",
     "add_many refs are names local to one batch: unique, and never shaped like a task id. depends_on may name refs before or after the item, and task ids of the same list.",
-    "Positions are 1-based ranks among the list's non-deleted tasks; create/add_many insert at position (at most one past the end), reorder moves tasks.",
+    "Positions are 1-based ranks among the list's non-deleted tasks; create/add_many insert at position (at most one past the end), reorder moves tasks and returns the moved ones at their new positions plus how many others shifted.",
+    "task_lists get pages through the tasks in position order: limit (default 100, max 500) tasks, fewer when they are large (about 256 KiB of JSON a page); next_cursor is null on the last page, else pass it as cursor. counts always cover the whole list. Each task of a page leaves out list_id (list gives it) and its history times created_at, updated_at, started_at, completed_at unless include_times: true; claim_expires_at and deleted_at stay. Every other result carries the whole task.",
+    "find and task_audit get page the same way (limit default 50, max 200; next_cursor). No result holds more than about 1 MiB.",
     "Deletes are soft: task_lists delete removes the list and its active tasks, keeping done/canceled history; nothing is erased.",
     "Every change is recorded in the audit log in the same transaction. Kinds: created, updated, status_changed, claimed, refreshed, released (by release_expired), expired (an expired lease taken over), reordered, deleted, private_bypass.",
     "Every call is one transaction: a failed call changes nothing. Errors carry code, message and hint.",
-    "Ids are prefixed ULIDs (list_…, task_…, claim_…, evt_…). Times are RFC 3339 UTC with milliseconds. Absent fields are unset.",
+    "Ids are prefixed ULIDs (list_…, task_…, claim_…, evt_…). Times are RFC 3339 UTC with milliseconds. Absent fields are unset (except the history times a get page leaves out).",
+    "Agent ids are 1-200 characters with no surrounding spaces, no control, bidirectional or zero-width characters and no space but the plain one, so that no id can pass for another. Text (titles, notes, …) is stored as sent; result JSON escapes DEL, C1 controls and invisible characters as \\uXXXX, and messages quote at most 200 characters of a bad value.",
 ];
 
 /// Runs a `task_help` action.
@@ -64,14 +67,15 @@ pub fn run(action: &str) -> ToolResult<Output> {
     })
 }
 
+/// The `params` schema of every tool+action (`task_help`'s: no params).
 fn schemas() -> Json {
     let mut tools = Map::new();
-    for tool in TOOLS.iter().filter(|t| t.name != "task_help") {
+    for tool in TOOLS.iter() {
         let mut actions = Map::new();
         for a in tool.actions {
             actions.insert(
                 a.name.into(),
-                json!({"summary": a.summary, "schema": spec::action_schema(a)}),
+                json!({"summary": a.summary, "schema": spec::action_schema(tool, a)}),
             );
         }
         tools.insert(tool.name.into(), Json::Object(actions));
@@ -79,9 +83,10 @@ fn schemas() -> Json {
     Json::Object(tools)
 }
 
+/// A worked call of every tool+action that takes params.
 fn examples() -> Json {
     let mut out = Vec::new();
-    for tool in TOOLS.iter().filter(|t| t.name != "task_help") {
+    for tool in TOOLS.iter().filter(|t| t.takes_params) {
         for a in tool.actions {
             let params: Json = serde_json::from_str(a.example).unwrap_or(Json::Null);
             out.push(json!({"title": a.summary, "tool": tool.name, "input": {"action": a.name, "params": params}}));
@@ -121,7 +126,7 @@ pub fn catalogue() -> Vec<CatalogueEntry> {
 
 /// `purpose` + one signature per action, e.g. `claim_next(list_id, lease_seconds?)`.
 fn describe(tool: &ToolSpec) -> String {
-    if tool.name == "task_help" {
+    if !tool.takes_params {
         return format!(
             "{} Actions: {}.",
             tool.purpose,
@@ -161,7 +166,7 @@ mod tests {
     fn every_example_passes_its_own_validator() {
         for tool in TOOLS.iter() {
             for a in tool.actions {
-                if tool.name == "task_help" {
+                if !tool.takes_params {
                     continue;
                 }
                 spec::validate(tool, a, a.example)

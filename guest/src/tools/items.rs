@@ -9,11 +9,12 @@ use super::access;
 use super::call::{Call, Output};
 use super::deps;
 use super::positions;
-use super::summary::{plural, quoted};
+use super::summary::{id_sample, plural, quoted};
 use crate::error::{ToolError, ToolResult};
 use crate::ids::IdKind;
 use crate::model::{END_CLAIM, TaskRow};
 use crate::spec::Params;
+use crate::text::quote;
 
 /// A task about to be inserted.
 struct NewTask {
@@ -134,13 +135,19 @@ pub fn add_many(call: &mut Call) -> ToolResult<Output> {
         if crate::ids::check(IdKind::Task, r).is_ok() {
             // It would shadow the real task of that id in depends_on.
             return Err(ToolError::invalid(
-                format!("tasks[{i}].ref {r:?} is a task id; a ref must not look like one"),
+                format!(
+                    "tasks[{i}].ref {} is a task id; a ref must not look like one",
+                    quote(r)
+                ),
                 "use a short name such as \"schema\" or \"step-1\"",
             ));
         }
         if let Some(first) = refs.insert(r, i) {
             return Err(ToolError::invalid(
-                format!("tasks[{i}].ref {r:?} is already used by tasks[{first}]"),
+                format!(
+                    "tasks[{i}].ref {} is already used by tasks[{first}]",
+                    quote(r)
+                ),
                 "refs must be unique within the batch",
             ));
         }
@@ -166,15 +173,22 @@ pub fn add_many(call: &mut Call) -> ToolResult<Output> {
                     ));
                 }
                 None => {
-                    let known: Vec<&str> = refs.keys().copied().collect();
+                    // A few of the batch's refs, in batch order, as a reminder.
+                    let mut known: Vec<(usize, &str)> =
+                        refs.iter().map(|(r, i)| (*i, *r)).collect();
+                    known.sort_unstable();
+                    let shown: Vec<String> = known.iter().take(10).map(|(_, r)| quote(r)).collect();
                     return Err(ToolError::invalid(
                         format!(
-                            "tasks[{i}].depends_on: {d:?} is neither a ref of this batch nor a task id"
+                            "tasks[{i}].depends_on: {} is neither a ref of this batch nor a task id",
+                            quote(d)
                         ),
-                        if known.is_empty() {
-                            "give items a ref to depend on them".to_string()
-                        } else {
-                            format!("refs in this batch: {}", known.join(", "))
+                        match known.len() {
+                            0 => "give items a ref to depend on them".to_string(),
+                            n if n > shown.len() => {
+                                format!("refs in this batch: {}, … ({n} in all)", shown.join(", "))
+                            }
+                            _ => format!("refs in this batch: {}", shown.join(", ")),
                         },
                     ));
                 }
@@ -197,7 +211,7 @@ pub fn add_many(call: &mut Call) -> ToolResult<Output> {
             let i = tasks.iter().position(|t| t.id == id).unwrap_or(0);
             items[i]
                 .str("ref")
-                .map_or_else(|| format!("tasks[{i}]"), |r| format!("{r:?}"))
+                .map_or_else(|| format!("tasks[{i}]"), quote)
         };
         return Err(deps::cycle_error(&cycle, label));
     }
@@ -272,7 +286,7 @@ pub fn delete(call: &mut Call) -> ToolResult<Output> {
         positions::compact(call, l)?;
         call.touch_list(l)?;
     }
-    let summary = format!("deleted {}: {}", plural(ids.len(), "task"), ids.join(", "));
+    let summary = format!("deleted {}: {}", plural(ids.len(), "task"), id_sample(&ids));
     Ok(Output {
         summary,
         data: json!({"deleted": ids}),

@@ -59,7 +59,7 @@ pub fn update(call: &mut Call) -> ToolResult<Output> {
     let new_deps = match call.params.strs("depends_on") {
         Some(wanted) => {
             let checked = deps::check_existing(call, &list.id, Some(&old.id), &wanted)?;
-            deps::check_no_cycle(call, &list.id, &old.id, &checked)?;
+            deps::check_no_cycle(call, &old.id, &checked)?;
             Some(checked)
         }
         None => None,

@@ -1,10 +1,10 @@
-//! `task_lists`: create (with get_or_create), find, get, delete.
+//! `task_lists`: create (with get_or_create), find, delete; `get` lives in
+//! `lists_get.rs`.
 
 use serde_json::{Value as Json, json};
 
 use super::access;
 use super::call::{Call, Output};
-use super::deps;
 use super::positions;
 use super::summary::{plural, quoted};
 use crate::error::{ToolError, ToolResult};
@@ -12,6 +12,7 @@ use crate::ids::IdKind;
 use crate::model::{Counts, END_CLAIM, LIST_COLS, ListRow, TASK_COLS, TaskRow};
 use crate::spec::DEFAULT_PAGE;
 use crate::store::Value;
+use crate::text::quote;
 
 /// `create`: a new list, or with `get_or_create` the visible one with the same
 /// scope and name. Atomic under races because writes hold the write lock.
@@ -33,18 +34,24 @@ pub fn create(call: &mut Call) -> ToolResult<Output> {
         .or_else(|| (visibility == "private").then(|| agent.clone()));
 
     if call.params.bool("get_or_create") == Some(true) {
+        // Same scope, name and visibility; a private request matches only
+        // the caller's own private list (never one another agent made to
+        // look like it), a shared request only shared lists.
         let rows = call.rows(
             &format!(
                 "SELECT {LIST_COLS} FROM lists WHERE scope_type = ? AND scope_key = ? AND name = ? \
-                 AND deleted_at IS NULL ORDER BY created_at, id"
+                 AND visibility = ? AND deleted_at IS NULL \
+                 AND (visibility = 'shared' OR owner_agent_id = ?) ORDER BY created_at, id LIMIT 1"
             ),
-            crate::params![scope_type.as_str(), scope_key.as_str(), name.as_str()],
+            crate::params![
+                scope_type.as_str(),
+                scope_key.as_str(),
+                name.as_str(),
+                visibility.as_str(),
+                agent.as_str()
+            ],
         )?;
-        if let Some(list) = rows
-            .iter()
-            .map(|r| ListRow::from_row(r))
-            .find(|l| l.visible_to(Some(&agent)))
-        {
+        if let Some(list) = rows.first().map(|r| ListRow::from_row(r)) {
             let summary = format!("found list {} {}", list.id, quoted(&list.name));
             return Ok(Output {
                 summary,
@@ -111,7 +118,7 @@ fn scope_key(call: &Call, scope_type: &str, agent: &str) -> ToolResult<String> {
     };
     match (scope_type, given) {
         ("global", Some(k)) if !k.is_empty() => Err(ToolError::invalid(
-            format!("a global list has no scope_key (got {k:?})"),
+            format!("a global list has no scope_key (got {})", quote(&k)),
             "omit scope_key, or use scope_type custom",
         )),
         ("workspace" | "thread" | "agent", Some(k)) if k.trim().is_empty() => {
@@ -221,7 +228,10 @@ fn parse_cursor(cursor: &str) -> ToolResult<(i64, String)> {
         .filter(|(_, id)| id.starts_with(IdKind::List.prefix()))
         .ok_or_else(|| {
             ToolError::invalid(
-                format!("cursor {cursor:?} is not a next_cursor of task_lists find"),
+                format!(
+                    "cursor {} is not a next_cursor of task_lists find",
+                    quote(cursor)
+                ),
                 "pass next_cursor exactly as returned, or omit it",
             )
         })
@@ -253,84 +263,58 @@ pub fn counts_by_list<'a>(call: &Call, list_ids: &[&'a str]) -> ToolResult<Vec<(
     Ok(out)
 }
 
-/// `get`: one list, its counts and (by default) its tasks in position order.
-pub fn get(call: &mut Call) -> ToolResult<Output> {
-    let include_deleted = call.params.bool("include_deleted") == Some(true);
-    let list = access::list_param(call, include_deleted)?;
-    let counts = counts_by_list(call, &[list.id.as_str()])?.remove(0).1;
-    let mut data = json!({"list": list.to_json(), "counts": counts.to_json()});
-    let mut shown = None;
-    if call.params.bool("include_tasks") != Some(false) {
-        let mut sql = format!("SELECT {TASK_COLS} FROM tasks WHERE list_id = ?");
-        let mut args: Vec<Value> = vec![list.id.as_str().into()];
-        if !include_deleted {
-            sql.push_str(" AND deleted_at IS NULL");
-        }
-        if let Some(statuses) = call.params.strs("status") {
-            sql.push_str(&format!(
-                " AND status IN ({})",
-                vec!["?"; statuses.len()].join(", ")
-            ));
-            args.extend(statuses.iter().map(|s| Value::from(*s)));
-        }
-        sql.push_str(" ORDER BY CASE WHEN deleted_at IS NULL THEN 0 ELSE 1 END, position, id");
-        let tasks: Vec<TaskRow> = call
-            .rows(&sql, &args)?
-            .iter()
-            .map(|r| TaskRow::from_row(r))
-            .collect();
-        let deps = deps::of_list(call, &list.id)?;
-        shown = Some(tasks.len());
-        data["tasks"] = tasks
-            .iter()
-            .map(|t| t.to_json(deps::get(&deps, &t.id)))
-            .collect();
-    }
-    let summary = format!(
-        "list {} {}: {} todo, {} in progress, {} blocked, {} done, {} canceled{}",
-        list.id,
-        quoted(&list.name),
-        counts.todo,
-        counts.in_progress,
-        counts.blocked,
-        counts.done,
-        counts.canceled,
-        match shown {
-            Some(n) => format!("; {} shown", plural(n, "task")),
-            None => String::new(),
-        }
-    );
-    Ok(Output { summary, data })
-}
-
 /// `delete`: soft-deletes the list and its active tasks; closed tasks keep
-/// their history untouched.
+/// their history untouched. The tasks are read a page at a time (for their
+/// audit events), so a list of any length is deleted in one call.
 pub fn delete(call: &mut Call) -> ToolResult<Output> {
-    call.agent()?;
+    let agent = call.agent()?.to_string();
     let list = access::list_param(call, false)?;
-    let active: Vec<TaskRow> = call
-        .rows(
-            &format!(
-                "SELECT {TASK_COLS} FROM tasks WHERE list_id = ? AND deleted_at IS NULL \
-                 AND status NOT IN ('done', 'canceled') ORDER BY position"
-            ),
-            crate::params![list.id.as_str()],
-        )?
-        .iter()
-        .map(|r| TaskRow::from_row(r))
-        .collect();
     // As for a single task: work another agent is doing is not deleted
     // from under it.
-    if let Some(held) = active
-        .iter()
-        .find(|t| t.held_by_other(call.agent.as_deref(), call.now))
-    {
-        let mut e = access::claimed_conflict(held);
+    let held = call.rows(
+        &format!(
+            "SELECT {TASK_COLS} FROM tasks WHERE list_id = ? AND deleted_at IS NULL \
+             AND status = 'in_progress' AND claim_expires_at > ? \
+             AND (claimed_by_agent_id IS NULL OR claimed_by_agent_id <> ?) LIMIT 1"
+        ),
+        crate::params![list.id.as_str(), call.now, agent.as_str()],
+    )?;
+    if let Some(row) = held.first() {
+        let mut e = access::claimed_conflict(&TaskRow::from_row(row));
         e.message = format!("list {} cannot be deleted: {}", list.id, e.message);
         e.hint =
             "wait until the task is closed or its lease expires (then task_claims release_expired)"
                 .into();
         return Err(e);
+    }
+    // One `deleted` event per active task, recorded before the update
+    // that takes them out of the active set.
+    let mut after: Option<(i64, String)> = None;
+    loop {
+        let (at, id) = after.clone().unwrap_or((i64::MIN, String::new()));
+        let rows = call.rows(
+            "SELECT id, title, position FROM tasks WHERE list_id = ? AND deleted_at IS NULL \
+             AND status NOT IN ('done', 'canceled') AND (position > ? OR (position = ? AND id > ?)) \
+             ORDER BY position, id LIMIT 500",
+            crate::params![list.id.as_str(), at, at, id],
+        )?;
+        let events: Vec<(String, Json)> = rows
+            .iter()
+            .map(|r| {
+                let id = r[0].as_str().unwrap_or_default().to_string();
+                (id, json!({"title": r[1].as_str().unwrap_or_default()}))
+            })
+            .collect();
+        call.task_events("deleted", &list.id, &events)?;
+        match rows.last() {
+            Some(r) if rows.len() == 500 => {
+                after = Some((
+                    r[2].as_i64().unwrap_or_default(),
+                    r[0].as_str().unwrap_or_default().to_string(),
+                ));
+            }
+            _ => break,
+        }
     }
     let n = call.exec(
         &format!(
@@ -339,14 +323,6 @@ pub fn delete(call: &mut Call) -> ToolResult<Output> {
         ),
         crate::params![call.now, call.now, list.id.as_str()],
     )?;
-    for t in &active {
-        call.event(
-            "deleted",
-            Some(&list.id),
-            Some(&t.id),
-            json!({"title": t.title}),
-        )?;
-    }
     call.exec(
         "UPDATE lists SET deleted_at = ?, updated_at = ? WHERE id = ?",
         crate::params![call.now, call.now, list.id.as_str()],

@@ -10,6 +10,7 @@ mod help;
 mod items;
 mod items_update;
 mod lists;
+mod lists_get;
 mod positions;
 mod reorder;
 pub(crate) mod summary;
@@ -25,9 +26,32 @@ use crate::error::{ErrorCode, ToolError, ToolResult};
 use crate::schema;
 use crate::spec::{self, ActionSpec, ToolSpec};
 use crate::store::Store;
+use crate::text::printable;
 
-/// Runs `tool`+`action` with raw JSON `params`: the whole contract.
+/// Runs `tool`+`action` with raw JSON `params`: the whole contract. The
+/// summary, message and hint that come back are single lines of printable
+/// text ([`crate::text::printable`]), whatever the stored text holds.
 pub fn call_tool(
+    tool: &str,
+    action: &str,
+    params: &str,
+    ctx: &CallContext,
+    store: &dyn Store,
+    clock: &dyn Clock,
+) -> ToolResult<Output> {
+    dispatch(tool, action, params, ctx, store, clock)
+        .map(|out| Output {
+            summary: printable(&out.summary),
+            ..out
+        })
+        .map_err(|e| ToolError {
+            message: printable(&e.message),
+            hint: printable(&e.hint),
+            ..e
+        })
+}
+
+fn dispatch(
     tool: &str,
     action: &str,
     params: &str,
@@ -38,12 +62,12 @@ pub fn call_tool(
     let tool_spec = spec::find_tool(tool).ok_or_else(|| {
         ToolError::new(
             ErrorCode::UnknownAction,
-            format!("unknown tool {tool:?}"),
+            format!("unknown tool {}", crate::text::quote(tool)),
             "tools: task_lists, task_items, task_claims, task_audit, task_help",
         )
     })?;
     let action_spec = find_action(tool_spec, action)?;
-    if tool_spec.name == "task_help" {
+    if !tool_spec.takes_params {
         check_help_params(params)?;
         return help::run(action_spec.name);
     }
@@ -86,12 +110,13 @@ fn find_action(tool: &'static ToolSpec, action: &str) -> ToolResult<&'static Act
     tool.action(action).ok_or_else(|| {
         let names = tool.action_names();
         let mut msg = format!(
-            "{} has no action {action:?}; valid actions: {}",
+            "{} has no action {}; valid actions: {}",
             tool.name,
+            crate::text::quote(action),
             names.join(", ")
         );
         if let Some(near) = spec::closest_name(action, names.iter().copied()) {
-            msg.push_str(&format!(" (did you mean {near:?}?)"));
+            msg.push_str(&format!(" (did you mean {}?)", crate::text::quote(near)));
         }
         ToolError::new(
             ErrorCode::UnknownAction,
@@ -121,7 +146,7 @@ fn run(call: &mut Call) -> ToolResult<Output> {
     match (call.tool.name, call.action.name) {
         ("task_lists", "create") => lists::create(call),
         ("task_lists", "find") => lists::find(call),
-        ("task_lists", "get") => lists::get(call),
+        ("task_lists", "get") => lists_get::get(call),
         ("task_lists", "delete") => lists::delete(call),
         ("task_items", "create") => items::create(call),
         ("task_items", "add_many") => items::add_many(call),

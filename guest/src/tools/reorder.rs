@@ -1,5 +1,11 @@
 //! `task_items reorder`: moves tasks to a rank or next to an anchor task,
 //! keeping every other task's relative order.
+//!
+//! The new order is computed by the store in one statement (the other
+//! tasks renumbered around the moved ones), so the component holds only
+//! the moved ids, whatever the length of the list.
+
+use std::collections::{HashMap, HashSet};
 
 use serde_json::{Value as Json, json};
 
@@ -8,9 +14,16 @@ use super::call::{Call, Output};
 use super::positions;
 use super::summary::plural;
 use crate::error::{ToolError, ToolResult};
+use crate::store::Value;
+
+/// Ids per lookup query.
+const LOOKUP_CHUNK: usize = 500;
+/// Moved ids an audit event lists (the count is always there).
+const EVENT_IDS: usize = 100;
 
 /// `reorder`: moves `task_ids` (in that order) to `position`, or before/after
-/// an anchor task; the other tasks keep their relative order.
+/// an anchor task; the other tasks keep their relative order. Returns the
+/// moved tasks with their new positions and how many others shifted.
 pub fn reorder(call: &mut Call) -> ToolResult<Output> {
     call.agent()?;
     let list = access::list_param(call, false)?;
@@ -31,91 +44,76 @@ pub fn reorder(call: &mut Call) -> ToolResult<Output> {
             "position is the rank of the first moved task; the anchors name a task that stays put",
         ));
     }
-    let before = positions::order(call, &list.id)?;
-    for (i, id) in moved.iter().enumerate() {
-        if moved[..i].contains(id) {
-            return Err(ToolError::invalid(
-                format!("task_ids lists {id} twice"),
-                "name each task once",
-            ));
-        }
-        if !before.contains(id) {
-            return Err(ToolError::invalid(
-                format!(
-                    "task_ids[{i}]: task {id} is not an active task of list {}",
-                    list.id
-                ),
-                "task_lists get shows the list's tasks",
-            ));
-        }
+    let mut seen = HashSet::new();
+    if let Some(twice) = moved.iter().find(|id| !seen.insert(id.as_str())) {
+        return Err(ToolError::invalid(
+            format!("task_ids lists {twice} twice"),
+            "name each task once",
+        ));
     }
-    let rest: Vec<String> = before
+    let old = live_positions(call, &list.id, &moved)?;
+    if let Some((i, id)) = moved
         .iter()
-        .filter(|id| !moved.contains(id))
-        .cloned()
-        .collect();
-    let anchor_index = |key: &str| -> ToolResult<Option<usize>> {
-        let Some(anchor) = call.params.str(key) else {
-            return Ok(None);
-        };
-        if moved.iter().any(|m| m == anchor) {
-            return Err(ToolError::invalid(
-                format!("{key} {anchor} is one of the tasks being moved"),
-                "anchor on a task that is not moved",
-            ));
-        }
-        rest.iter()
-            .position(|id| id == anchor)
-            .map(Some)
-            .ok_or_else(|| {
-                ToolError::invalid(
-                    format!(
-                        "{key}: task {anchor} is not an active task of list {}",
-                        list.id
-                    ),
-                    "task_lists get shows the list's tasks",
-                )
-            })
-    };
-    let index = if let Some(i) = anchor_index("before_task_id")? {
+        .enumerate()
+        .find(|(_, id)| !old.contains_key(*id))
+    {
+        return Err(ToolError::invalid(
+            format!(
+                "task_ids[{i}]: task {id} is not an active task of list {}",
+                list.id
+            ),
+            "task_lists get shows the list's tasks",
+        ));
+    }
+    let rest_len = positions::count(call, &list.id)? - moved.len() as i64;
+    // Where the moved tasks go, as the number of other tasks before them.
+    let index = if let Some(i) = anchor_index(call, &list.id, "before_task_id", &old)? {
         i
-    } else if let Some(i) = anchor_index("after_task_id")? {
+    } else if let Some(i) = anchor_index(call, &list.id, "after_task_id", &old)? {
         i + 1
     } else {
         let p = call.params.int("position").unwrap_or(1);
-        let max = rest.len() as i64 + 1;
-        if p > max {
+        if p > rest_len + 1 {
             return Err(ToolError::invalid(
-                format!("position {p} is past the end: the moved tasks can start at 1 to {max}"),
+                format!(
+                    "position {p} is past the end: the moved tasks can start at 1 to {}",
+                    rest_len + 1
+                ),
                 "omit position to move them to the top",
             ));
         }
-        (p - 1) as usize
+        p - 1
     };
-    let mut order = rest;
-    order.splice(index..index, moved.iter().cloned());
-    let moved_any = order != before;
-    if moved_any {
-        positions::write_order(call, &list.id, &order, &before)?;
+
+    let changed = write_order(call, &list.id, &moved, index)?;
+    let moved_changed = moved
+        .iter()
+        .enumerate()
+        .filter(|(k, id)| old.get(*id).map(|(p, _)| *p) != Some(index + *k as i64 + 1))
+        .count() as u64;
+    let shifted = changed.saturating_sub(moved_changed);
+    if changed > 0 {
         call.event(
             "reordered",
             Some(&list.id),
             None,
-            json!({"task_ids": moved, "position": index + 1}),
+            json!({"task_ids": moved.iter().take(EVENT_IDS).collect::<Vec<_>>(),
+                   "moved": moved.len(), "position": index + 1}),
         )?;
         call.touch_list(&list.id)?;
     }
-    let data: Vec<Json> = order
+    let tasks: Vec<Json> = moved
         .iter()
         .enumerate()
-        .map(|(i, id)| json!({"id": id, "position": i + 1}))
+        .map(|(k, id)| json!({"id": id, "position": index + k as i64 + 1}))
         .collect();
-    let summary = if moved_any {
+    let summary = if changed > 0 {
         format!(
-            "moved {} to #{} in {}",
+            "moved {} to #{} in {}; {} shifted",
             plural(moved.len(), "task"),
             index + 1,
-            list.id
+            list.id,
+            plural(shifted, "other task")
         )
     } else {
         format!(
@@ -125,6 +123,96 @@ pub fn reorder(call: &mut Call) -> ToolResult<Output> {
     };
     Ok(Output {
         summary,
-        data: json!({"tasks": data}),
+        data: json!({"tasks": tasks, "shifted": shifted}),
     })
+}
+
+/// The (position, id) of each of `ids` that is a live task of the list.
+fn live_positions(
+    call: &Call,
+    list_id: &str,
+    ids: &[String],
+) -> ToolResult<HashMap<String, (i64, String)>> {
+    let mut out = HashMap::with_capacity(ids.len());
+    for chunk in ids.chunks(LOOKUP_CHUNK) {
+        let marks = vec!["?"; chunk.len()].join(", ");
+        let mut args: Vec<Value> = vec![list_id.into()];
+        args.extend(chunk.iter().map(Value::from));
+        let rows = call.rows(
+            &format!(
+                "SELECT id, position FROM tasks WHERE list_id = ? AND deleted_at IS NULL AND id IN ({marks})"
+            ),
+            &args,
+        )?;
+        for r in rows {
+            if let (Some(id), Some(p)) = (r[0].as_str(), r[1].as_i64()) {
+                out.insert(id.to_string(), (p, id.to_string()));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// For the anchor param `key`, how many of the tasks that stay come
+/// before the anchor; `None` when the param is absent.
+fn anchor_index(
+    call: &Call,
+    list_id: &str,
+    key: &str,
+    moved: &HashMap<String, (i64, String)>,
+) -> ToolResult<Option<i64>> {
+    let Some(anchor) = call.params.str(key).map(str::to_string) else {
+        return Ok(None);
+    };
+    if moved.contains_key(&anchor) {
+        return Err(ToolError::invalid(
+            format!("{key} {anchor} is one of the tasks being moved"),
+            "anchor on a task that is not moved",
+        ));
+    }
+    let Some(at) = live_positions(call, list_id, std::slice::from_ref(&anchor))?.remove(&anchor)
+    else {
+        return Err(ToolError::invalid(
+            format!("{key}: task {anchor} is not an active task of list {list_id}"),
+            "task_lists get shows the list's tasks",
+        ));
+    };
+    let rows = call.rows(
+        "SELECT COUNT(*) FROM tasks WHERE list_id = ? AND deleted_at IS NULL \
+         AND (position < ? OR (position = ? AND id < ?))",
+        crate::params![list_id, at.0, at.0, at.1.as_str()],
+    )?;
+    let before = rows.first().and_then(|r| r[0].as_i64()).unwrap_or(0);
+    let moved_before = moved.values().filter(|m| **m < at).count() as i64;
+    Ok(Some(before - moved_before))
+}
+
+/// Renumbers the list: the other tasks keep their order, the moved ones
+/// go in after the first `index` of them. One statement; returns how many
+/// tasks changed position.
+fn write_order(call: &Call, list_id: &str, moved: &[String], index: i64) -> ToolResult<u64> {
+    let values = vec!["(?, ?)"; moved.len()].join(", ");
+    let mut args: Vec<Value> = Vec::with_capacity(moved.len() * 2 + 4);
+    for (k, id) in moved.iter().enumerate() {
+        args.push(id.as_str().into());
+        args.push(Value::Integer(k as i64 + 1));
+    }
+    args.extend([
+        Value::from(list_id),
+        Value::Integer(index),
+        Value::Integer(moved.len() as i64),
+        Value::Integer(index),
+    ]);
+    call.exec(
+        &format!(
+            "WITH moved(id, ord) AS (VALUES {values}), \
+             rest AS (SELECT id, ROW_NUMBER() OVER (ORDER BY position, id) AS r FROM tasks \
+                 WHERE list_id = ? AND deleted_at IS NULL AND id NOT IN (SELECT id FROM moved)), \
+             target(id, pos) AS (SELECT id, CASE WHEN r <= ? THEN r ELSE r + ? END FROM rest \
+                 UNION ALL SELECT id, ? + ord FROM moved) \
+             UPDATE tasks SET position = target.pos FROM target \
+             WHERE tasks.id = target.id AND tasks.position <> target.pos"
+        ),
+        &args,
+    )
 }

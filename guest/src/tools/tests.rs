@@ -196,32 +196,126 @@ fn reorder_and_delete_keep_positions_dense() {
     let h = Harness::default();
     let l = list(&h, "planner");
     let ids = add(&h, &l, &["a", "b", "c", "d"]);
+    // The order as get shows it.
+    let order = |h: &Harness| -> Vec<String> {
+        let g = h.ok("p", "task_lists", "get", json!({"list_id": l}));
+        g["tasks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                assert_eq!(t["position"], i as i64 + 1, "dense: {g}");
+                t["id"].as_str().unwrap().to_string()
+            })
+            .collect()
+    };
     let r = h.ok(
         "p",
         "task_items",
         "reorder",
         json!({"list_id": l, "task_ids": [ids[3], ids[2]], "position": 1}),
     );
-    let order: Vec<&str> = r["tasks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["id"].as_str().unwrap())
-        .collect();
-    assert_eq!(order, [&ids[3], &ids[2], &ids[0], &ids[1]]);
+    // The moved tasks at their new positions, and how many others moved.
+    assert_eq!(
+        r,
+        json!({"tasks": [{"id": ids[3], "position": 1}, {"id": ids[2], "position": 2}], "shifted": 2})
+    );
+    assert_eq!(
+        order(&h),
+        [
+            ids[3].clone(),
+            ids[2].clone(),
+            ids[0].clone(),
+            ids[1].clone()
+        ]
+    );
     let r = h.ok(
         "p",
         "task_items",
         "reorder",
         json!({"list_id": l, "task_ids": [ids[3]], "after_task_id": ids[1]}),
     );
-    let order: Vec<&str> = r["tasks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["id"].as_str().unwrap())
-        .collect();
-    assert_eq!(order, [&ids[2], &ids[0], &ids[1], &ids[3]]);
+    assert_eq!(
+        r,
+        json!({"tasks": [{"id": ids[3], "position": 4}], "shifted": 3})
+    );
+    assert_eq!(
+        order(&h),
+        [
+            ids[2].clone(),
+            ids[0].clone(),
+            ids[1].clone(),
+            ids[3].clone()
+        ]
+    );
+    let r = h.ok(
+        "p",
+        "task_items",
+        "reorder",
+        json!({"list_id": l, "task_ids": [ids[1]], "before_task_id": ids[0]}),
+    );
+    assert_eq!(
+        r,
+        json!({"tasks": [{"id": ids[1], "position": 2}], "shifted": 1})
+    );
+    assert_eq!(
+        order(&h),
+        [
+            ids[2].clone(),
+            ids[1].clone(),
+            ids[0].clone(),
+            ids[3].clone()
+        ]
+    );
+    // Already there: nothing changes, nothing shifts.
+    let r = h.ok(
+        "p",
+        "task_items",
+        "reorder",
+        json!({"list_id": l, "task_ids": [ids[2], ids[1]]}),
+    );
+    assert_eq!(r["shifted"], 0);
+    assert_eq!(
+        order(&h),
+        [
+            ids[2].clone(),
+            ids[1].clone(),
+            ids[0].clone(),
+            ids[3].clone()
+        ]
+    );
+    h.ok(
+        "p",
+        "task_items",
+        "reorder",
+        json!({"list_id": l, "task_ids": [ids[1], ids[0]], "after_task_id": ids[3]}),
+    );
+    assert_eq!(
+        order(&h),
+        [
+            ids[2].clone(),
+            ids[3].clone(),
+            ids[1].clone(),
+            ids[0].clone()
+        ]
+    );
+    // Every id, no anchor: the whole order is set.
+    h.ok(
+        "p",
+        "task_items",
+        "reorder",
+        json!({"list_id": l, "task_ids": [ids[2], ids[0], ids[1], ids[3]]}),
+    );
+    assert_eq!(
+        order(&h),
+        [
+            ids[2].clone(),
+            ids[0].clone(),
+            ids[1].clone(),
+            ids[3].clone()
+        ]
+    );
     h.ok("p", "task_items", "delete", json!({"task_ids": [ids[0]]}));
     let g = h.ok("p", "task_lists", "get", json!({"list_id": l}));
     let pos: Vec<(i64, &str)> = g["tasks"]

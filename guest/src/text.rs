@@ -1,0 +1,199 @@
+//! Safe text: what the component lets reach a screen or a model.
+//!
+//! Text is stored exactly as agents send it, but no raw control sequence
+//! ever leaves the component: escape sequences (ESC, CSI as the single C1
+//! byte U+009B, OSC as U+009D, DEL) could drive a terminal, and invisible
+//! characters (bidirectional overrides, zero-width spaces, tag characters)
+//! could make one text pass for another. Three views, one definition of
+//! what is unsafe:
+//!
+//! - [`json_text`]: JSON for models and `--json`, escaping DEL, C1 and the
+//!   invisible characters as `\uXXXX` (serde_json escapes only C0);
+//! - [`printable`]: one line of plain text (summaries, error messages),
+//!   the same characters shown as `\u{…}` escapes;
+//! - [`for_screen`]: what renderers draw, controls as spaces and invisible
+//!   characters as a visible `�`.
+//!
+//! [`quote`] is how a message names a bad value: at most [`QUOTE_MAX`]
+//! characters, JSON-quoted, whatever its size.
+
+use serde_json::Value as Json;
+
+/// Most characters of a bad value a message quotes.
+pub const QUOTE_MAX: usize = 200;
+
+/// What renderers draw instead of an invisible character.
+const SHOWN_INVISIBLE: char = '\u{FFFD}';
+
+/// Unicode's default-ignorable code points (characters that render as
+/// nothing), plus the line and paragraph separators: none of them may
+/// appear in an agent id, where they would let one id look like another.
+pub fn is_invisible(c: char) -> bool {
+    matches!(c,
+        '\u{00AD}'
+        | '\u{034F}'
+        | '\u{061C}'
+        | '\u{115F}'..='\u{1160}'
+        | '\u{17B4}'..='\u{17B5}'
+        | '\u{180B}'..='\u{180F}'
+        | '\u{200B}'..='\u{200F}'
+        | '\u{2028}'..='\u{202E}'
+        | '\u{2060}'..='\u{206F}'
+        | '\u{3164}'
+        | '\u{FE00}'..='\u{FE0F}'
+        | '\u{FEFF}'
+        | '\u{FFA0}'
+        | '\u{FFF0}'..='\u{FFFB}'
+        | '\u{1BCA0}'..='\u{1BCA3}'
+        | '\u{1D173}'..='\u{1D17A}'
+        | '\u{E0000}'..='\u{E0FFF}')
+}
+
+/// Variation selectors only pick the glyph of the character before them
+/// (`❤` + U+FE0F is the red heart emoji): they cannot hide or reorder text,
+/// so titles keep them.
+fn is_variation_selector(c: char) -> bool {
+    matches!(c, '\u{FE00}'..='\u{FE0F}' | '\u{E0100}'..='\u{E01EF}')
+}
+
+/// Characters no view lets through raw: controls (C0, DEL, C1) and the
+/// invisible ones that can reorder or hide text.
+fn is_unsafe(c: char) -> bool {
+    c.is_control() || (is_invisible(c) && !is_variation_selector(c))
+}
+
+/// `value` as compact JSON text that is safe to print: serde_json's
+/// escapes, plus `\uXXXX` for DEL, C1 and invisible characters. Parsing
+/// it gives back exactly `value`.
+pub fn json_text(value: &Json) -> String {
+    let raw = value.to_string();
+    // serde_json escaped C0 already; any other unsafe character can only
+    // sit inside a string literal, where a \u escape means the same.
+    if !raw.chars().any(is_unsafe) {
+        return raw;
+    }
+    let mut out = String::with_capacity(raw.len() + 16);
+    for c in raw.chars() {
+        if is_unsafe(c) {
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{unit:04x}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `s` as one line of plain text: unsafe characters (newlines included)
+/// become visible `\u{…}` escapes, everything else is kept.
+pub fn printable(s: &str) -> String {
+    if !s.chars().any(is_unsafe) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if is_unsafe(c) {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `s` drawn on one line of a screen: controls (newlines, tabs, escape
+/// sequences) become spaces and invisible characters a visible `�`. A
+/// zero-width joiner or non-joiner between two non-Latin characters stays:
+/// it joins emoji (👨‍👩‍👧) and shapes Indic and Persian words.
+pub fn for_screen(s: &str) -> String {
+    if !s.chars().any(is_unsafe) {
+        return s.to_string();
+    }
+    let chars: Vec<char> = s.chars().collect();
+    let joins = |i: usize| {
+        let wide = |c: Option<&char>| c.is_some_and(|c| u32::from(*c) > 0xFF && !is_unsafe(*c));
+        i > 0 && wide(chars.get(i - 1)) && wide(chars.get(i + 1))
+    };
+    chars
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| match c {
+            c if c.is_control() => ' ',
+            '\u{200C}' | '\u{200D}' if joins(i) => c,
+            c if is_unsafe(c) => SHOWN_INVISIBLE,
+            c => c,
+        })
+        .collect()
+}
+
+/// A bad value as a message quotes it: JSON-quoted (escapes readable, no
+/// raw control), at most [`QUOTE_MAX`] characters, and when cut, how long
+/// it was: `"aaaa…" (1048576 characters)`.
+pub fn quote(s: &str) -> String {
+    match s.char_indices().nth(QUOTE_MAX) {
+        Some((cut, _)) => format!(
+            "{} ({} characters)",
+            json_text(&Json::from(format!("{}…", &s[..cut]))),
+            s.chars().count()
+        ),
+        None => json_text(&Json::from(s)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn json_text_escapes_what_serde_leaves_raw_and_round_trips() {
+        let v =
+            json!({"t": "a\u{7f}b\u{9b}31m\u{9d}0;x\u{7}\u{202e}rev\u{200b}\u{e0041}é🚀\u{fe0f}"});
+        let text = json_text(&v);
+        assert!(!text.chars().any(is_unsafe), "{text}");
+        assert!(text.contains(r"\u007f") && text.contains(r"\u009b") && text.contains(r"\u202e"));
+        assert!(
+            text.contains(r"\udb40\udc41"),
+            "tag characters as surrogate pairs: {text}"
+        );
+        assert!(text.contains("é🚀\u{fe0f}"), "readable text stays: {text}");
+        assert_eq!(serde_json::from_str::<Json>(&text).unwrap(), v);
+        assert_eq!(json_text(&json!({"plain": "café"})), r#"{"plain":"café"}"#);
+    }
+
+    #[test]
+    fn printable_and_screen_views_neutralize_the_same_characters() {
+        let s = "ok\n\u{1b}[31m\u{9b}2J\u{202e}dlrow\u{2066}x\u{200b}y";
+        assert_eq!(
+            printable(s),
+            r"ok\u{a}\u{1b}[31m\u{9b}2J\u{202e}dlrow\u{2066}x\u{200b}y"
+        );
+        assert_eq!(for_screen(s), "ok  [31m 2J�dlrow�x�y");
+        assert_eq!(printable("plain é"), "plain é");
+    }
+
+    #[test]
+    fn joiners_stay_inside_emoji_and_scripts_only() {
+        let family = "👨\u{200d}👩\u{200d}👧";
+        assert_eq!(for_screen(family), family);
+        let persian = "می\u{200c}خواهم";
+        assert_eq!(for_screen(persian), persian);
+        assert_eq!(for_screen("bo\u{200d}b"), "bo�b");
+        assert_eq!(for_screen("\u{200d}x"), "�x");
+        assert_eq!(for_screen("❤\u{fe0f}"), "❤\u{fe0f}");
+    }
+
+    #[test]
+    fn quotes_are_bounded_whatever_the_input() {
+        assert_eq!(quote("listId"), r#""listId""#);
+        let huge = "x".repeat(1 << 20);
+        let q = quote(&huge);
+        assert!(q.chars().count() < QUOTE_MAX + 40, "{}", q.len());
+        assert!(q.ends_with("…\" (1048576 characters)"), "{q}");
+        let marks = "\u{301}".repeat(1_000_000);
+        assert!(quote(&marks).len() < 1000);
+        assert_eq!(quote("a\u{9b}b"), r#""a\u009bb""#);
+    }
+}

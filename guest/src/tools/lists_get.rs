@@ -1,0 +1,212 @@
+//! `task_lists get`: one list, its counts, and a page of its tasks in
+//! position order. Pages are bounded twice: at most `limit` tasks and
+//! about [`PAGE_BYTES`] of JSON, so no list is too long or too wordy to
+//! read, and a task is read from the store only for the page it is on.
+
+use serde_json::{Value as Json, json};
+
+use super::access;
+use super::call::{Call, Output};
+use super::deps;
+use super::lists::counts_by_list;
+use super::summary::{plural, quoted};
+use crate::error::{ToolError, ToolResult};
+use crate::ids::{self, IdKind};
+use crate::model::{TASK_COLS, TaskForm, TaskRow};
+use crate::spec::DEFAULT_TASK_PAGE;
+use crate::store::Value;
+use crate::text::quote;
+
+/// JSON of the tasks of one page, at most: a page stops before the task
+/// that would pass it (but always holds at least one task), which keeps
+/// every result well under the contract's 1 MiB.
+pub const PAGE_BYTES: usize = 256 * 1024;
+
+/// Tasks read from the store per query while a page fills.
+const CHUNK: i64 = 50;
+
+/// The two runs of a list's tasks, in page order: the live ones by
+/// position, then (with `include_deleted`) the deleted ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Run {
+    Live,
+    Deleted,
+}
+
+impl Run {
+    fn tag(self) -> char {
+        match self {
+            Run::Live => 'p',
+            Run::Deleted => 'd',
+        }
+    }
+}
+
+/// Where a page starts: after this task of this run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct After {
+    run: Run,
+    position: i64,
+    id: String,
+}
+
+impl After {
+    /// The `next_cursor` text: `p12.task_…` (run, position, id).
+    fn cursor(&self) -> String {
+        format!("{}{}.{}", self.run.tag(), self.position, self.id)
+    }
+
+    fn parse(cursor: &str) -> ToolResult<After> {
+        let parsed = (|| {
+            let run = match cursor.chars().next()? {
+                'p' => Run::Live,
+                'd' => Run::Deleted,
+                _ => return None,
+            };
+            let (position, id) = cursor[1..].split_once('.')?;
+            ids::check(IdKind::Task, id).ok()?;
+            Some(After {
+                run,
+                position: position.parse().ok()?,
+                id: id.to_string(),
+            })
+        })();
+        parsed.ok_or_else(|| {
+            ToolError::invalid(
+                format!(
+                    "cursor {} is not a next_cursor of task_lists get",
+                    quote(cursor)
+                ),
+                "pass next_cursor exactly as returned, or omit it for the first page",
+            )
+        })
+    }
+}
+
+/// `get`: the list, counts for the whole list, and (unless
+/// `include_tasks: false`) one page of tasks with `next_cursor`.
+pub fn get(call: &mut Call) -> ToolResult<Output> {
+    let include_deleted = call.params.bool("include_deleted") == Some(true);
+    let list = access::list_param(call, include_deleted)?;
+    let counts = counts_by_list(call, &[list.id.as_str()])?.remove(0).1;
+    let mut data = json!({"list": list.to_json(), "counts": counts.to_json()});
+    let mut shown = None;
+    if call.params.bool("include_tasks") != Some(false) {
+        let (tasks, next) = page(call, &list.id, include_deleted)?;
+        shown = Some((tasks.len(), next.is_some()));
+        data["tasks"] = Json::Array(tasks);
+        data["next_cursor"] = next.map(|a| a.cursor()).into();
+    }
+    let summary = format!(
+        "list {} {}: {} todo, {} in progress, {} blocked, {} done, {} canceled{}",
+        list.id,
+        quoted(&list.name),
+        counts.todo,
+        counts.in_progress,
+        counts.blocked,
+        counts.done,
+        counts.canceled,
+        match shown {
+            Some((n, true)) => format!("; {} shown (more: pass next_cursor)", plural(n, "task")),
+            Some((n, false)) => format!("; {} shown", plural(n, "task")),
+            None => String::new(),
+        }
+    );
+    Ok(Output { summary, data })
+}
+
+/// One page of tasks as board rows, and where the next page starts.
+fn page(
+    call: &Call,
+    list_id: &str,
+    include_deleted: bool,
+) -> ToolResult<(Vec<Json>, Option<After>)> {
+    let limit = call.params.int("limit").unwrap_or(DEFAULT_TASK_PAGE) as usize;
+    let form = TaskForm::Board {
+        times: call.params.bool("include_times") == Some(true),
+    };
+    // `last` is the last task handed out (the next cursor), `from` where
+    // the next query of the current run starts.
+    let mut last = call.params.str("cursor").map(After::parse).transpose()?;
+    let mut from = last.clone();
+    let mut run = last.as_ref().map_or(Run::Live, |a| a.run);
+    if run == Run::Deleted && !include_deleted {
+        return Err(ToolError::invalid(
+            "this cursor pages through deleted tasks, but include_deleted is not set",
+            "repeat the call that returned it, with include_deleted: true",
+        ));
+    }
+    let mut tasks: Vec<Json> = Vec::new();
+    let mut bytes = 0;
+    loop {
+        // One more than the page still needs: seeing it means more follow.
+        let want = (limit - tasks.len()).min(CHUNK as usize) as i64 + 1;
+        let rows = chunk(call, list_id, run, from.as_ref(), want)?;
+        let ids: Vec<&str> = rows.iter().map(|t| t.id.as_str()).collect();
+        let graph = deps::of_tasks(call, &ids)?;
+        for task in &rows {
+            let row = task.to_json_as(deps::get(&graph, &task.id), form);
+            let size = row.to_string().len();
+            if tasks.len() == limit || (!tasks.is_empty() && bytes + size > PAGE_BYTES) {
+                return Ok((tasks, last));
+            }
+            bytes += size;
+            tasks.push(row);
+            last = Some(After {
+                run,
+                position: task.position,
+                id: task.id.clone(),
+            });
+            from = last.clone();
+        }
+        if rows.len() as i64 == want {
+            continue;
+        }
+        // This run is exhausted: the deleted tasks follow the live ones.
+        if run == Run::Live && include_deleted {
+            run = Run::Deleted;
+            from = None;
+            continue;
+        }
+        return Ok((tasks, None));
+    }
+}
+
+/// Up to `n` tasks of `run` after `from` (from the start of the run
+/// without it), in position order, with the `status` filter applied.
+fn chunk(
+    call: &Call,
+    list_id: &str,
+    run: Run,
+    from: Option<&After>,
+    n: i64,
+) -> ToolResult<Vec<TaskRow>> {
+    let mut sql = format!("SELECT {TASK_COLS} FROM tasks WHERE list_id = ?");
+    let mut args: Vec<Value> = vec![list_id.into()];
+    sql.push_str(match run {
+        Run::Live => " AND deleted_at IS NULL",
+        Run::Deleted => " AND deleted_at IS NOT NULL",
+    });
+    if let Some(statuses) = call.params.strs("status") {
+        sql.push_str(&format!(
+            " AND status IN ({})",
+            vec!["?"; statuses.len()].join(", ")
+        ));
+        args.extend(statuses.iter().map(|s| Value::from(*s)));
+    }
+    if let Some(a) = from.filter(|a| a.run == run) {
+        sql.push_str(" AND (position > ? OR (position = ? AND id > ?))");
+        args.extend([
+            Value::Integer(a.position),
+            Value::Integer(a.position),
+            a.id.as_str().into(),
+        ]);
+    }
+    sql.push_str(" ORDER BY position, id LIMIT ?");
+    args.push(Value::Integer(n));
+    Ok(call
+        .rows(&sql, &args)?
+        .iter()
+        .map(|r| TaskRow::from_row(r))
+        .collect())
+}
