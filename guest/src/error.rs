@@ -99,7 +99,9 @@ impl From<StoreError> for ToolError {
     fn from(e: StoreError) -> Self {
         let hint = match e {
             StoreError::Busy(_) => "the database stayed locked by other agents; retry the call",
-            StoreError::Io(_) => "check disk space and file permissions of the database",
+            StoreError::Io(_) => {
+                "check disk space, and that the database file, its -wal and -shm files and their directory are writable; the next call tries again"
+            }
             StoreError::Corrupt(_) => {
                 "the database file is damaged; restore it or point --db elsewhere"
             }

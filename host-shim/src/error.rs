@@ -183,21 +183,6 @@ pub enum HostError {
     Mcp(String),
 }
 
-impl HostError {
-    /// Whether the database (its path, file or SQLite) is what failed, as
-    /// opposed to the component or the server: something the user fixes.
-    pub fn is_database(&self) -> bool {
-        matches!(
-            self,
-            HostError::NoDatabasePath
-                | HostError::CreateDir { .. }
-                | HostError::ReadDatabase { .. }
-                | HostError::NotADatabase { .. }
-                | HostError::Database { .. }
-        )
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -38,7 +38,8 @@ impl Tool {
             _ => Err(ToolError::new(
                 ErrorCode::InvalidParams,
                 format!(
-                    "unknown tool `{name}`; the tools are {}",
+                    "unknown tool {}; the tools are {}",
+                    shown_name(name),
                     TOOL_NAMES.join(", ")
                 ),
                 "call task_help all for the reference",
@@ -90,7 +91,9 @@ impl ToolRequest {
             return Err(invalid("the request must be a JSON object", REQUEST_HINT));
         };
         if let Some(key) = map.keys().find(|k| *k != "action" && *k != "params") {
-            let hint = if key == "agent_id" || key.ends_with("_id") {
+            let hint = if shown_name(key).starts_with('`')
+                && (key == "agent_id" || key.ends_with("_id"))
+            {
                 format!(
                     "put `{key}` inside params: {{\"action\": …, \"params\": {{\"{key}\": …}}}}"
                 )
@@ -98,7 +101,10 @@ impl ToolRequest {
                 REQUEST_HINT.to_string()
             };
             return Err(invalid(
-                format!("unknown key `{key}` in the request; the allowed keys are action, params"),
+                format!(
+                    "unknown key {} in the request; the allowed keys are action, params",
+                    shown_name(key)
+                ),
                 hint,
             ));
         }
@@ -113,6 +119,23 @@ impl ToolRequest {
             Some(_) => return Err(invalid("`params` must be a JSON object", REQUEST_HINT)),
         };
         Ok(ToolRequest { action, params })
+    }
+}
+
+/// A name the caller sent (a tool, a key), as a message may quote it: in
+/// backquotes when it looks like a name (up to 64 letters, digits, `_`,
+/// `-`, `.`), else only its length, so that no message echoes a huge or
+/// unprintable value.
+fn shown_name(name: &str) -> String {
+    let plain = !name.is_empty()
+        && name.len() <= 64
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+    if plain {
+        format!("`{name}`")
+    } else {
+        format!("(a name of {} characters)", name.chars().count())
     }
 }
 
@@ -182,6 +205,25 @@ mod tests {
             err.message.contains("over the limit of 1 KiB"),
             "{}",
             err.message
+        );
+    }
+
+    #[test]
+    fn names_are_quoted_only_when_short_and_plain() {
+        let huge = "x".repeat(1 << 20);
+        for bad in [huge.as_str(), "task\u{1b}[2J", "list\u{202e}s", ""] {
+            let err = Tool::parse(bad).unwrap_err();
+            assert!(err.message.len() < 200, "{}", err.message);
+            assert!(err.message.contains("characters)"), "{}", err.message);
+            let request = serde_json::json!({"action": "x", (bad): 1});
+            let err = ToolRequest::from_value(request).unwrap_err();
+            assert!(err.message.len() < 200 && err.hint.len() < 200, "{err:?}");
+        }
+        assert!(
+            Tool::parse("task_list")
+                .unwrap_err()
+                .message
+                .starts_with("unknown tool `task_list`;")
         );
     }
 

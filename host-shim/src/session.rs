@@ -65,34 +65,49 @@ impl Host {
     pub fn open(config: HostConfig) -> Result<Host, HostError> {
         // The database first: a wrong path fails at once, before the
         // component is compiled (up to a second on a cold cache).
-        let deadline = Deadline::new();
-        let conn = crate::db::open(&config.db_path, config.busy_timeout, &deadline)?;
-        Self::with_connection(conn, config, deadline)
+        let mut store = Self::file_store(&config);
+        store.connect()?;
+        Self::with_store(store, config)
     }
 
-    /// A host on a private, empty in-memory database that vanishes with it:
-    /// the catalogue and the renderers work, calls see a blank store. For a
-    /// server that must still list its tools while its real database cannot
-    /// be opened.
+    /// Loads the component without touching the database: the file is
+    /// opened by the first call that needs the store, and a call that
+    /// cannot open it (or fails on an I/O error) answers `storage` with
+    /// the reason and tries again on the next call. What needs no store
+    /// (`task_help`, the catalogue, the renderers) always works. For a
+    /// server, which must keep answering while its database is broken.
+    pub fn open_lazily(config: HostConfig) -> Result<Host, HostError> {
+        let store = Self::file_store(&config);
+        Self::with_store(store, config)
+    }
+
+    /// A host on a private, empty in-memory database that vanishes with it.
     pub fn open_in_memory(config: HostConfig) -> Result<Host, HostError> {
         let conn =
             rusqlite::Connection::open_in_memory().map_err(|source| HostError::Database {
                 path: ":memory:".into(),
                 source,
             })?;
-        Self::with_connection(conn, config, Deadline::new())
+        let store = StoreCtx::new(conn, config.memory_limit_bytes);
+        Self::with_store(store, config)
     }
 
-    /// Loads the component over `conn`.
-    fn with_connection(
-        conn: rusqlite::Connection,
-        config: HostConfig,
-        deadline: Deadline,
-    ) -> Result<Host, HostError> {
+    /// The store of `config`'s database file, not opened yet.
+    fn file_store(config: &HostConfig) -> StoreCtx {
+        StoreCtx::for_file(
+            config.db_path.clone(),
+            config.busy_timeout,
+            Deadline::new(),
+            config.memory_limit_bytes,
+        )
+    }
+
+    /// Loads the component over `store`.
+    fn with_store(mut store: StoreCtx, config: HostConfig) -> Result<Host, HostError> {
         let cache_dir = config.cache_dir.clone().or_else(default_cache_dir);
         let runtime = engine::runtime(cache_dir.as_deref())?;
-        let mut store = StoreCtx::new(conn, config.memory_limit_bytes);
         store.set_fault(config.fault_injection);
+        let deadline = store.deadline();
         Ok(Host {
             runtime,
             clock: config.clock,

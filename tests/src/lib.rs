@@ -98,6 +98,23 @@ impl TestDb {
         }
     }
 
+    /// A copy of the database file at `path` (closed, WAL checkpointed) in
+    /// a fresh directory, with a host on it and the clock at `now_ms`:
+    /// for tests that share a large fixture built once.
+    pub fn copy_of(path: &Path, now_ms: i64) -> Self {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let copy = dir.path().join("tasks.db");
+        std::fs::copy(path, &copy).expect("copy the fixture database");
+        let clock = ManualClock::new(now_ms);
+        let host = Host::open(config(&copy).with_clock(clock.shared())).expect("open host");
+        TestDb {
+            dir,
+            path: copy,
+            clock,
+            host: RefCell::new(host),
+        }
+    }
+
     /// The host (for `catalogue`, renderers, fault injection, timeouts).
     pub fn host(&self) -> RefMut<'_, Host> {
         self.host.borrow_mut()

@@ -51,9 +51,12 @@ impl Globals {
         }
     }
 
-    /// Opens the host on the database in effect.
+    /// The host on the database in effect, which opens it when a call
+    /// first needs it: `task_help` answers whatever state the file is in,
+    /// and a call that needs a broken database gets the contract's
+    /// `storage` error saying why.
     pub(crate) fn open_host(&self) -> Result<Host, HostError> {
-        Host::open(HostConfig::new(self.db_path()?))
+        Host::open_lazily(HostConfig::new(self.db_path()?))
     }
 }
 

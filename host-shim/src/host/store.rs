@@ -2,13 +2,24 @@
 //! connection. The `transaction` resource holds only an id; the connection
 //! and the bookkeeping live in [`StoreCtx`], which outlives instances (a
 //! trapped instance is discarded, the connection is kept).
+//!
+//! The connection is opened when the component first needs it (`begin`),
+//! so what needs no store (`task_help`, the catalogue, the renderers)
+//! works whatever state the database file is in. A call that fails on an
+//! I/O error (a read-only file or `-shm`, a full disk, a file that cannot
+//! be opened) closes it: the next call opens it again and sees the file
+//! as it is then, so fixing permissions needs no restart.
 
 use super::sql::{run_control, run_execute, run_query};
 use crate::bindings::tasklists::component::store::{self as wit, Rows, StoreError, Value};
 use crate::config::FaultInjection;
+use crate::deadline::Deadline;
+use crate::error::HostError;
 use crate::state::HostState;
 use rusqlite::Connection;
 use std::fmt;
+use std::path::PathBuf;
+use std::time::Duration;
 use wasmtime::component::Resource;
 
 /// The host side of a `transaction` resource: which transaction it is.
@@ -27,10 +38,27 @@ struct OpenTx {
     wrote: bool,
 }
 
+/// Where the connection comes from.
+enum Source {
+    /// A database file, (re)opened on demand with these settings.
+    File {
+        path: PathBuf,
+        busy_timeout: Duration,
+        deadline: Deadline,
+    },
+    /// A connection handed over once (an in-memory database, tests):
+    /// never closed, since it could not be opened again.
+    Given,
+}
+
 /// The store's state: the connection, which transaction is open, and the
 /// test faults.
 pub(crate) struct StoreCtx {
-    conn: Connection,
+    conn: Option<Connection>,
+    source: Source,
+    /// An I/O error happened in this call: close the connection when the
+    /// call ends.
+    reconnect: bool,
     next_id: u64,
     open: Option<OpenTx>,
     /// Whether this connection already made sure the file is in WAL mode.
@@ -58,11 +86,40 @@ impl fmt::Display for InjectedFault {
 
 impl std::error::Error for InjectedFault {}
 
+/// The finished transaction error every late use of a handle gets.
+fn finished() -> StoreError {
+    StoreError::InvalidState(
+        "this transaction is finished (committed, rolled back, or ended with its call)".into(),
+    )
+}
+
 impl StoreCtx {
-    /// Wraps an open, configured connection.
+    /// Wraps an open, configured connection (never reopened).
     pub(crate) fn new(conn: Connection, max_result_bytes: usize) -> Self {
+        Self::with(Some(conn), Source::Given, max_result_bytes)
+    }
+
+    /// A store on the database file at `path`, opened by the first call
+    /// that needs it ([`crate::db::open`] with these settings).
+    pub(crate) fn for_file(
+        path: PathBuf,
+        busy_timeout: Duration,
+        deadline: Deadline,
+        max_result_bytes: usize,
+    ) -> Self {
+        let source = Source::File {
+            path,
+            busy_timeout,
+            deadline,
+        };
+        Self::with(None, source, max_result_bytes)
+    }
+
+    fn with(conn: Option<Connection>, source: Source, max_result_bytes: usize) -> Self {
         StoreCtx {
             conn,
+            source,
+            reconnect: false,
             next_id: 0,
             open: None,
             wal: false,
@@ -71,6 +128,33 @@ impl StoreCtx {
             queries: 0,
             committed_write: false,
             max_result_bytes,
+        }
+    }
+
+    /// Opens the connection now if it is not open: a host that must fail
+    /// at once on a bad file calls this before serving.
+    pub(crate) fn connect(&mut self) -> Result<&Connection, HostError> {
+        if self.conn.is_none() {
+            let Source::File {
+                path,
+                busy_timeout,
+                deadline,
+            } = &self.source
+            else {
+                unreachable!("a given connection is never closed");
+            };
+            self.conn = Some(crate::db::open(path, *busy_timeout, deadline)?);
+            self.wal = false;
+        }
+        Ok(self.conn.as_ref().expect("just opened"))
+    }
+
+    /// The deadline SQLite's busy and progress handlers of this store
+    /// obey (a given connection has none of its own: a fresh one).
+    pub(crate) fn deadline(&self) -> Deadline {
+        match &self.source {
+            Source::File { deadline, .. } => deadline.clone(),
+            Source::Given => Deadline::new(),
         }
     }
 
@@ -93,24 +177,36 @@ impl StoreCtx {
 
     /// Ends a tool call, whatever happened in it (success, error, trap):
     /// a transaction the component left open is rolled back, so a trap
-    /// never leaves a half-done write. Returns what was left open:
-    /// `Some(true)` for a write transaction, `Some(false)` for a read.
+    /// never leaves a half-done write, and after an I/O error the
+    /// connection is closed (the next call opens a fresh one). Returns
+    /// what was left open: `Some(true)` for a write transaction,
+    /// `Some(false)` for a read.
     pub(crate) fn end_call(&mut self) -> Option<bool> {
-        let left_open = self.open.take().map(|tx| tx.write);
-        if self.conn.is_autocommit() {
-            return left_open;
+        let mut left_open = self.open.take().map(|tx| tx.write);
+        if let Some(conn) = &self.conn
+            && !conn.is_autocommit()
+        {
+            // If even ROLLBACK fails, SQLite rolls back when the next BEGIN
+            // fails or the connection closes; there is nothing better to do.
+            let _ = conn.execute_batch("ROLLBACK");
+            left_open = left_open.or(Some(true));
         }
-        // If even ROLLBACK fails, SQLite rolls back when the next BEGIN
-        // fails or the connection closes; there is nothing better to do.
-        let _ = self.conn.execute_batch("ROLLBACK");
-        left_open.or(Some(true))
+        if std::mem::take(&mut self.reconnect) && matches!(self.source, Source::File { .. }) {
+            self.conn = None;
+        }
+        left_open
     }
 
     /// Opens a transaction: `BEGIN IMMEDIATE` for writes (the write lock
     /// is taken now, so a write never fails half-way on a lock), a deferred
-    /// `BEGIN` for reads.
+    /// `BEGIN` for reads. Opens the connection first if need be.
     pub(crate) fn begin(&mut self, write: bool) -> Result<u64, StoreError> {
-        if self.open.is_some() || !self.conn.is_autocommit() {
+        if let Err(e) = self.connect() {
+            self.reconnect = true;
+            return Err(open_error(&e));
+        }
+        let conn = self.conn.as_ref().expect("connected");
+        if self.open.is_some() || !conn.is_autocommit() {
             return Err(StoreError::InvalidState(
                 "a transaction is already open; commit or roll it back first".into(),
             ));
@@ -120,7 +216,9 @@ impl StoreCtx {
         } else {
             "BEGIN DEFERRED"
         };
-        run_control(&self.conn, sql)?;
+        let begun = run_control(conn, sql);
+        self.note(&begun);
+        begun?;
         self.next_id += 1;
         self.open = Some(OpenTx {
             id: self.next_id,
@@ -146,8 +244,11 @@ impl StoreCtx {
             self.fault = None;
             return Err(InjectedFault("execute", fault.trap_on_execute).into());
         }
+        let Some(conn) = &self.conn else {
+            return Ok(Err(finished()));
+        };
         let mut wrote = false;
-        let result = run_execute(&self.conn, sql, params, tx.write, &mut wrote);
+        let result = run_execute(conn, sql, params, tx.write, &mut wrote);
         Ok(self.after_statement(result, wrote))
     }
 
@@ -167,9 +268,12 @@ impl StoreCtx {
             self.fault = None;
             return Err(InjectedFault("query", fault.trap_on_query).into());
         }
+        let Some(conn) = &self.conn else {
+            return Ok(Err(finished()));
+        };
         let mut wrote = false;
         let result = run_query(
-            &self.conn,
+            conn,
             sql,
             params,
             tx.write,
@@ -184,9 +288,10 @@ impl StoreCtx {
     pub(crate) fn commit(&mut self, id: u64) -> Result<(), StoreError> {
         let tx = self.live(id)?;
         self.open = None;
-        let result = run_control(&self.conn, "COMMIT");
-        if result.is_err() && !self.conn.is_autocommit() {
-            let _ = self.conn.execute_batch("ROLLBACK");
+        let conn = self.conn.as_ref().ok_or_else(finished)?;
+        let result = run_control(conn, "COMMIT");
+        if result.is_err() && !conn.is_autocommit() {
+            let _ = conn.execute_batch("ROLLBACK");
         }
         // The first committed write switches the file to WAL. Not sooner:
         // a database the component refuses (a newer schema, checked inside
@@ -194,8 +299,9 @@ impl StoreCtx {
         // switch (busy) is retried after the next write.
         self.committed_write |= result.is_ok() && tx.wrote;
         if result.is_ok() && tx.wrote && !self.wal {
-            self.wal = crate::db::enable_wal(&self.conn).is_ok();
+            self.wal = crate::db::enable_wal(conn).is_ok();
         }
+        self.note(&result);
         result
     }
 
@@ -203,19 +309,22 @@ impl StoreCtx {
     pub(crate) fn rollback(&mut self, id: u64) -> Result<(), StoreError> {
         self.live(id)?;
         self.open = None;
-        if self.conn.is_autocommit() {
+        let conn = self.conn.as_ref().ok_or_else(finished)?;
+        if conn.is_autocommit() {
             // SQLite already rolled it back (after an I/O error, say).
             return Ok(());
         }
-        run_control(&self.conn, "ROLLBACK")
+        run_control(conn, "ROLLBACK")
     }
 
     /// The resource was dropped: an unfinished transaction rolls back.
     pub(crate) fn abandon(&mut self, id: u64) {
         if self.live(id).is_ok() {
             self.open = None;
-            if !self.conn.is_autocommit() {
-                let _ = self.conn.execute_batch("ROLLBACK");
+            if let Some(conn) = &self.conn
+                && !conn.is_autocommit()
+            {
+                let _ = conn.execute_batch("ROLLBACK");
             }
         }
     }
@@ -224,34 +333,49 @@ impl StoreCtx {
     fn live(&self, id: u64) -> Result<OpenTx, StoreError> {
         match self.open {
             Some(tx) if tx.id == id => Ok(tx),
-            _ => Err(StoreError::InvalidState(
-                "this transaction is finished (committed, rolled back, or ended with its call)"
-                    .into(),
-            )),
+            _ => Err(finished()),
         }
     }
 
-    /// Records a write, and notices when SQLite ended the transaction by
-    /// itself: some errors (disk full, I/O) roll it back, and the handle
-    /// must not pretend it is still open.
+    /// Records a write, notes an I/O error, and notices when SQLite ended
+    /// the transaction by itself: some errors (disk full, I/O) roll it
+    /// back, and the handle must not pretend it is still open.
     fn after_statement<T>(
         &mut self,
         result: Result<T, StoreError>,
         wrote: bool,
     ) -> Result<T, StoreError> {
+        self.note(&result);
         if let Some(tx) = &mut self.open {
             tx.wrote |= wrote;
-            if self.conn.is_autocommit() {
+            if self.conn.as_ref().is_none_or(Connection::is_autocommit) {
                 self.open = None;
             }
         }
         result
     }
 
+    /// An I/O error may be the connection's own state (SQLite keeps a
+    /// file it opened read-only read-only): the call ends by closing it.
+    fn note<T>(&mut self, result: &Result<T, StoreError>) {
+        if let Err(StoreError::Io(_)) = result {
+            self.reconnect = true;
+        }
+    }
+
     /// The connection, for host-side checks in tests.
     #[cfg(test)]
     pub(crate) fn conn(&self) -> &Connection {
-        &self.conn
+        self.conn.as_ref().expect("the connection is open")
+    }
+}
+
+/// Why the database could not be opened, as the store error the component
+/// reports (`storage`, with this message).
+fn open_error(e: &HostError) -> StoreError {
+    match e {
+        HostError::NotADatabase { .. } => StoreError::Corrupt(e.to_string()),
+        _ => StoreError::Io(e.to_string()),
     }
 }
 

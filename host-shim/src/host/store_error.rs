@@ -35,9 +35,14 @@ fn classify(code: ErrorCode, phase: Phase, message: String) -> StoreError {
     match code {
         ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked => StoreError::Busy(message),
         ErrorCode::ConstraintViolation => StoreError::Constraint(message),
+        // SQLite also writes `<db>-wal` and `<db>-shm` next to the file, and
+        // creates them with the file's permissions: a file made read-only
+        // once leaves read-only companions behind.
+        ErrorCode::ReadOnly => StoreError::Io(format!(
+            "{message} (the database file, its -wal and -shm files and their directory must all be writable by this process)"
+        )),
         ErrorCode::SystemIoFailure
         | ErrorCode::DiskFull
-        | ErrorCode::ReadOnly
         | ErrorCode::CannotOpen
         | ErrorCode::PermissionDenied
         | ErrorCode::FileLockingProtocolFailed

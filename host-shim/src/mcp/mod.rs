@@ -16,6 +16,7 @@ mod worker;
 
 use crate::{CallContext, ErrorCode, Host, HostConfig, HostError};
 use handler::TasklistsServer;
+use pending::Pending;
 use rmcp::ServiceExt;
 use rmcp::service::ServerInitializeError;
 use std::time::Duration;
@@ -32,24 +33,14 @@ use transport::StdioTransport;
 pub fn serve_stdio(config: HostConfig, ctx: CallContext) -> Result<(), HostError> {
     logging::init();
     let db_path = config.db_path.clone();
-    // A database that cannot be opened does not stop the server: the tools
-    // are listed (from a scratch in-memory host) and every call says what
-    // is wrong with the file, so the agent can tell its user; each call
-    // retries, so fixing the file needs no restart.
-    let (mut host, unavailable) = match Host::open(config.clone()) {
-        Ok(host) => (host, None),
-        Err(e) if e.is_database() => {
-            tracing::warn!("{e}; serving anyway: every call reports it until it is fixed");
-            (Host::open_in_memory(config.clone())?, Some(e.to_string()))
-        }
-        Err(e) => return Err(e),
-    };
+    // A database that cannot be opened does not stop the server: the host
+    // opens it on demand, so the tools are listed, task_help answers, and
+    // every call that needs the store says what is wrong with the file
+    // (so the agent can tell its user) and tries again on the next call,
+    // so fixing the file needs no restart.
+    let mut host = Host::open_lazily(config.clone())?;
     let tools = host.catalogue()?;
     check_start(&mut host, &ctx)?;
-    let slot = match unavailable {
-        None => worker::Slot::Ready(Box::new(host)),
-        Some(why) => worker::Slot::Unavailable(why),
-    };
     let identity = match &ctx.agent_id {
         Some(id) if ctx.agent_pinned => format!("agent `{id}` (pinned)"),
         Some(id) => format!("default agent `{id}`"),
@@ -61,7 +52,8 @@ pub fn serve_stdio(config: HostConfig, ctx: CallContext) -> Result<(), HostError
         db_path.display()
     );
 
-    let (worker, worker_thread) = worker::start(slot, config, ctx)
+    let pending = Pending::default();
+    let (worker, worker_thread) = worker::start(host, config, ctx, pending.clone())
         .map_err(|e| HostError::Mcp(format!("cannot start the worker thread: {e}")))?;
     let server = TasklistsServer::new(worker, &tools);
     // One thread for the protocol is plenty: the guest calls run on the
@@ -70,9 +62,10 @@ pub fn serve_stdio(config: HostConfig, ctx: CallContext) -> Result<(), HostError
         .enable_all()
         .build()
         .map_err(|e| HostError::Mcp(format!("cannot start the async runtime: {e}")))?;
+    let session_pending = pending.clone();
     let (quit, output) = runtime.block_on(async move {
         let (stdin, stdout) = rmcp::transport::stdio_pipes();
-        let (transport, output) = StdioTransport::spawn(stdin, stdout);
+        let (transport, output) = StdioTransport::spawn(stdin, stdout, session_pending);
         let quit = match server.serve(transport).await {
             Ok(service) => service
                 .waiting()
@@ -91,6 +84,9 @@ pub fn serve_stdio(config: HostConfig, ctx: CallContext) -> Result<(), HostError
     // A read of stdin that cannot be cancelled (a terminal, a regular file)
     // must not hold the exit.
     runtime.shutdown_timeout(Duration::from_millis(100));
+    // Nothing will be written any more: a worker waiting for stdout to
+    // drain goes on.
+    pending.close();
     // The server (and with it the queue) is gone: the worker finishes any
     // call still queued (one whose answer could not be sent), so a write
     // the client sent is never cut short.

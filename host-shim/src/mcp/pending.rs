@@ -1,30 +1,88 @@
-//! The requests handed to rmcp and not answered yet, so that the server
-//! stops only after answering them when stdin closes. (rmcp itself gives
-//! in-flight answers five seconds, then drops them: a script that pipes
-//! many calls in and closes its end would lose answers.)
+//! What the server holds for its client: the requests handed to rmcp and
+//! not answered yet, and the answers made but not written to stdout yet.
+//!
+//! Two uses. At the end of stdin, the server stops only after answering
+//! every request (rmcp itself gives in-flight answers five seconds, then
+//! drops them: a script that pipes many calls in and closes its end would
+//! lose answers). And under pipelining, memory stays bounded: a client
+//! that writes without reading fills stdout, answers pile up, and the
+//! reader stops taking lines from stdin while [`MAX_IN_FLIGHT`] requests
+//! or [`MAX_BUFFERED_BYTES`] are held; the worker stops making answers
+//! while that many bytes of them wait to be written. A client that writes
+//! a batch and reads afterwards is never deadlocked as long as the batch
+//! stays under those bounds.
 
 use rmcp::model::{ClientJsonRpcMessage, ClientNotification, JsonRpcMessage, RequestId};
 use rmcp::service::{RoleServer, TxJsonRpcMessage};
-use std::collections::HashSet;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::collections::HashMap;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 use tokio::sync::Notify;
 
-/// Request ids awaiting an answer; cheap to clone, shared by the reader
-/// and the writer.
+/// Requests read but not answered, at most: past this the reader waits.
+pub(super) const MAX_IN_FLIGHT: usize = 4096;
+
+/// Bytes of requests read and of answers not yet written, at most: past
+/// this the reader waits, and past this many bytes of answers alone the
+/// worker waits too.
+pub(super) const MAX_BUFFERED_BYTES: usize = 64 << 20;
+
+/// Shared by the reader, the writer and the worker; cheap to clone.
 #[derive(Clone, Default)]
 pub(super) struct Pending {
-    ids: Arc<Mutex<HashSet<RequestId>>>,
+    state: Arc<Mutex<State>>,
+    /// Wakes the reader (room to read, or every request answered).
     changed: Arc<Notify>,
+    /// Wakes the worker (room for answers, or the session is over).
+    room: Arc<Condvar>,
+}
+
+#[derive(Default)]
+struct State {
+    /// Each request awaiting its answer, with the size of its line.
+    requests: HashMap<RequestId, usize>,
+    request_bytes: usize,
+    /// Answers serialized and waiting for stdout.
+    answer_bytes: usize,
+    /// The session ended: nothing will be written any more.
+    closed: bool,
+}
+
+impl State {
+    fn full(&self) -> bool {
+        self.requests.len() >= MAX_IN_FLIGHT
+            || self.request_bytes + self.answer_bytes >= MAX_BUFFERED_BYTES
+    }
+}
+
+/// Bytes of an answer on their way to stdout; dropping it (written,
+/// failed or abandoned) gives them back.
+pub(super) struct Queued {
+    pending: Pending,
+    bytes: usize,
+}
+
+impl Drop for Queued {
+    fn drop(&mut self) {
+        let mut state = self.pending.lock();
+        state.answer_bytes = state.answer_bytes.saturating_sub(self.bytes);
+        drop(state);
+        self.pending.wake();
+    }
 }
 
 impl Pending {
-    /// Notes a message on its way to rmcp: a request now awaits its answer;
-    /// a cancellation means rmcp will send none.
-    pub(super) fn incoming(&self, message: &ClientJsonRpcMessage) {
+    /// Notes a message of `bytes` on its way to rmcp: a request now awaits
+    /// its answer; a cancellation means rmcp will send none.
+    pub(super) fn incoming(&self, message: &ClientJsonRpcMessage, bytes: usize) {
         match message {
             JsonRpcMessage::Request(request) => {
-                self.lock().insert(request.id.clone());
+                let mut state = self.lock();
+                if let Some(old) = state.requests.insert(request.id.clone(), bytes) {
+                    // A client reusing an id still in flight: count it once.
+                    state.request_bytes -= old;
+                }
+                state.request_bytes += bytes;
             }
             JsonRpcMessage::Notification(notification) => {
                 if let ClientNotification::CancelledNotification(cancelled) =
@@ -38,22 +96,63 @@ impl Pending {
         }
     }
 
-    /// Notes a message rmcp sends: a response or an error answers its id.
-    pub(super) fn outgoing(&self, message: &TxJsonRpcMessage<RoleServer>) {
-        let id = match message {
-            JsonRpcMessage::Response(response) => Some(&response.id),
-            JsonRpcMessage::Error(error) => error.id.as_ref(),
-            _ => None,
-        };
-        if let Some(id) = id {
-            self.answered(id);
+    /// Counts an answer of `bytes` waiting for stdout until the returned
+    /// guard is dropped.
+    pub(super) fn queue(&self, bytes: usize) -> Queued {
+        self.lock().answer_bytes += bytes;
+        Queued {
+            pending: self.clone(),
+            bytes,
         }
     }
 
-    fn answered(&self, id: &RequestId) {
-        if self.lock().remove(id) {
-            self.changed.notify_waiters();
+    /// The request a message rmcp sends answers: a response's or an
+    /// error's id.
+    pub(super) fn answers(message: &TxJsonRpcMessage<RoleServer>) -> Option<RequestId> {
+        match message {
+            JsonRpcMessage::Response(response) => Some(response.id.clone()),
+            JsonRpcMessage::Error(error) => error.id.clone(),
+            _ => None,
         }
+    }
+
+    /// The answer to `id` was written: the request is no longer held.
+    pub(super) fn answered(&self, id: &RequestId) {
+        let mut state = self.lock();
+        if let Some(bytes) = state.requests.remove(id) {
+            state.request_bytes -= bytes;
+            drop(state);
+            self.wake();
+        }
+    }
+
+    /// Waits until the reader may take another line.
+    pub(super) async fn room_to_read(&self) {
+        loop {
+            let changed = self.changed.notified();
+            tokio::pin!(changed);
+            changed.as_mut().enable();
+            if !self.lock().full() {
+                return;
+            }
+            changed.await;
+        }
+    }
+
+    /// Blocks the worker thread while the answers waiting for stdout pass
+    /// [`MAX_BUFFERED_BYTES`] (until they are written or the session ends).
+    pub(super) fn wait_to_answer(&self) {
+        let state = self.lock();
+        let _state = self
+            .room
+            .wait_while(state, |s| s.answer_bytes >= MAX_BUFFERED_BYTES && !s.closed)
+            .unwrap_or_else(PoisonError::into_inner);
+    }
+
+    /// The session is over: nothing waits for stdout any more.
+    pub(super) fn close(&self) {
+        self.lock().closed = true;
+        self.wake();
     }
 
     /// Waits until every request is answered, giving up when no answer has
@@ -64,18 +163,76 @@ impl Pending {
             let changed = self.changed.notified();
             tokio::pin!(changed);
             changed.as_mut().enable();
-            let left = self.lock().len();
+            let left = self.lock().requests.len();
             if left == 0 {
                 return 0;
             }
             if tokio::time::timeout(idle, changed).await.is_err() {
-                return self.lock().len();
+                return self.lock().requests.len();
             }
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashSet<RequestId>> {
-        // The set stays consistent whatever panicked while holding it.
-        self.ids.lock().unwrap_or_else(PoisonError::into_inner)
+    fn wake(&self) {
+        self.changed.notify_waiters();
+        self.room.notify_all();
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // The counts stay consistent whatever panicked while holding them.
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rmcp::model::NumberOrString;
+
+    fn request(id: i64) -> ClientJsonRpcMessage {
+        serde_json::from_value(serde_json::json!({"jsonrpc": "2.0", "id": id, "method": "ping"}))
+            .unwrap()
+    }
+
+    #[tokio::test]
+    async fn the_reader_waits_while_too_much_is_held() {
+        let pending = Pending::default();
+        pending.incoming(&request(1), MAX_BUFFERED_BYTES - 10);
+        pending.room_to_read().await;
+        let answer = pending.queue(10);
+        assert!(pending.lock().full());
+        // Written: the room comes back.
+        drop(answer);
+        tokio::time::timeout(Duration::from_secs(1), pending.room_to_read())
+            .await
+            .expect("room again");
+        let response: TxJsonRpcMessage<RoleServer> =
+            serde_json::from_value(serde_json::json!({"jsonrpc": "2.0", "id": 1, "result": {}}))
+                .unwrap();
+        pending.answered(&Pending::answers(&response).unwrap());
+        assert_eq!(pending.lock().request_bytes, 0);
+        for id in 1..=MAX_IN_FLIGHT as i64 {
+            pending.incoming(&request(id), 1);
+        }
+        assert!(pending.lock().full(), "too many requests in flight");
+        pending.answered(&RequestId::from(NumberOrString::Number(7)));
+        assert!(!pending.lock().full());
+    }
+
+    #[test]
+    fn the_worker_waits_for_answers_to_be_written_or_the_end() {
+        let pending = Pending::default();
+        let queued = pending.queue(MAX_BUFFERED_BYTES);
+        let worker = {
+            let pending = pending.clone();
+            std::thread::spawn(move || pending.wait_to_answer())
+        };
+        std::thread::sleep(Duration::from_millis(50));
+        assert!(!worker.is_finished(), "the worker waits");
+        drop(queued);
+        worker.join().unwrap();
+        let _queued = pending.queue(MAX_BUFFERED_BYTES);
+        pending.close();
+        pending.wait_to_answer();
     }
 }

@@ -58,15 +58,16 @@ impl OutputHealth {
 
 impl StdioTransport {
     /// Starts reading `input` on a task of the current runtime; answers go
-    /// to `output`, one line each.
+    /// to `output`, one line each. `pending` counts what is held for the
+    /// client (and bounds it).
     pub(super) fn spawn(
         input: impl AsyncRead + Send + Unpin + 'static,
         output: impl AsyncWrite + Send + 'static,
+        pending: Pending,
     ) -> (StdioTransport, OutputHealth) {
         let out = LineWriter::new(output);
         let health = OutputHealth(out.broken.subscribe());
         let (sender, incoming) = mpsc::channel(64);
-        let pending = Pending::default();
         let reader = Reader {
             messages: sender,
             out: out.clone(),
@@ -91,9 +92,19 @@ impl Transport<RoleServer> for StdioTransport {
     ) -> impl Future<Output = Result<(), io::Error>> + Send + 'static {
         let out = self.out.clone();
         let pending = self.pending.clone();
+        // Serialized now and the message dropped: while the answer waits
+        // for stdout (a client that does not read makes it wait) only its
+        // bytes are held, and counted, given back however the write ends.
+        let answers = Pending::answers(&item);
+        let line = serde_json::to_vec(&item);
+        drop(item);
+        let queued = line.as_ref().ok().map(|line| pending.queue(line.len()));
         async move {
-            out.write_line(serde_json::to_vec(&item)?).await?;
-            pending.outgoing(&item);
+            out.write_line(line?).await?;
+            drop(queued);
+            if let Some(id) = answers {
+                pending.answered(&id);
+            }
             Ok(())
         }
     }
@@ -164,6 +175,9 @@ impl Reader {
         let mut gate = LifecycleGate::default();
         let mut line = Vec::new();
         loop {
+            // Backpressure: while too much is held for the client, stdin
+            // is left unread (the client's writes block, not our memory).
+            self.pending.room_to_read().await;
             line.clear();
             let refusal = match read_line(&mut input, &mut line).await {
                 Ok(LineRead::Eof) => break,
@@ -183,7 +197,7 @@ impl Reader {
                 Ok(LineRead::Line) => match decode(&line) {
                     Decoded::Message(message) => {
                         if gate.admits(&message) {
-                            self.pending.incoming(&message);
+                            self.pending.incoming(&message, line.len());
                             if self.messages.send(*message).await.is_err() {
                                 return; // the session is over
                             }

@@ -4,6 +4,7 @@
 //! order the client sent them, and no two guest calls ever share the
 //! instance.
 
+use super::pending::Pending;
 use crate::{CallContext, ErrorCode, Host, HostConfig, ToolError, ToolOutput, ToolRequest};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc;
@@ -26,26 +27,19 @@ pub(super) struct Worker {
     jobs: mpsc::Sender<Job>,
 }
 
-/// What the worker calls: the host, or why the database cannot be opened
-/// yet (retried on every call, so fixing the file needs no restart).
-pub(super) enum Slot {
-    /// The host on the real database (boxed: it is large).
-    Ready(Box<Host>),
-    /// The database could not be opened; the message says why.
-    Unavailable(String),
-}
-
-/// Starts the worker thread on `slot` (opened from `config`), calling
-/// with `ctx`.
+/// Starts the worker thread on `host` (opened from `config`), calling
+/// with `ctx`, making no answer while `pending` says too many wait for
+/// stdout.
 pub(super) fn start(
-    slot: Slot,
+    host: Host,
     config: HostConfig,
     ctx: CallContext,
+    pending: Pending,
 ) -> std::io::Result<(Worker, JoinHandle<()>)> {
     let (jobs, queue) = mpsc::channel::<Job>();
     let thread = std::thread::Builder::new()
         .name("tasklists-guest".into())
-        .spawn(move || run(slot, config, ctx, queue))?;
+        .spawn(move || run(host, config, ctx, queue, pending))?;
     Ok((Worker { jobs }, thread))
 }
 
@@ -66,60 +60,53 @@ impl Worker {
     }
 }
 
-fn run(mut slot: Slot, config: HostConfig, ctx: CallContext, queue: mpsc::Receiver<Job>) {
+/// Runs the queue. The host opens its database on demand (and again after
+/// an I/O error), so a broken file is reported by each call and a fixed
+/// one is picked up; only a panic replaces the host.
+fn run(
+    host: Host,
+    config: HostConfig,
+    ctx: CallContext,
+    queue: mpsc::Receiver<Job>,
+    pending: Pending,
+) {
+    let mut host = Ok(Box::new(host));
     for job in queue {
-        if let Slot::Unavailable(_) = slot {
-            slot = open(&config);
-            if let Slot::Ready(_) = slot {
-                tracing::info!("the database opened; serving normally");
-            }
-        }
-        let (outcome, panicked) = match &mut slot {
-            Slot::Unavailable(why) => (
-                Err(ToolError::new(
-                    ErrorCode::Storage,
-                    why.clone(),
-                    "fix or move the file, or point --db / TASKLISTS_DB elsewhere; the server retries on every call",
-                )),
-                false,
-            ),
-            Slot::Ready(host) => {
-                match catch_unwind(AssertUnwindSafe(|| {
-                    host.call(&job.tool, &job.request.action, &job.request.params, &ctx)
-                })) {
-                    Ok(outcome) => (outcome, false),
-                    Err(panic) => {
-                        let what = panic
-                            .downcast_ref::<&str>()
-                            .map(|s| s.to_string())
-                            .or_else(|| panic.downcast_ref::<String>().cloned())
-                            .unwrap_or_else(|| "a panic".into());
-                        tracing::error!("a call panicked ({what}); reopening the database");
-                        let error = ToolError::new(
-                            ErrorCode::Internal,
-                            format!("the tasklists host hit a bug ({what})"),
-                            "this is a bug in tasklists; please report it. The call may not have completed; check before retrying",
-                        );
-                        (Err(error), true)
-                    }
+        pending.wait_to_answer();
+        let outcome = match &mut host {
+            Ok(h) => match catch_unwind(AssertUnwindSafe(|| {
+                h.call(&job.tool, &job.request.action, &job.request.params, &ctx)
+            })) {
+                Ok(outcome) => outcome,
+                Err(panic) => {
+                    let what = panic
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| panic.downcast_ref::<String>().cloned())
+                        .unwrap_or_else(|| "a panic".into());
+                    tracing::error!("a call panicked ({what}); starting a fresh host");
+                    // The unwind may have left the host without its
+                    // connection or instance: the next call gets a new one.
+                    host = Host::open_lazily(config.clone()).map(Box::new);
+                    Err(ToolError::new(
+                        ErrorCode::Internal,
+                        format!("the tasklists host hit a bug ({what})"),
+                        "this is a bug in tasklists; please report it. The call may not have completed; check before retrying",
+                    ))
                 }
+            },
+            Err(e) => {
+                let error = ToolError::new(
+                    ErrorCode::Internal,
+                    format!("the tasklists host could not be restarted: {e}"),
+                    "restart the server",
+                );
+                host = Host::open_lazily(config.clone()).map(Box::new);
+                Err(error)
             }
         };
-        if panicked {
-            // The unwind may have left the host without its connection or
-            // instance: the next call starts from a fresh one.
-            slot = open(&config);
-        }
         // The client may have cancelled the request: its answer is dropped
         // (the call itself completed, as one transaction).
         let _ = job.reply.send(outcome);
-    }
-}
-
-/// The host on `config`'s database, or why it cannot be opened.
-fn open(config: &HostConfig) -> Slot {
-    match Host::open(config.clone()) {
-        Ok(host) => Slot::Ready(Box::new(host)),
-        Err(e) => Slot::Unavailable(e.to_string()),
     }
 }

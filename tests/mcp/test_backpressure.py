@@ -1,0 +1,100 @@
+"""Pipelining without reading: the server's memory stays bounded (it stops
+reading stdin while too many answers wait for stdout), and a client that
+writes a whole batch before reading still gets every answer."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+from rawclient import RawServer
+
+# `task_help all` answers are about 45 KB on the wire (the text block and
+# structuredContent): 20,000 of them unread would be about 900 MB.
+FLOOD = 20_000
+# What the server may grow to meanwhile: its bounds are 4,096 requests and
+# 64 MiB held for the client.
+MAX_RSS_MB = 300
+
+
+def rss_mb(pid: int, field: str) -> float:
+    """VmRSS (now) or VmHWM (peak) of a process, in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError(f"no {field} for {pid}")
+
+
+def help_call(id: int) -> dict:
+    return {"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "task_help", "arguments": {"action": "all"}}}
+
+
+class Writer(threading.Thread):
+    """Writes requests 1..n as fast as the pipe takes them, reading nothing."""
+
+    def __init__(self, server: RawServer, requests):
+        super().__init__(daemon=True)
+        self.server, self.requests, self.written = server, requests, 0
+
+    def run(self) -> None:
+        for request in self.requests:
+            self.server.send(request)
+            self.written += 1
+
+
+def stalled(writer: Writer, quiet: float) -> bool:
+    """Waits until the writer is done or has made no progress for `quiet` s."""
+    last, since = writer.written, time.monotonic()
+    while writer.is_alive():
+        time.sleep(0.1)
+        if writer.written != last:
+            last, since = writer.written, time.monotonic()
+        elif time.monotonic() - since > quiet:
+            return True
+    return False
+
+
+def test_a_client_that_never_reads_keeps_the_server_small(db):
+    with RawServer(db) as server:
+        server.initialize()
+        writer = Writer(server, (help_call(i) for i in range(1, FLOOD + 1)))
+        writer.start()
+        # The server stops reading once its bounds are reached: the client's
+        # writes block instead of the server's memory growing.
+        assert stalled(writer, quiet=3.0), "the server read everything without anyone reading its answers"
+        held = writer.written
+        peak = rss_mb(server.proc.pid, "VmHWM")
+        print(f"\nflood of {FLOOD} unread task_help calls: the server stopped reading after {held}, peak RSS {peak:.0f} MB")
+        assert held < FLOOD
+        assert peak < MAX_RSS_MB, f"peak RSS {peak:.0f} MB"
+        # Reading again lets everything through, in order, nothing lost.
+        ids = [server.receive()["id"] for _ in range(FLOOD)]
+        writer.join(30)
+        assert not writer.is_alive()
+        assert ids == list(range(1, FLOOD + 1))
+        assert rss_mb(server.proc.pid, "VmHWM") < MAX_RSS_MB
+        assert server.close() == 0
+
+
+def test_a_batch_written_whole_before_reading_is_answered(db):
+    # 4,000 requests, far more than the pipes hold, with answers of every
+    # size; the client reads only once it has written the last one.
+    calls = []
+    for i in range(1, 4001):
+        if i % 4 == 0:
+            calls.append(help_call(i))
+        else:
+            arguments = {"action": "create", "params": {"name": f"list {i}"}} if i % 4 == 1 else {"action": "find", "params": {"limit": 5}}
+            calls.append({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {"name": "task_lists", "arguments": arguments}})
+    with RawServer(db) as server:
+        server.initialize()
+        writer = Writer(server, calls)
+        writer.start()
+        writer.join(60)
+        assert not writer.is_alive(), f"deadlocked after {writer.written} requests"
+        server.proc.stdin.close()
+        answers = [server.receive() for _ in calls]
+        assert [a["id"] for a in answers] == list(range(1, 4001))
+        assert all("result" in a and not a["result"].get("isError") for a in answers)
+        assert server.proc.wait(20) == 0
