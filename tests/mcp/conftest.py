@@ -86,6 +86,13 @@ async def call(client: Client, tool: str, action: str, **params: Any) -> dict[st
     return result.structured_content
 
 
+async def refused(client: Client, tool: str, action: str, **params: Any) -> dict[str, Any]:
+    """The contract error of a call that must fail."""
+    with pytest.raises(ToolFailed) as failure:
+        await call(client, tool, action, **params)
+    return failure.value.error
+
+
 def unsafe(c: str) -> bool:
     """Controls (C0, DEL, C1) and Unicode's invisible characters (bidi
     controls, zero-width and tag characters, …; variation selectors are

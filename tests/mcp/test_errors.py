@@ -6,17 +6,10 @@ error."""
 from __future__ import annotations
 
 import pytest
-from conftest import ToolFailed, call, connect
+from conftest import call, connect, refused
 from mcp.shared.exceptions import MCPError
 
 INVALID_PARAMS = -32602
-
-
-async def refused(client, tool, action, **params):
-    """The contract error of a call that must fail."""
-    with pytest.raises(ToolFailed) as failure:
-        await call(client, tool, action, **params)
-    return failure.value.error
 
 
 async def new_list(client, **params):
@@ -199,3 +192,24 @@ async def test_a_newer_database_is_a_storage_error_on_each_call(db):
         error = await refused(client, "task_lists", "find")
         assert error["code"] == "storage"
         assert "newer" in error["message"]
+
+
+@pytest.mark.anyio
+async def test_hostile_text_reaches_the_model_escaped(db):
+    # Escape sequences (ESC, CSI as U+009B, OSC as U+009D), DEL, a
+    # right-to-left override and zero-width characters in every text field.
+    evil = "a\x1b[2J\x9b31m\x9d0;pwned\x07\x7f\u202egnp.exe\u2066\u200b\ufeffz"
+    async with connect(db, "builder-1") as client:
+        # `call` checks every result: no raw control or invisible character
+        # in the summary or the JSON text, and the JSON means the data.
+        list_id = (await call(client, "task_lists", "create", name=evil))["list"]["id"]
+        await call(client, "task_items", "create", list_id=list_id, title=evil, notes=evil)
+        got = await call(client, "task_lists", "get", list_id=list_id)
+        assert got["list"]["name"] == evil and got["tasks"][0]["title"] == evil, "stored as sent"
+        await call(client, "task_claims", "claim_next", list_id=list_id)
+        await call(client, "task_lists", "find")
+        result = await client.call_tool("task_lists", {"action": "find"})
+        assert "\\u009b" in result.content[0].text and "\\u202e" in result.content[0].text
+        # Refusals quote the bad value escaped too.
+        error = await refused(client, "task_lists", "find", **{evil: 1})
+        assert "\\u009b" in error["message"] and "\x9b" not in error["message"]

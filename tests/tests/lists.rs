@@ -795,3 +795,252 @@ fn delete_soft_deletes_the_list_and_only_its_active_tasks() {
     assert_eq!(deleted, active);
     assert!(events[1..4].iter().all(|e| e["kind"] == "deleted"));
 }
+
+/// The squat: A makes a *shared* list with the name B would give its
+/// private notes, in B's agent scope. B's private get_or_create must not
+/// hand it A's list (what B writes there would be readable by A).
+#[test]
+fn get_or_create_private_only_ever_returns_the_callers_own_private_list() {
+    let db = TestDb::new();
+    let squat = db.ok(
+        A,
+        "task_lists",
+        "create",
+        json!({"name": "my private notes", "scope_type": "agent", "scope_key": B}),
+    );
+    let squat_id = s(&squat, "/list/id");
+    let request = json!({"name": "my private notes", "scope_type": "agent", "visibility": "private", "get_or_create": true});
+    let mine = db.ok(B, "task_lists", "create", request.clone());
+    assert_eq!(mine["created"], true, "{mine}");
+    let mine_id = s(&mine, "/list/id");
+    assert_ne!(mine_id, squat_id);
+    assert_eq!(mine["list"]["visibility"], "private");
+    assert_eq!(mine["list"]["owner_agent_id"], B);
+    // What B writes there stays B's.
+    db.ok(
+        B,
+        "task_items",
+        "create",
+        json!({"list_id": mine_id, "title": "password hints"}),
+    );
+    let e = db.err(A, "task_lists", "get", json!({"list_id": mine_id}));
+    expect(&e, ErrorCode::Forbidden, &[]);
+    // Asked again, B gets its own private list back; a shared request
+    // matches the shared list.
+    let again = db.ok(B, "task_lists", "create", request);
+    assert_eq!(
+        (again["created"].clone(), s(&again, "/list/id")),
+        (json!(false), mine_id.clone())
+    );
+    let shared = db.ok(
+        B,
+        "task_lists",
+        "create",
+        json!({"name": "my private notes", "scope_type": "agent", "get_or_create": true}),
+    );
+    assert_eq!(
+        (shared["created"].clone(), s(&shared, "/list/id")),
+        (json!(false), squat_id)
+    );
+}
+
+#[test]
+fn get_pages_through_tasks_with_limit_and_cursor() {
+    let db = TestDb::new();
+    let list = db.list(A, "Long");
+    let titles: Vec<String> = (0..250).map(|i| format!("task {i}")).collect();
+    let refs: Vec<&str> = titles.iter().map(String::as_str).collect();
+    let ids = db.add(&list, &refs);
+    let page = |params: Value| db.out(B, "task_lists", "get", params);
+    // The default page is 100 tasks, with a cursor to the rest.
+    let first = page(json!({"list_id": list}));
+    assert_eq!(strs(&first.data, "/tasks", "id"), ids[..100]);
+    assert!(
+        first
+            .summary
+            .ends_with("100 tasks shown (more: pass next_cursor)"),
+        "{}",
+        first.summary
+    );
+    assert_eq!(
+        first.data["counts"]["todo"], 250,
+        "counts cover the whole list"
+    );
+    let mut seen: Vec<String> = Vec::new();
+    let mut cursor: Option<String> = None;
+    let mut pages = 0;
+    loop {
+        let mut p = json!({"list_id": list, "limit": 90});
+        if let Some(c) = &cursor {
+            p["cursor"] = json!(c);
+        }
+        let out = page(p);
+        seen.extend(strs(&out.data, "/tasks", "id"));
+        pages += 1;
+        match out.data["next_cursor"].as_str() {
+            Some(c) => cursor = Some(c.to_string()),
+            None => {
+                assert!(out.summary.ends_with("70 tasks shown"), "{}", out.summary);
+                break;
+            }
+        }
+    }
+    assert_eq!((pages, seen), (3, ids.clone()));
+    // Deleted tasks follow the live ones, in their own run; a page that
+    // ends exactly where the live tasks end still points at them.
+    db.ok(
+        A,
+        "task_items",
+        "delete",
+        json!({"task_ids": [ids[0], ids[10], ids[20]]}),
+    );
+    let live = page(json!({"list_id": list, "include_deleted": true, "limit": 247}));
+    assert_eq!(live.data["tasks"].as_array().unwrap().len(), 247);
+    assert!(live.data["tasks"][246].get("deleted_at").is_none());
+    let cursor = s(&live.data, "/next_cursor");
+    let deleted = page(json!({"list_id": list, "include_deleted": true, "cursor": cursor}));
+    assert_eq!(
+        strs(&deleted.data, "/tasks", "id"),
+        [ids[0].clone(), ids[10].clone(), ids[20].clone()]
+    );
+    assert!(deleted.data["next_cursor"].is_null());
+    // A cursor into the deleted run needs include_deleted again.
+    let into_deleted = page(json!({"list_id": list, "include_deleted": true, "limit": 248}));
+    let cursor = s(&into_deleted.data, "/next_cursor");
+    let e = db.err(
+        B,
+        "task_lists",
+        "get",
+        json!({"list_id": list, "cursor": cursor}),
+    );
+    expect(&e, ErrorCode::InvalidParams, &["include_deleted"]);
+    for bad in [
+        "garbage",
+        "p1.task_nope",
+        "x1.task_01JDQ4ZK8M3N5P7R9T1V3X5Z7B",
+        "p.task_01JDQ4ZK8M3N5P7R9T1V3X5Z7B",
+    ] {
+        let e = db.err(
+            B,
+            "task_lists",
+            "get",
+            json!({"list_id": list, "cursor": bad}),
+        );
+        expect(
+            &e,
+            ErrorCode::InvalidParams,
+            &["not a next_cursor of task_lists get"],
+        );
+    }
+    let e = db.err(
+        B,
+        "task_lists",
+        "get",
+        json!({"list_id": list, "limit": 501}),
+    );
+    expect(&e, ErrorCode::InvalidParams, &["limit", "1 to 500"]);
+}
+
+#[test]
+fn get_rows_leave_out_the_list_id_and_history_times_unless_asked() {
+    let db = TestDb::new();
+    let list = db.list(A, "Rows");
+    let ids = db.add(&list, &["first", "second"]);
+    db.claim(A, &list);
+    db.advance(5);
+    let g = db.get(B, &list);
+    let running = &g["tasks"][0];
+    assert_eq!(
+        running,
+        &json!({"id": ids[0], "position": 1, "title": "first", "status": "in_progress",
+                "claimed_by_agent_id": A, "claim_expires_at": fmt_ms(T0 + 900_000)})
+    );
+    let with_times = db.ok(
+        B,
+        "task_lists",
+        "get",
+        json!({"list_id": list, "include_times": true}),
+    );
+    let t = &with_times["tasks"][0];
+    assert!(t.get("list_id").is_none());
+    assert_eq!(t["created_at"], fmt_ms(T0));
+    assert_eq!(t["updated_at"], fmt_ms(T0));
+    assert_eq!(t["started_at"], fmt_ms(T0));
+    // The whole task still comes with every other result.
+    let c = db.claim(A, &list);
+    assert_eq!(c["task"]["list_id"], list.as_str());
+    assert_eq!(c["task"]["created_at"], fmt_ms(T0));
+}
+
+/// The board of a typical 50-task list (15 done with outcomes, 3 running
+/// with notes, 2 paused, dependencies, a few descriptions) is at most
+/// 2,500 tokens (chars / 4) of text for the model.
+#[test]
+fn a_50_task_board_fits_in_2500_tokens() {
+    let db = TestDb::new();
+    let list = db.list("planner", "Release 2.4 of the web app");
+    let verbs = [
+        "Write",
+        "Review",
+        "Test",
+        "Document",
+        "Refactor",
+        "Migrate",
+        "Benchmark",
+        "Fix",
+    ];
+    let things = [
+        "the login endpoint",
+        "the settings page",
+        "the billing export",
+        "the search index",
+        "the audit trail",
+        "the onboarding emails",
+        "the mobile layout",
+        "the CSV importer",
+    ];
+    let tasks: Vec<Value> = (0..50)
+        .map(|i| {
+            let mut t = json!({"ref": format!("t{i}"), "title": format!("{} {} (part {})", verbs[i % 8], things[(i * 3) % 8], i / 8 + 1)});
+            if i % 5 == 4 {
+                t["depends_on"] = json!([format!("t{}", i - 1)]);
+            }
+            if i % 7 == 0 {
+                t["description"] = json!("Acceptance: the change is covered by tests and documented in the changelog.");
+            }
+            t
+        })
+        .collect();
+    db.ok(
+        "planner",
+        "task_items",
+        "add_many",
+        json!({"list_id": list, "tasks": tasks}),
+    );
+    for n in 0..15 {
+        let agent = format!("builder-{}", n % 3);
+        let c = db.claim(&agent, &list);
+        db.update(&agent, json!({"task_id": c["task"]["id"], "status": "done",
+            "outcome": "Done: implemented, 12 tests added, reviewed by the team; the changelog mentions it."}));
+    }
+    for n in 0..3 {
+        let agent = format!("worker-{n}");
+        let c = db.claim(&agent, &list);
+        db.update(&agent, json!({"task_id": c["task"]["id"],
+            "notes": "Context: the old code path stays behind a flag; next: remove the flag after the release."}));
+    }
+    for n in 0..2 {
+        let agent = format!("pauser-{n}");
+        let c = db.claim(&agent, &list);
+        db.update(
+            &agent,
+            json!({"task_id": c["task"]["id"], "status": "blocked",
+            "notes": "Waiting for the product owner to decide on the wording."}),
+        );
+    }
+    let out = db.out("reader", "task_lists", "get", json!({"list_id": list}));
+    assert_eq!(out.data["tasks"].as_array().unwrap().len(), 50);
+    let chars = out.to_content_text().chars().count();
+    println!("50-task board: {chars} characters, ~{} tokens", chars / 4);
+    assert!(chars <= 10_000, "{chars} characters");
+}

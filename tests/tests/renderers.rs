@@ -318,3 +318,45 @@ fn odd_data_still_renders_something() {
         );
     }
 }
+
+/// A dependency reads the same on the board, in a single task's view and
+/// in a claim: the short id of the task it waits for (a position would
+/// not always be known: the page or the single task may not show it).
+#[test]
+fn a_dependency_reads_the_same_in_every_view() {
+    let db = TestDb::new();
+    let list = db.list(A, "Deps");
+    let ids = db.add(&list, &["schema", "endpoint"]);
+    let out = db.out(
+        A,
+        "task_items",
+        "update",
+        json!({"task_id": ids[1], "depends_on": [ids[0]], "notes": "waits"}),
+    );
+    let single = render(&db, "task_items", "update", &out);
+    let board = render(
+        &db,
+        "task_lists",
+        "get",
+        &db.out(A, "task_lists", "get", json!({"list_id": list})),
+    );
+    let created = render(
+        &db,
+        "task_items",
+        "create",
+        &db.out(
+            A,
+            "task_items",
+            "create",
+            json!({"list_id": list, "title": "docs", "depends_on": [ids[0]]}),
+        ),
+    );
+    let after = format!("after {}", short_id(&ids[0]));
+    for (view, text) in [("update", &single), ("get", &board), ("create", &created)] {
+        assert!(
+            text.contains(&after),
+            "{view} should show {after:?}:\n{text}"
+        );
+        assert!(!text.contains("after #"), "{view}:\n{text}");
+    }
+}

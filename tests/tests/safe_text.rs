@@ -1,0 +1,281 @@
+//! Text that could mislead a reader or drive a terminal: stored as sent,
+//! but never shown raw. JSON for models escapes DEL, C1 and invisible
+//! characters; renderers neutralize them; messages quote at most 200
+//! characters of a bad value; agent ids cannot hold them at all.
+
+use tasklists_tests::*;
+
+const A: &str = "builder-1";
+
+/// C0 and C1 escape sequences (CSI as U+009B, OSC as U+009D), DEL, a bell,
+/// a right-to-left override, an isolate, zero-width and tag characters.
+const EVIL: &str = "x\u{1b}[2J\u{9b}31m\u{9d}0;pwned\u{7}\u{7f}\u{202e}gnp.exe\u{2066}\u{200b}\u{feff}\u{e0041}\u{2028}y";
+
+/// A character no screen or model text may carry raw: controls (C0, DEL,
+/// C1) and Unicode's invisible ones (bidi controls, zero-width, tags…).
+fn unsafe_char(c: char) -> bool {
+    let u = c as u32;
+    c.is_control()
+        || matches!(u, 0xAD | 0x34F | 0x61C | 0x115F..=0x1160 | 0x17B4..=0x17B5 | 0x180B..=0x180F
+            | 0x200B..=0x200F | 0x2028..=0x202E | 0x2060..=0x206F | 0x3164 | 0xFEFF | 0xFFA0
+            | 0xFFF0..=0xFFFB | 0x1BCA0..=0x1BCA3 | 0x1D173..=0x1D17A | 0xE0000..=0xE00FF)
+}
+
+#[track_caller]
+fn assert_safe(text: &str, what: &str) {
+    if let Some(c) = text.chars().find(|c| unsafe_char(*c)) {
+        panic!("{what}: raw U+{:04X} in {text:?}", c as u32);
+    }
+}
+
+#[track_caller]
+fn assert_lines_safe(lines: &[Line], what: &str) {
+    for span in lines.iter().flatten() {
+        assert_safe(&span.text, what);
+    }
+}
+
+/// Checks what a model and a person get from `out`, and renders it.
+#[track_caller]
+fn check(db: &TestDb, tool: &str, action: &str, out: &ToolOutput) -> String {
+    let text = out.to_content_text();
+    let (summary, json) = text.split_once('\n').expect("summary line");
+    assert_safe(summary, &format!("{tool} {action} summary"));
+    assert_safe(json, &format!("{tool} {action} JSON"));
+    // The JSON text means exactly the data: the text is stored as sent.
+    assert_eq!(
+        serde_json::from_str::<Value>(json).unwrap(),
+        out.data,
+        "{tool} {action}"
+    );
+    let lines = db
+        .host()
+        .render_result(tool, action, &out.data_json)
+        .unwrap();
+    assert_lines_safe(&lines, &format!("{tool} {action} rendering"));
+    plain(&lines)
+}
+
+#[test]
+fn hostile_text_is_stored_as_sent_and_shown_safely_everywhere() {
+    let db = TestDb::new();
+    let out = db.out(
+        A,
+        "task_lists",
+        "create",
+        json!({"name": EVIL, "scope_type": "custom", "scope_key": EVIL}),
+    );
+    check(&db, "task_lists", "create", &out);
+    let list = s(&out.data, "/list/id");
+    assert_eq!(out.data["list"]["name"], EVIL, "stored as sent");
+    let out = db.out(
+        A,
+        "task_items",
+        "add_many",
+        json!({"list_id": list, "tasks": [
+            {"title": EVIL, "description": EVIL, "notes": EVIL, "ref": "a"},
+            {"title": format!("second {EVIL}"), "depends_on": ["a"]},
+        ]}),
+    );
+    check(&db, "task_items", "add_many", &out);
+    let ids = strs(&out.data, "/tasks", "id");
+    let calls: Vec<(&str, &str, Value)> = vec![
+        ("task_lists", "find", json!({})),
+        (
+            "task_lists",
+            "get",
+            json!({"list_id": list, "include_times": true}),
+        ),
+        ("task_claims", "claim_next", json!({"list_id": list})),
+        ("task_claims", "refresh", json!({"task_id": ids[0]})),
+        (
+            "task_items",
+            "update",
+            json!({"task_id": ids[0], "notes": EVIL, "status": "done", "outcome": EVIL}),
+        ),
+        (
+            "task_items",
+            "create",
+            json!({"list_id": list, "title": EVIL, "notes": EVIL, "depends_on": [ids[1]]}),
+        ),
+        (
+            "task_items",
+            "reorder",
+            json!({"list_id": list, "task_ids": [ids[1]]}),
+        ),
+        ("task_audit", "get", json!({"list_id": list})),
+        ("task_items", "delete", json!({"task_id": ids[1]})),
+        ("task_claims", "release_expired", json!({})),
+        ("task_lists", "delete", json!({"list_id": list})),
+    ];
+    for (tool, action, params) in calls {
+        let out = db.out(A, tool, action, params.clone());
+        check(&db, tool, action, &out);
+        // The call line a host shows for what the agent sent.
+        let line = db
+            .host()
+            .render_call(tool, action, &params.to_string())
+            .unwrap();
+        assert_lines_safe(&line, &format!("{tool} {action} call line"));
+    }
+    // What the agent wrote is still exactly what it wrote.
+    let task = db.task(A, &list, &ids[0]);
+    assert_eq!(
+        (&task["title"], &task["notes"], &task["outcome"]),
+        (&json!(EVIL), &json!(EVIL), &json!(EVIL))
+    );
+}
+
+#[test]
+fn rows_written_before_the_rules_are_shown_safely_too() {
+    // An agent id from before ids had to be visible, and text from another
+    // writer of the file: what the component reads back is neutralized.
+    let db = TestDb::new();
+    let list = db.list(A, "Old rows");
+    let ids = db.add(&list, &["plain"]);
+    let conn = rusqlite::Connection::open(&db.path).unwrap();
+    conn.execute(
+        "UPDATE tasks SET status = 'in_progress', claimed_by_agent_id = ?1, claim_token = 'claim_01JDQ4ZK8M3N5P7R9T1V3X5Z7B', \
+         claim_expires_at = ?2, assigned_to_agent_id = ?1, title = ?1 WHERE id = ?3",
+        rusqlite::params![format!("bob{EVIL}"), T0 + 60_000, ids[0]],
+    )
+    .unwrap();
+    drop(conn);
+    let out = db.out("reader", "task_lists", "get", json!({"list_id": list}));
+    let shown = check(&db, "task_lists", "get", &out);
+    assert!(shown.contains("@bob"), "{shown}");
+    let e = db.err(
+        "builder-2",
+        "task_items",
+        "update",
+        json!({"task_id": ids[0], "notes": "x"}),
+    );
+    expect(&e, ErrorCode::Conflict, &["is claimed by"]);
+    assert_safe(&e.message, "conflict message");
+    assert_safe(&e.to_json_text(), "conflict JSON");
+    assert_lines_safe(&db.host().render_error(&e).unwrap(), "conflict rendering");
+}
+
+#[test]
+fn agent_ids_that_could_pass_for_another_are_refused() {
+    let db = TestDb::new();
+    let list = db.list(A, "Ids");
+    let ids = db.add(&list, &["t"]);
+    for bad in [
+        "bob\u{202e}",
+        "b\u{200b}ob",
+        "bob\u{2066}",
+        "bob\u{feff}",
+        "bob\u{e0041}",
+        "bo\u{200d}b",
+        "bob\u{9b}",
+        "bob\u{7f}",
+        "b\u{a0}ob",
+        "bob\u{2028}x",
+        "\u{202e}",
+    ] {
+        for (tool, action, params) in [
+            ("task_lists", "find", json!({"agent_id": bad})),
+            (
+                "task_items",
+                "update",
+                json!({"task_id": ids[0], "assigned_to_agent_id": bad}),
+            ),
+            (
+                "task_lists",
+                "create",
+                json!({"name": "x", "visibility": "private", "owner_agent_id": bad}),
+            ),
+        ] {
+            let e = db.err(A, tool, action, params);
+            expect(
+                &e,
+                ErrorCode::InvalidParams,
+                &["an agent id", "bidirectional or zero-width"],
+            );
+            assert_safe(&e.message, "refusal");
+        }
+        let e = db.err_ctx(&ctx(bad), "task_lists", "create", json!({"name": "x"}));
+        expect(&e, ErrorCode::InvalidParams, &["host's agent id"]);
+        assert_safe(&e.message, "host identity refusal");
+    }
+    // Accents, scripts and emoji are ids like any other.
+    for good in ["zoë", "агент-7", "エージェント", "bot 🤖", "a b"] {
+        db.ok_ctx(&ctx(good), "task_lists", "find", json!({}));
+    }
+}
+
+/// The offending value of every kind of refusal, 1 MB long (or 3.5 MB of
+/// combining marks): the message quotes at most 200 characters of it.
+#[test]
+fn bad_values_are_quoted_at_most_200_characters() {
+    let db = TestDb::new();
+    let list = db.list(A, "Echoes");
+    let ids = db.add(&list, &["t"]);
+    let mega = "x".repeat(1 << 20);
+    let marks = "\u{301}".repeat(1_750_000);
+    for huge in [mega.as_str(), marks.as_str()] {
+        let cases: Vec<(&str, &str, Value)> = vec![
+            ("task_lists", "get", json!({"list_id": huge})),
+            ("task_items", "update", json!({"task_id": huge})),
+            (
+                "task_items",
+                "update",
+                json!({"task_id": ids[0], "claim_token": huge}),
+            ),
+            ("task_lists", "find", json!({(huge): 1})),
+            ("task_lists", huge, json!({})),
+            (
+                "task_items",
+                "create",
+                json!({"list_id": list, "title": "t", "depends_on": [huge]}),
+            ),
+            (
+                "task_items",
+                "add_many",
+                json!({"list_id": list, "tasks": [{"title": "t", "depends_on": [huge]}]}),
+            ),
+            (
+                "task_items",
+                "reorder",
+                json!({"list_id": list, "task_ids": [huge]}),
+            ),
+            (
+                "task_lists",
+                "create",
+                json!({"name": "g", "scope_type": "global", "scope_key": &huge[..huge.char_indices().nth(1000).map_or(huge.len(), |(i, _)| i)]}),
+            ),
+            ("task_lists", "find", json!({"agent_id": huge})),
+        ];
+        for (tool, action, params) in cases {
+            let text = params.to_string();
+            let e = db
+                .host()
+                .call(tool, action, &text, &ctx(A))
+                .expect_err("refused");
+            let what = format!(
+                "{tool} {} ({} bytes in)",
+                &action[..action.len().min(20)],
+                text.len()
+            );
+            assert!(
+                e.message.len() < 1_500 && e.hint.len() < 1_500,
+                "{what}: {} + {} bytes out: {}",
+                e.message.len(),
+                e.hint.len(),
+                &e.message[..e.message.len().min(300)]
+            );
+            assert_safe(&e.message, &what);
+        }
+        // An unknown tool, refused by the host itself.
+        let e = db
+            .host()
+            .call(huge, "find", "", &ctx(A))
+            .expect_err("refused");
+        assert!(
+            e.message.len() < 300,
+            "tool name: {} bytes",
+            e.message.len()
+        );
+    }
+}
