@@ -304,3 +304,38 @@ fn release_expired_releases_at_most_500_a_call_and_says_what_is_left() {
         600
     );
 }
+
+#[test]
+fn audit_pages_stay_bounded_even_with_large_old_events() {
+    // Before reorder events were capped, one listed every id it moved:
+    // 10,000 ids are 320 KiB of data. 300 of them in the log.
+    let db = TestDb::new();
+    let list = db.list("planner", "Old log");
+    let ids: Vec<String> = (0..10_000).map(|i| format!("task_{i:026}")).collect();
+    let data = json!({"task_ids": ids, "position": 1}).to_string();
+    let conn = rusqlite::Connection::open(&db.path).unwrap();
+    for i in 0..300 {
+        conn.execute(
+            "INSERT INTO events (id, at, agent_id, kind, list_id, task_id, data) VALUES (?1, ?2, 'old', 'reordered', ?3, NULL, ?4)",
+            rusqlite::params![format!("evt_{i:026}"), T0 + i, list, data],
+        )
+        .unwrap();
+    }
+    drop(conn);
+    let mut seen = 0;
+    let mut cursor: Option<String> = None;
+    loop {
+        let mut p = json!({"list_id": list, "limit": 200, "kinds": "reordered"});
+        if let Some(c) = &cursor {
+            p["cursor"] = json!(c);
+        }
+        let out = db.out("reader", "task_audit", "get", p);
+        assert!(text_len(&out) < MIB, "{} bytes", text_len(&out));
+        seen += out.data["events"].as_array().unwrap().len();
+        match out.data["next_cursor"].as_str() {
+            Some(c) => cursor = Some(c.to_string()),
+            None => break,
+        }
+    }
+    assert_eq!(seen, 300);
+}

@@ -5,6 +5,7 @@ use serde_json::{Value as Json, json};
 
 use super::access;
 use super::call::{Call, Output};
+use super::page::Page;
 use super::summary::plural;
 use crate::clock::{format_ms, parse_rfc3339};
 use crate::error::{ToolError, ToolResult};
@@ -61,39 +62,39 @@ pub fn get(call: &mut Call) -> ToolResult<Output> {
         sql.push_str(" AND e.at >= ?");
         args.push(since.into());
     }
-    if let Some(cursor) = call.params.str("cursor") {
-        let seq = cursor
-            .strip_prefix("e")
-            .and_then(|s| s.parse::<i64>().ok())
-            .ok_or_else(|| {
-                ToolError::invalid(
-                    format!(
-                        "cursor {} is not a next_cursor of task_audit get",
-                        quote(cursor)
-                    ),
-                    "pass next_cursor exactly as returned",
-                )
-            })?;
-        sql.push_str(" AND e.seq < ?");
-        args.push(seq.into());
-    }
-    let limit = call.params.int("limit").unwrap_or(DEFAULT_PAGE);
-    sql.push_str(" ORDER BY e.seq DESC LIMIT ?");
-    args.push((limit + 1).into());
-
-    let mut rows = call.rows(&sql, &args)?;
-    let next_cursor = if rows.len() as i64 > limit {
-        rows.truncate(limit as usize);
-        rows.last()
-            .and_then(|r| r[0].as_i64())
-            .map(|s| format!("e{s}"))
-    } else {
-        None
+    let mut before = match call.params.str("cursor") {
+        Some(cursor) => Some(
+            cursor
+                .strip_prefix("e")
+                .and_then(|s| s.parse::<i64>().ok())
+                .ok_or_else(|| {
+                    ToolError::invalid(
+                        format!(
+                            "cursor {} is not a next_cursor of task_audit get",
+                            quote(cursor)
+                        ),
+                        "pass next_cursor exactly as returned",
+                    )
+                })?,
+        ),
+        None => None,
     };
-    let events: Vec<Json> = rows
-        .iter()
-        .map(|r| {
-            json!({
+    // Newest first, a chunk at a time: an old event can be large (a
+    // reorder used to list every id it moved).
+    let mut page = Page::new(call.params.int("limit").unwrap_or(DEFAULT_PAGE));
+    let next_cursor = 'fill: loop {
+        let want = page.want();
+        let mut chunk_sql = sql.clone();
+        let mut chunk_args = args.clone();
+        if let Some(seq) = before {
+            chunk_sql.push_str(" AND e.seq < ?");
+            chunk_args.push(seq.into());
+        }
+        chunk_sql.push_str(" ORDER BY e.seq DESC LIMIT ?");
+        chunk_args.push(want.into());
+        let rows = call.rows(&chunk_sql, &chunk_args)?;
+        for r in &rows {
+            let event = json!({
                 "id": r[1].as_str(),
                 "at": r[2].as_i64().map(format_ms),
                 "agent_id": r[3].as_str(),
@@ -101,9 +102,17 @@ pub fn get(call: &mut Call) -> ToolResult<Output> {
                 "list_id": r[5].as_str(),
                 "task_id": r[6].as_str(),
                 "data": r[7].as_str().and_then(|d| serde_json::from_str::<Json>(d).ok()).unwrap_or(Json::Null),
-            })
-        })
-        .collect();
+            });
+            if !page.add(event) {
+                break 'fill before.map(|s| format!("e{s}"));
+            }
+            before = r[0].as_i64();
+        }
+        if (rows.len() as i64) < want {
+            break None;
+        }
+    };
+    let events = page.into_rows();
     let scope = list.map_or_else(
         || "private-bypass events you may see".to_string(),
         |l| format!("events of list {}", l.id),

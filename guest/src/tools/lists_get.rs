@@ -1,7 +1,6 @@
 //! `task_lists get`: one list, its counts, and a page of its tasks in
-//! position order. Pages are bounded twice: at most `limit` tasks and
-//! about [`PAGE_BYTES`] of JSON, so no list is too long or too wordy to
-//! read, and a task is read from the store only for the page it is on.
+//! position order (see `page.rs` for the bounds); a task is read from the
+//! store only for the page it is on.
 
 use serde_json::{Value as Json, json};
 
@@ -9,6 +8,7 @@ use super::access;
 use super::call::{Call, Output};
 use super::deps;
 use super::lists::counts_by_list;
+use super::page::Page;
 use super::summary::{plural, quoted};
 use crate::error::{ToolError, ToolResult};
 use crate::ids::{self, IdKind};
@@ -16,14 +16,6 @@ use crate::model::{TASK_COLS, TaskForm, TaskRow};
 use crate::spec::DEFAULT_TASK_PAGE;
 use crate::store::Value;
 use crate::text::quote;
-
-/// JSON of the tasks of one page, at most: a page stops before the task
-/// that would pass it (but always holds at least one task), which keeps
-/// every result well under the contract's 1 MiB.
-pub const PAGE_BYTES: usize = 256 * 1024;
-
-/// Tasks read from the store per query while a page fills.
-const CHUNK: i64 = 50;
 
 /// The two runs of a list's tasks, in page order: the live ones by
 /// position, then (with `include_deleted`) the deleted ones.
@@ -121,7 +113,7 @@ fn page(
     list_id: &str,
     include_deleted: bool,
 ) -> ToolResult<(Vec<Json>, Option<After>)> {
-    let limit = call.params.int("limit").unwrap_or(DEFAULT_TASK_PAGE) as usize;
+    let limit = call.params.int("limit").unwrap_or(DEFAULT_TASK_PAGE);
     let form = TaskForm::Board {
         times: call.params.bool("include_times") == Some(true),
     };
@@ -136,22 +128,16 @@ fn page(
             "repeat the call that returned it, with include_deleted: true",
         ));
     }
-    let mut tasks: Vec<Json> = Vec::new();
-    let mut bytes = 0;
+    let mut page = Page::new(limit);
     loop {
-        // One more than the page still needs: seeing it means more follow.
-        let want = (limit - tasks.len()).min(CHUNK as usize) as i64 + 1;
+        let want = page.want();
         let rows = chunk(call, list_id, run, from.as_ref(), want)?;
         let ids: Vec<&str> = rows.iter().map(|t| t.id.as_str()).collect();
         let graph = deps::of_tasks(call, &ids)?;
         for task in &rows {
-            let row = task.to_json_as(deps::get(&graph, &task.id), form);
-            let size = row.to_string().len();
-            if tasks.len() == limit || (!tasks.is_empty() && bytes + size > PAGE_BYTES) {
-                return Ok((tasks, last));
+            if !page.add(task.to_json_as(deps::get(&graph, &task.id), form)) {
+                return Ok((page.into_rows(), last));
             }
-            bytes += size;
-            tasks.push(row);
             last = Some(After {
                 run,
                 position: task.position,
@@ -168,7 +154,7 @@ fn page(
             from = None;
             continue;
         }
-        return Ok((tasks, None));
+        return Ok((page.into_rows(), None));
     }
 }
 

@@ -11,6 +11,7 @@ mod items;
 mod items_update;
 mod lists;
 mod lists_get;
+mod page;
 mod positions;
 mod reorder;
 pub(crate) mod summary;
