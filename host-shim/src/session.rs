@@ -81,17 +81,6 @@ impl Host {
         Self::with_store(store, config)
     }
 
-    /// A host on a private, empty in-memory database that vanishes with it.
-    pub fn open_in_memory(config: HostConfig) -> Result<Host, HostError> {
-        let conn =
-            rusqlite::Connection::open_in_memory().map_err(|source| HostError::Database {
-                path: ":memory:".into(),
-                source,
-            })?;
-        let store = StoreCtx::new(conn, config.memory_limit_bytes);
-        Self::with_store(store, config)
-    }
-
     /// The store of `config`'s database file, not opened yet.
     fn file_store(config: &HostConfig) -> StoreCtx {
         StoreCtx::for_file(

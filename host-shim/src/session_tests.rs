@@ -199,15 +199,15 @@ fn every_cache_dir_gets_the_compiled_component() {
 }
 
 #[test]
-fn an_in_memory_host_lists_the_tools_and_leaves_no_file() {
+fn a_lazy_host_touches_the_database_only_for_calls_that_need_it() {
     let dir = tempfile::tempdir().unwrap();
-    let mut host = Host::open_in_memory(config(dir.path())).unwrap();
-    let names = tool_names(&mut host);
-    assert_eq!(names, TOOL_NAMES);
-    create_list(&mut host, "scratch").unwrap();
+    let db = dir.path().join("tasks.db");
+    let mut host = Host::open_lazily(config(dir.path())).unwrap();
+    assert_eq!(tool_names(&mut host), TOOL_NAMES);
+    host.call("task_help", "all", "", &CallContext::default())
+        .unwrap();
+    assert!(!db.exists(), "task_help and the catalogue need no database");
+    create_list(&mut host, "first").unwrap();
+    assert!(db.exists());
     assert_eq!(list_count(&mut host), 1);
-    assert!(!dir.path().join("tasks.db").exists());
-    // A second one starts blank: nothing is shared.
-    let mut other = Host::open_in_memory(config(dir.path())).unwrap();
-    assert_eq!(list_count(&mut other), 0);
 }

@@ -845,6 +845,34 @@ fn get_or_create_private_only_ever_returns_the_callers_own_private_list() {
 }
 
 #[test]
+fn get_or_create_cannot_look_for_a_private_list_of_another_agent() {
+    let db = TestDb::new();
+    db.list(A, "Unrelated");
+    let before = dump(&db.path);
+    let e = db.err(
+        A,
+        "task_lists",
+        "create",
+        json!({"name": "Theirs", "visibility": "private", "owner_agent_id": B, "get_or_create": true}),
+    );
+    expect(
+        &e,
+        ErrorCode::InvalidParams,
+        &["only your own private lists"],
+    );
+    assert!(e.hint.contains("drop get_or_create"), "{}", e.hint);
+    assert_eq!(dump(&db.path), before, "refused: nothing changed");
+    // Without get_or_create, a private list for another agent is made.
+    let d = db.ok(
+        A,
+        "task_lists",
+        "create",
+        json!({"name": "Theirs", "visibility": "private", "owner_agent_id": B}),
+    );
+    assert_eq!(d["list"]["owner_agent_id"], B);
+}
+
+#[test]
 fn get_pages_through_tasks_with_limit_and_cursor() {
     let db = TestDb::new();
     let list = db.list(A, "Long");

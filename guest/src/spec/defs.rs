@@ -145,7 +145,7 @@ pub const BATCH_ITEM: [Param; 6] = [
 const LISTS: &[ActionSpec] = &[
     ActionSpec {
         name: "create",
-        summary: "create a list (get_or_create returns an existing one with the same scope and name)",
+        summary: "create a list (get_or_create returns an existing one with the same scope, name and visibility)",
         own_params: &[
             p("name", Ty::Str { min: 1, max: 200 }, true, "list name"),
             p("scope_type", Ty::Enum(SCOPE_TYPES), false, "default custom"),

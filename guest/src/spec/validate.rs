@@ -285,7 +285,6 @@ pub fn is_agent_id(s: &str) -> bool {
     let n = s.chars().count();
     (1..=MAX_AGENT_ID).contains(&n)
         && s.trim() == s
-        && !s.is_empty()
         && !s.chars().any(|c| {
             c.is_control() || crate::text::is_invisible(c) || (c.is_whitespace() && c != ' ')
         })

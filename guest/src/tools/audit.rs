@@ -117,7 +117,15 @@ pub fn get(call: &mut Call) -> ToolResult<Output> {
         || "private-bypass events you may see".to_string(),
         |l| format!("events of list {}", l.id),
     );
-    let summary = format!("{}: {scope}, newest first", plural(events.len(), "event"));
+    let summary = format!(
+        "{}: {scope}, newest first{}",
+        plural(events.len(), "event"),
+        if next_cursor.is_some() {
+            " (more: pass next_cursor)"
+        } else {
+            ""
+        }
+    );
     Ok(Output {
         summary,
         data: json!({"events": events, "next_cursor": next_cursor}),

@@ -9,6 +9,10 @@ use crate::ids::{IdKind, new_id};
 use crate::spec::{ActionSpec, Params, ToolSpec};
 use crate::store::{Tx, Value};
 
+/// Most values in one `IN (…)` list: well under every engine's limit on
+/// parameters per statement.
+pub const IN_LIST_MAX: usize = 500;
+
 /// What a successful action returns: a one-line summary and the data object.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Output {

@@ -129,7 +129,8 @@ fn claim_output(call: &Call, task: &TaskRow, verb: &str) -> ToolResult<Output> {
 /// task counts once, for the first reason that applies: paused, claimed
 /// by another agent, assigned to another agent, waiting on dependencies.
 fn nothing_ready(call: &Call, list_id: &str, agent: &str) -> ToolResult<Output> {
-    let held = "(t.status = 'in_progress' AND t.claim_expires_at > ?)";
+    // A lease without an end (not written by this component) holds nothing.
+    let held = "(t.status = 'in_progress' AND COALESCE(t.claim_expires_at, 0) > ?)";
     let other = "(t.assigned_to_agent_id IS NOT NULL AND t.assigned_to_agent_id <> ?)";
     let rows = call.rows(
         &format!(

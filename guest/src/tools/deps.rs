@@ -3,20 +3,17 @@
 
 use std::collections::HashMap;
 
-use super::call::Call;
+use super::call::{Call, IN_LIST_MAX};
 use crate::error::{ErrorCode, ToolError, ToolResult};
 use crate::store::Value;
 
 /// Dependency edges: task id → the ids it depends on, in position order.
 pub type Graph = HashMap<String, Vec<String>>;
 
-/// Ids per `IN (…)` list: well under every engine's parameter limit.
-const IN_CHUNK: usize = 500;
-
 /// The live (non-deleted) dependencies of each of `task_ids`.
 pub fn of_tasks(call: &Call, task_ids: &[&str]) -> ToolResult<Graph> {
     let mut graph = Graph::new();
-    for chunk in task_ids.chunks(IN_CHUNK) {
+    for chunk in task_ids.chunks(IN_LIST_MAX) {
         for (a, b) in edges_from(call, chunk)? {
             graph.entry(a).or_default().push(b);
         }
@@ -24,7 +21,7 @@ pub fn of_tasks(call: &Call, task_ids: &[&str]) -> ToolResult<Graph> {
     Ok(graph)
 }
 
-/// The edges out of `from` (at most [`IN_CHUNK`] ids) to live tasks, in
+/// The edges out of `from` (at most [`IN_LIST_MAX`] ids) to live tasks, in
 /// position order of the dependency.
 fn edges_from(call: &Call, from: &[&str]) -> ToolResult<Vec<(String, String)>> {
     let marks = vec!["?"; from.len()].join(", ");
@@ -237,7 +234,7 @@ fn shortest_path_back(call: &Call, task_id: &str, deps: &[String]) -> ToolResult
     let mut closing: Option<String> = None;
     while closing.is_none() && !level.is_empty() {
         let mut next = Vec::new();
-        for chunk in level.chunks(IN_CHUNK) {
+        for chunk in level.chunks(IN_LIST_MAX) {
             let ids: Vec<&str> = chunk.iter().map(String::as_str).collect();
             for (a, b) in edges_from(call, &ids)? {
                 if b == task_id {

@@ -4,7 +4,7 @@
 use serde_json::{Value as Json, json};
 
 use super::access;
-use super::call::{Call, Output};
+use super::call::{Call, IN_LIST_MAX, Output};
 use super::positions;
 use super::summary::{plural, quoted};
 use crate::error::{ToolError, ToolResult};
@@ -15,7 +15,8 @@ use crate::store::Value;
 use crate::text::quote;
 
 /// `create`: a new list, or with `get_or_create` the visible one with the same
-/// scope and name. Atomic under races because writes hold the write lock.
+/// scope, name and visibility (a private one only if it is the caller's
+/// own). Atomic under races because writes hold the write lock.
 pub fn create(call: &mut Call) -> ToolResult<Output> {
     let agent = call.agent()?.to_string();
     let p = &call.params;
@@ -34,6 +35,14 @@ pub fn create(call: &mut Call) -> ToolResult<Output> {
         .or_else(|| (visibility == "private").then(|| agent.clone()));
 
     if call.params.bool("get_or_create") == Some(true) {
+        if visibility == "private" && owner.as_deref() != Some(agent.as_str()) {
+            // It could only ever find that agent's private lists, which
+            // the caller may not see: each call would make another.
+            return Err(ToolError::invalid(
+                "get_or_create finds only your own private lists, not a private list owned by another agent",
+                "drop get_or_create to make a private list for another agent, or drop owner_agent_id",
+            ));
+        }
         // Same scope, name and visibility; a private request matches only
         // the caller's own private list (never one another agent made to
         // look like it), a shared request only shared lists.
@@ -240,7 +249,7 @@ fn parse_cursor(cursor: &str) -> ToolResult<(i64, String)> {
 /// Counts per status of non-deleted tasks, for each of `list_ids`.
 pub fn counts_by_list<'a>(call: &Call, list_ids: &[&'a str]) -> ToolResult<Vec<(&'a str, Counts)>> {
     let mut out: Vec<(&str, Counts)> = list_ids.iter().map(|id| (*id, Counts::default())).collect();
-    for chunk in list_ids.chunks(500) {
+    for chunk in list_ids.chunks(IN_LIST_MAX) {
         let marks = vec!["?"; chunk.len()].join(", ");
         let args: Vec<Value> = chunk.iter().map(|id| Value::from(*id)).collect();
         let rows = call.rows(
@@ -262,6 +271,9 @@ pub fn counts_by_list<'a>(call: &Call, list_ids: &[&'a str]) -> ToolResult<Vec<(
     }
     Ok(out)
 }
+
+/// Tasks read per query by `delete` for their audit events.
+const DELETE_CHUNK: i64 = 500;
 
 /// `delete`: soft-deletes the list and its active tasks; closed tasks keep
 /// their history untouched. The tasks are read a page at a time (for their
@@ -295,8 +307,8 @@ pub fn delete(call: &mut Call) -> ToolResult<Output> {
         let rows = call.rows(
             "SELECT id, title, position FROM tasks WHERE list_id = ? AND deleted_at IS NULL \
              AND status NOT IN ('done', 'canceled') AND (position > ? OR (position = ? AND id > ?)) \
-             ORDER BY position, id LIMIT 500",
-            crate::params![list.id.as_str(), at, at, id],
+             ORDER BY position, id LIMIT ?",
+            crate::params![list.id.as_str(), at, at, id, DELETE_CHUNK],
         )?;
         let events: Vec<(String, Json)> = rows
             .iter()
@@ -307,7 +319,7 @@ pub fn delete(call: &mut Call) -> ToolResult<Output> {
             .collect();
         call.task_events("deleted", &list.id, &events)?;
         match rows.last() {
-            Some(r) if rows.len() == 500 => {
+            Some(r) if rows.len() as i64 == DELETE_CHUNK => {
                 after = Some((
                     r[2].as_i64().unwrap_or_default(),
                     r[0].as_str().unwrap_or_default().to_string(),

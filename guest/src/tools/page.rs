@@ -5,13 +5,19 @@
 
 use serde_json::Value as Json;
 
-/// JSON of one page's rows, at most: a page stops before the row that
-/// would pass it (but always holds at least one row). Escaping can make
-/// the text sent up to three times this, still under 1 MiB.
+/// JSON text of one page's rows, at most, measured as sent
+/// ([`crate::text::json_text`]): a page stops before the row that would
+/// pass it, but always holds at least one row (a single task whose texts
+/// are at their limits can be larger).
 pub const PAGE_BYTES: usize = 256 * 1024;
 
-/// Rows read from the store per query while a page fills.
+/// Rows read from the store per query while a page fills, at most.
 const CHUNK: usize = 50;
+
+/// Rows of the first query of a page: few, since the rows may be large
+/// (a task's texts can reach 64K characters each); later queries read as
+/// many as the rows seen so far say the budget holds.
+const FIRST_CHUNK: usize = 8;
 
 /// A page being filled.
 pub struct Page {
@@ -31,14 +37,19 @@ impl Page {
     }
 
     /// How many rows to read next: what the page still takes (a chunk at
-    /// most), plus one, whose presence says that more rows follow.
+    /// most, and no more than the budget left holds at the average size
+    /// so far), plus one, whose presence says that more rows follow.
     pub fn want(&self) -> i64 {
-        (self.limit - self.rows.len()).min(CHUNK) as i64 + 1
+        let fits = match self.rows.len() {
+            0 => FIRST_CHUNK,
+            n => (PAGE_BYTES.saturating_sub(self.bytes) / (self.bytes / n).max(1)).max(1),
+        };
+        (self.limit - self.rows.len()).min(CHUNK).min(fits) as i64 + 1
     }
 
     /// Adds `row`, or says the page is full (the row starts the next page).
     pub fn add(&mut self, row: Json) -> bool {
-        let size = row.to_string().len();
+        let size = crate::text::json_text(&row).len();
         if self.rows.len() == self.limit
             || (!self.rows.is_empty() && self.bytes + size > PAGE_BYTES)
         {
@@ -68,8 +79,21 @@ mod tests {
         assert!(!page.add(json!(4)), "the limit");
         let big = json!("x".repeat(PAGE_BYTES / 2));
         let mut page = Page::new(500);
-        assert_eq!(page.want(), CHUNK as i64 + 1);
+        assert_eq!(page.want(), FIRST_CHUNK as i64 + 1, "small first reads");
         assert!(page.add(big.clone()) && !page.add(big.clone()), "the size");
+        // Small rows: whole chunks; large ones: as many as fit.
+        let mut page = Page::new(500);
+        page.add(json!("small"));
+        assert_eq!(page.want(), CHUNK as i64 + 1);
+        let mut page = Page::new(500);
+        page.add(json!("z".repeat(PAGE_BYTES / 4)));
+        // A quarter of the budget (plus its quotes) each: two more fit.
+        assert_eq!(page.want(), 2 + 1);
+        // The size is the text as sent: escapes count.
+        let mut page = Page::new(500);
+        // 43,689 DEL characters are 262,136 bytes once escaped.
+        assert!(page.add(json!("\u{7f}".repeat(PAGE_BYTES / 6 - 1))));
+        assert!(!page.add(json!("abcdefghij")), "{} bytes", page.bytes);
         // A single row larger than the budget still makes a page.
         let mut page = Page::new(10);
         assert!(page.add(json!("y".repeat(PAGE_BYTES * 2))));

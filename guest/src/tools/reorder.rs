@@ -10,14 +10,12 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Value as Json, json};
 
 use super::access;
-use super::call::{Call, Output};
+use super::call::{Call, IN_LIST_MAX, Output};
 use super::positions;
 use super::summary::plural;
 use crate::error::{ToolError, ToolResult};
 use crate::store::Value;
 
-/// Ids per lookup query.
-const LOOKUP_CHUNK: usize = 500;
 /// Moved ids an audit event lists (the count is always there).
 const EVENT_IDS: usize = 100;
 
@@ -89,7 +87,7 @@ pub fn reorder(call: &mut Call) -> ToolResult<Output> {
     let moved_changed = moved
         .iter()
         .enumerate()
-        .filter(|(k, id)| old.get(*id).map(|(p, _)| *p) != Some(index + *k as i64 + 1))
+        .filter(|(k, id)| old.get(*id) != Some(&(index + *k as i64 + 1)))
         .count() as u64;
     let shifted = changed.saturating_sub(moved_changed);
     if changed > 0 {
@@ -127,14 +125,10 @@ pub fn reorder(call: &mut Call) -> ToolResult<Output> {
     })
 }
 
-/// The (position, id) of each of `ids` that is a live task of the list.
-fn live_positions(
-    call: &Call,
-    list_id: &str,
-    ids: &[String],
-) -> ToolResult<HashMap<String, (i64, String)>> {
+/// The position of each of `ids` that is a live task of the list.
+fn live_positions(call: &Call, list_id: &str, ids: &[String]) -> ToolResult<HashMap<String, i64>> {
     let mut out = HashMap::with_capacity(ids.len());
-    for chunk in ids.chunks(LOOKUP_CHUNK) {
+    for chunk in ids.chunks(IN_LIST_MAX) {
         let marks = vec!["?"; chunk.len()].join(", ");
         let mut args: Vec<Value> = vec![list_id.into()];
         args.extend(chunk.iter().map(Value::from));
@@ -146,7 +140,7 @@ fn live_positions(
         )?;
         for r in rows {
             if let (Some(id), Some(p)) = (r[0].as_str(), r[1].as_i64()) {
-                out.insert(id.to_string(), (p, id.to_string()));
+                out.insert(id.to_string(), p);
             }
         }
     }
@@ -159,7 +153,7 @@ fn anchor_index(
     call: &Call,
     list_id: &str,
     key: &str,
-    moved: &HashMap<String, (i64, String)>,
+    moved: &HashMap<String, i64>,
 ) -> ToolResult<Option<i64>> {
     let Some(anchor) = call.params.str(key).map(str::to_string) else {
         return Ok(None);
@@ -180,10 +174,14 @@ fn anchor_index(
     let rows = call.rows(
         "SELECT COUNT(*) FROM tasks WHERE list_id = ? AND deleted_at IS NULL \
          AND (position < ? OR (position = ? AND id < ?))",
-        crate::params![list_id, at.0, at.0, at.1.as_str()],
+        crate::params![list_id, at, at, anchor.as_str()],
     )?;
     let before = rows.first().and_then(|r| r[0].as_i64()).unwrap_or(0);
-    let moved_before = moved.values().filter(|m| **m < at).count() as i64;
+    // Ties on position are broken by id, as everywhere.
+    let moved_before = moved
+        .iter()
+        .filter(|(id, p)| (**p, id.as_str()) < (at, anchor.as_str()))
+        .count() as i64;
     Ok(Some(before - moved_before))
 }
 
@@ -191,7 +189,8 @@ fn anchor_index(
 /// go in after the first `index` of them. One statement; returns how many
 /// tasks changed position.
 fn write_order(call: &Call, list_id: &str, moved: &[String], index: i64) -> ToolResult<u64> {
-    let values = vec!["(?, ?)"; moved.len()].join(", ");
+    // The rank typed, so that `? + ord` is an integer on every engine.
+    let values = vec!["(?, CAST(? AS INTEGER))"; moved.len()].join(", ");
     let mut args: Vec<Value> = Vec::with_capacity(moved.len() * 2 + 4);
     for (k, id) in moved.iter().enumerate() {
         args.push(id.as_str().into());

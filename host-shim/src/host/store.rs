@@ -11,6 +11,7 @@
 //! as it is then, so fixing permissions needs no restart.
 
 use super::sql::{run_control, run_execute, run_query};
+use super::store_error::READ_ONLY;
 use crate::bindings::tasklists::component::store::{self as wit, Rows, StoreError, Value};
 use crate::config::FaultInjection;
 use crate::deadline::Deadline;
@@ -38,17 +39,11 @@ struct OpenTx {
     wrote: bool,
 }
 
-/// Where the connection comes from.
-enum Source {
-    /// A database file, (re)opened on demand with these settings.
-    File {
-        path: PathBuf,
-        busy_timeout: Duration,
-        deadline: Deadline,
-    },
-    /// A connection handed over once (an in-memory database, tests):
-    /// never closed, since it could not be opened again.
-    Given,
+/// How the connection is (re)opened: [`crate::db::open`] with these.
+struct Source {
+    path: PathBuf,
+    busy_timeout: Duration,
+    deadline: Deadline,
 }
 
 /// The store's state: the connection, which transaction is open, and the
@@ -94,11 +89,6 @@ fn finished() -> StoreError {
 }
 
 impl StoreCtx {
-    /// Wraps an open, configured connection (never reopened).
-    pub(crate) fn new(conn: Connection, max_result_bytes: usize) -> Self {
-        Self::with(Some(conn), Source::Given, max_result_bytes)
-    }
-
     /// A store on the database file at `path`, opened by the first call
     /// that needs it ([`crate::db::open`] with these settings).
     pub(crate) fn for_file(
@@ -107,18 +97,13 @@ impl StoreCtx {
         deadline: Deadline,
         max_result_bytes: usize,
     ) -> Self {
-        let source = Source::File {
-            path,
-            busy_timeout,
-            deadline,
-        };
-        Self::with(None, source, max_result_bytes)
-    }
-
-    fn with(conn: Option<Connection>, source: Source, max_result_bytes: usize) -> Self {
         StoreCtx {
-            conn,
-            source,
+            conn: None,
+            source: Source {
+                path,
+                busy_timeout,
+                deadline,
+            },
             reconnect: false,
             next_id: 0,
             open: None,
@@ -135,27 +120,20 @@ impl StoreCtx {
     /// at once on a bad file calls this before serving.
     pub(crate) fn connect(&mut self) -> Result<&Connection, HostError> {
         if self.conn.is_none() {
-            let Source::File {
+            let Source {
                 path,
                 busy_timeout,
                 deadline,
-            } = &self.source
-            else {
-                unreachable!("a given connection is never closed");
-            };
+            } = &self.source;
             self.conn = Some(crate::db::open(path, *busy_timeout, deadline)?);
             self.wal = false;
         }
         Ok(self.conn.as_ref().expect("just opened"))
     }
 
-    /// The deadline SQLite's busy and progress handlers of this store
-    /// obey (a given connection has none of its own: a fresh one).
+    /// The deadline SQLite's busy and progress handlers of this store obey.
     pub(crate) fn deadline(&self) -> Deadline {
-        match &self.source {
-            Source::File { deadline, .. } => deadline.clone(),
-            Source::Given => Deadline::new(),
-        }
+        self.source.deadline.clone()
     }
 
     /// Arms (or disarms) a test fault.
@@ -191,7 +169,7 @@ impl StoreCtx {
             let _ = conn.execute_batch("ROLLBACK");
             left_open = left_open.or(Some(true));
         }
-        if std::mem::take(&mut self.reconnect) && matches!(self.source, Source::File { .. }) {
+        if std::mem::take(&mut self.reconnect) {
             self.conn = None;
         }
         left_open
@@ -216,9 +194,7 @@ impl StoreCtx {
         } else {
             "BEGIN DEFERRED"
         };
-        let begun = run_control(conn, sql);
-        self.note(&begun);
-        begun?;
+        self.note(run_control(conn, sql))?;
         self.next_id += 1;
         self.open = Some(OpenTx {
             id: self.next_id,
@@ -301,8 +277,7 @@ impl StoreCtx {
         if result.is_ok() && tx.wrote && !self.wal {
             self.wal = crate::db::enable_wal(conn).is_ok();
         }
-        self.note(&result);
-        result
+        self.note(result)
     }
 
     /// Rolls back and ends the transaction.
@@ -345,7 +320,7 @@ impl StoreCtx {
         result: Result<T, StoreError>,
         wrote: bool,
     ) -> Result<T, StoreError> {
-        self.note(&result);
+        let result = self.note(result);
         if let Some(tx) = &mut self.open {
             tx.wrote |= wrote;
             if self.conn.as_ref().is_none_or(Connection::is_autocommit) {
@@ -357,9 +332,24 @@ impl StoreCtx {
 
     /// An I/O error may be the connection's own state (SQLite keeps a
     /// file it opened read-only read-only): the call ends by closing it.
-    fn note<T>(&mut self, result: &Result<T, StoreError>) {
-        if let Err(StoreError::Io(_)) = result {
-            self.reconnect = true;
+    /// A read-only database is told with the files SQLite needs to write:
+    /// it creates `-wal` and `-shm` next to the database with the
+    /// database's mode, so a file made read-only once leaves read-only
+    /// companions behind.
+    fn note<T>(&mut self, result: Result<T, StoreError>) -> Result<T, StoreError> {
+        match result {
+            Err(StoreError::Io(message)) => {
+                self.reconnect = true;
+                let path = self.source.path.display();
+                Err(StoreError::Io(if message.starts_with(READ_ONLY) {
+                    format!(
+                        "{message}: {path}, {path}-wal, {path}-shm and their directory must all be writable"
+                    )
+                } else {
+                    message
+                }))
+            }
+            other => other,
         }
     }
 

@@ -14,6 +14,9 @@ pub(crate) enum Phase {
     Run,
 }
 
+/// How a read-only database's error starts.
+pub(crate) const READ_ONLY: &str = "the database is read-only";
+
 /// Maps a rusqlite error onto the typed WIT variants.
 pub(crate) fn map_error(err: rusqlite::Error, phase: Phase) -> StoreError {
     let message = err.to_string();
@@ -35,12 +38,8 @@ fn classify(code: ErrorCode, phase: Phase, message: String) -> StoreError {
     match code {
         ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked => StoreError::Busy(message),
         ErrorCode::ConstraintViolation => StoreError::Constraint(message),
-        // SQLite also writes `<db>-wal` and `<db>-shm` next to the file, and
-        // creates them with the file's permissions: a file made read-only
-        // once leaves read-only companions behind.
-        ErrorCode::ReadOnly => StoreError::Io(format!(
-            "{message} (the database file, its -wal and -shm files and their directory must all be writable by this process)"
-        )),
+        // The store names the files (it knows their paths).
+        ErrorCode::ReadOnly => StoreError::Io(format!("{READ_ONLY} ({message})")),
         ErrorCode::SystemIoFailure
         | ErrorCode::DiskFull
         | ErrorCode::CannotOpen

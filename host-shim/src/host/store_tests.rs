@@ -10,10 +10,14 @@ use std::path::Path;
 use std::time::Duration;
 
 fn open_ctx(path: &Path, busy: Duration) -> StoreCtx {
-    StoreCtx::new(
-        crate::db::open(path, busy, &crate::deadline::Deadline::new()).unwrap(),
-        1 << 20,
-    )
+    open_with(path, busy, &crate::deadline::Deadline::new())
+}
+
+/// A store on `path`, connected now.
+fn open_with(path: &Path, busy: Duration, deadline: &crate::deadline::Deadline) -> StoreCtx {
+    let mut ctx = StoreCtx::for_file(path.to_path_buf(), busy, deadline.clone(), 1 << 20);
+    ctx.connect().unwrap();
+    ctx
 }
 
 fn setup() -> (tempfile::TempDir, StoreCtx) {
@@ -306,13 +310,11 @@ fn injected_fault_traps_once_per_arming() {
 fn a_statement_past_the_calls_deadline_is_interrupted_and_rolled_back() {
     let dir = tempfile::tempdir().unwrap();
     let deadline = crate::deadline::Deadline::new();
-    let conn = crate::db::open(
+    let mut ctx = open_with(
         &dir.path().join("t.db"),
         Duration::from_millis(100),
         &deadline,
-    )
-    .unwrap();
-    let mut ctx = StoreCtx::new(conn, 1 << 20);
+    );
     let tx = ctx.begin(true).unwrap();
     ctx.execute(tx, "CREATE TABLE t(x)", &[]).unwrap().unwrap();
     deadline.start(Duration::from_millis(50));
@@ -348,8 +350,7 @@ fn the_busy_wait_stops_at_the_calls_deadline() {
         .execute_batch("BEGIN IMMEDIATE; CREATE TABLE t(x);")
         .unwrap();
     let deadline = crate::deadline::Deadline::new();
-    let conn = crate::db::open(&path, Duration::from_secs(30), &deadline).unwrap();
-    let mut ctx = StoreCtx::new(conn, 1 << 20);
+    let mut ctx = open_with(&path, Duration::from_secs(30), &deadline);
     deadline.start(Duration::from_millis(100));
     let started = std::time::Instant::now();
     let err = ctx.begin(true).unwrap_err();

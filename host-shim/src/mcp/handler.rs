@@ -2,6 +2,7 @@
 //! `tools/call`, everything else left to rmcp's defaults.
 
 use super::convert;
+use super::pending::Pending;
 use super::worker::Worker;
 use crate::{ToolInfo, ToolRequest, check_tool};
 use rmcp::model::{
@@ -15,15 +16,19 @@ use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 pub(super) struct TasklistsServer {
     /// Runs the guest calls, one at a time, in arrival order.
     worker: Worker,
+    /// What is held for the client; a call counts until it ends.
+    pending: Pending,
     /// The catalogue, converted once at start-up.
     tools: Vec<Tool>,
 }
 
 impl TasklistsServer {
-    /// A server for `tools` (the component's catalogue) calling through `worker`.
-    pub(super) fn new(worker: Worker, tools: &[ToolInfo]) -> Self {
+    /// A server for `tools` (the component's catalogue) calling through
+    /// `worker`, counting its calls in `pending`.
+    pub(super) fn new(worker: Worker, pending: Pending, tools: &[ToolInfo]) -> Self {
         TasklistsServer {
             worker,
+            pending,
             tools: tools.iter().map(convert::tool).collect(),
         }
     }
@@ -48,7 +53,7 @@ impl ServerHandler for TasklistsServer {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let tool = request.name.to_string();
         check_tool(&tool).map_err(|e| McpError::invalid_params(e.message, None))?;
@@ -59,6 +64,12 @@ impl ServerHandler for TasklistsServer {
             Ok(request) => request,
             Err(error) => return Ok(convert::failure(&error).into()),
         };
+        // Counted until it ends, even if the client cancels it meanwhile
+        // (the call still runs): a flood of calls and cancellations is
+        // bounded too.
+        let _running = self
+            .pending
+            .running(context.id.clone(), request.params.len());
         // Queued before the first await: calls run in the order they came.
         let answer = self.worker.submit(tool, request);
         let outcome = answer.await.map_err(|_| {

@@ -55,7 +55,7 @@ pub fn serve_stdio(config: HostConfig, ctx: CallContext) -> Result<(), HostError
     let pending = Pending::default();
     let (worker, worker_thread) = worker::start(host, config, ctx, pending.clone())
         .map_err(|e| HostError::Mcp(format!("cannot start the worker thread: {e}")))?;
-    let server = TasklistsServer::new(worker, &tools);
+    let server = TasklistsServer::new(worker, pending.clone(), &tools);
     // One thread for the protocol is plenty: the guest calls run on the
     // worker, and a single scheduler keeps requests in arrival order.
     let runtime = tokio::runtime::Builder::new_current_thread()

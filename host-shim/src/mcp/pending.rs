@@ -6,11 +6,13 @@
 //! drops them: a script that pipes many calls in and closes its end would
 //! lose answers). And under pipelining, memory stays bounded: a client
 //! that writes without reading fills stdout, answers pile up, and the
-//! reader stops taking lines from stdin while [`MAX_IN_FLIGHT`] requests
-//! or [`MAX_BUFFERED_BYTES`] are held; the worker stops making answers
-//! while that many bytes of them wait to be written. A client that writes
-//! a batch and reads afterwards is never deadlocked as long as the batch
-//! stays under those bounds.
+//! reader stops taking lines from stdin while [`MAX_BUFFERED_BYTES`] are
+//! held (requests read and not answered, tool calls not finished, answers
+//! not written, each request costing [`REQUEST_OVERHEAD`] beyond its
+//! bytes); the worker stops making answers while that many bytes of them
+//! wait to be written. A client that writes a batch and reads afterwards
+//! is never deadlocked as long as the batch stays under that bound (about
+//! 10,000 small calls).
 
 use rmcp::model::{ClientJsonRpcMessage, ClientNotification, JsonRpcMessage, RequestId};
 use rmcp::service::{RoleServer, TxJsonRpcMessage};
@@ -19,13 +21,15 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 use tokio::sync::Notify;
 
-/// Requests read but not answered, at most: past this the reader waits.
-pub(super) const MAX_IN_FLIGHT: usize = 4096;
-
-/// Bytes of requests read and of answers not yet written, at most: past
-/// this the reader waits, and past this many bytes of answers alone the
-/// worker waits too.
+/// What the server may hold for its client, in bytes: past this the
+/// reader waits, and past this many bytes of answers alone the worker
+/// waits too.
 pub(super) const MAX_BUFFERED_BYTES: usize = 64 << 20;
+
+/// What a request costs beyond its own bytes while it is held (rmcp's
+/// task, the queued call, the bookkeeping): about what one held request
+/// was measured to take.
+pub(super) const REQUEST_OVERHEAD: usize = 6 << 10;
 
 /// Shared by the reader, the writer and the worker; cheap to clone.
 #[derive(Clone, Default)]
@@ -39,8 +43,10 @@ pub(super) struct Pending {
 
 #[derive(Default)]
 struct State {
-    /// Each request awaiting its answer, with the size of its line.
-    requests: HashMap<RequestId, usize>,
+    /// Each request held: awaiting its answer, or cancelled while its
+    /// tool call still runs (the call goes on to its end).
+    requests: HashMap<RequestId, Held>,
+    /// What they cost together.
     request_bytes: usize,
     /// Answers serialized and waiting for stdout.
     answer_bytes: usize,
@@ -48,10 +54,40 @@ struct State {
     closed: bool,
 }
 
+/// One request held.
+#[derive(Clone, Copy)]
+struct Held {
+    /// Its bytes plus [`REQUEST_OVERHEAD`].
+    cost: usize,
+    /// A tool call for it is queued or running.
+    running: bool,
+    /// The client cancelled it: no answer will be written; it is let go
+    /// when its call ends.
+    cancelled: bool,
+}
+
 impl State {
     fn full(&self) -> bool {
-        self.requests.len() >= MAX_IN_FLIGHT
-            || self.request_bytes + self.answer_bytes >= MAX_BUFFERED_BYTES
+        self.request_bytes + self.answer_bytes >= MAX_BUFFERED_BYTES
+    }
+
+    fn hold(&mut self, id: RequestId, held: Held) {
+        if let Some(old) = self.requests.insert(id, held) {
+            // A client reusing an id still in flight: count it once.
+            self.request_bytes -= old.cost;
+        }
+        self.request_bytes += held.cost;
+    }
+
+    /// Lets the request go; whether it was held.
+    fn release(&mut self, id: &RequestId) -> bool {
+        match self.requests.remove(id) {
+            Some(held) => {
+                self.request_bytes -= held.cost;
+                true
+            }
+            None => false,
+        }
     }
 }
 
@@ -71,25 +107,60 @@ impl Drop for Queued {
     }
 }
 
+/// A tool call queued or running for a request; dropping it (the call
+/// ended, or its handler was dropped) lets a cancelled request go.
+pub(super) struct Running {
+    pending: Pending,
+    id: RequestId,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let mut state = self.pending.lock();
+        let released = match state.requests.get_mut(&self.id) {
+            Some(held) if held.cancelled => state.release(&self.id),
+            Some(held) => {
+                held.running = false;
+                false
+            }
+            None => false,
+        };
+        drop(state);
+        if released {
+            self.pending.wake();
+        }
+    }
+}
+
 impl Pending {
     /// Notes a message of `bytes` on its way to rmcp: a request now awaits
     /// its answer; a cancellation means rmcp will send none.
     pub(super) fn incoming(&self, message: &ClientJsonRpcMessage, bytes: usize) {
         match message {
             JsonRpcMessage::Request(request) => {
-                let mut state = self.lock();
-                if let Some(old) = state.requests.insert(request.id.clone(), bytes) {
-                    // A client reusing an id still in flight: count it once.
-                    state.request_bytes -= old;
-                }
-                state.request_bytes += bytes;
+                let held = Held {
+                    cost: bytes + REQUEST_OVERHEAD,
+                    running: false,
+                    cancelled: false,
+                };
+                self.lock().hold(request.id.clone(), held);
             }
             JsonRpcMessage::Notification(notification) => {
                 if let ClientNotification::CancelledNotification(cancelled) =
                     &notification.notification
                     && let Some(id) = &cancelled.params.request_id
                 {
-                    self.answered(id);
+                    // rmcp will send no answer; a call still running keeps
+                    // the request held until it ends.
+                    let mut state = self.lock();
+                    match state.requests.get_mut(id) {
+                        Some(held) if held.running => held.cancelled = true,
+                        _ => {
+                            state.release(id);
+                        }
+                    }
+                    drop(state);
+                    self.wake();
                 }
             }
             _ => {}
@@ -106,6 +177,30 @@ impl Pending {
         }
     }
 
+    /// Notes that a tool call with `bytes` of params runs for request `id`
+    /// until the returned guard is dropped: cancelling the request then
+    /// keeps it held (and counted) until the call ends.
+    pub(super) fn running(&self, id: RequestId, bytes: usize) -> Running {
+        let mut state = self.lock();
+        match state.requests.get_mut(&id) {
+            Some(held) => held.running = true,
+            // Cancelled before its call started: held again for the call.
+            None => state.hold(
+                id.clone(),
+                Held {
+                    cost: bytes + REQUEST_OVERHEAD,
+                    running: true,
+                    cancelled: true,
+                },
+            ),
+        }
+        drop(state);
+        Running {
+            pending: self.clone(),
+            id,
+        }
+    }
+
     /// The request a message rmcp sends answers: a response's or an
     /// error's id.
     pub(super) fn answers(message: &TxJsonRpcMessage<RoleServer>) -> Option<RequestId> {
@@ -118,10 +213,7 @@ impl Pending {
 
     /// The answer to `id` was written: the request is no longer held.
     pub(super) fn answered(&self, id: &RequestId) {
-        let mut state = self.lock();
-        if let Some(bytes) = state.requests.remove(id) {
-            state.request_bytes -= bytes;
-            drop(state);
+        if self.lock().release(id) {
             self.wake();
         }
     }
@@ -163,14 +255,23 @@ impl Pending {
             let changed = self.changed.notified();
             tokio::pin!(changed);
             changed.as_mut().enable();
-            let left = self.lock().requests.len();
+            let left = self.unanswered();
             if left == 0 {
                 return 0;
             }
             if tokio::time::timeout(idle, changed).await.is_err() {
-                return self.lock().requests.len();
+                return self.unanswered();
             }
         }
+    }
+
+    /// Requests still owed an answer (not the cancelled ones).
+    fn unanswered(&self) -> usize {
+        self.lock()
+            .requests
+            .values()
+            .filter(|h| !h.cancelled)
+            .count()
     }
 
     fn wake(&self) {
@@ -197,7 +298,7 @@ mod tests {
     #[tokio::test]
     async fn the_reader_waits_while_too_much_is_held() {
         let pending = Pending::default();
-        pending.incoming(&request(1), MAX_BUFFERED_BYTES - 10);
+        pending.incoming(&request(1), MAX_BUFFERED_BYTES - REQUEST_OVERHEAD - 10);
         pending.room_to_read().await;
         let answer = pending.queue(10);
         assert!(pending.lock().full());
@@ -211,12 +312,40 @@ mod tests {
                 .unwrap();
         pending.answered(&Pending::answers(&response).unwrap());
         assert_eq!(pending.lock().request_bytes, 0);
-        for id in 1..=MAX_IN_FLIGHT as i64 {
+        // Many small requests cost their overhead.
+        let many = MAX_BUFFERED_BYTES / (REQUEST_OVERHEAD + 1) + 1;
+        for id in 1..=many as i64 {
             pending.incoming(&request(id), 1);
         }
-        assert!(pending.lock().full(), "too many requests in flight");
+        assert!(pending.lock().full(), "too many requests held");
         pending.answered(&RequestId::from(NumberOrString::Number(7)));
         assert!(!pending.lock().full());
+        // A call still running keeps its request held after the client
+        // cancels it, until the call ends; a request with no call running
+        // is let go at once.
+        let bytes = |p: &Pending| p.lock().request_bytes;
+        let id = RequestId::from(NumberOrString::Number(8));
+        let call = pending.running(id.clone(), 0);
+        let before = bytes(&pending);
+        pending.incoming(&cancel(8), 0);
+        assert_eq!(bytes(&pending), before, "held while its call runs");
+        drop(call);
+        assert_eq!(bytes(&pending), before - 1 - REQUEST_OVERHEAD);
+        pending.incoming(&cancel(9), 0);
+        assert_eq!(bytes(&pending), before - 2 * (1 + REQUEST_OVERHEAD));
+        // Cancelled before its call started: held again for the call.
+        let late = RequestId::from(NumberOrString::Number(1 << 40));
+        pending.incoming(&cancel(1 << 40), 0);
+        let call = pending.running(late.clone(), 100);
+        assert_eq!(pending.lock().requests[&late].cost, 100 + REQUEST_OVERHEAD);
+        drop(call);
+        assert!(!pending.lock().requests.contains_key(&late));
+        assert_eq!(pending.unanswered(), pending.lock().requests.len());
+    }
+
+    fn cancel(id: i64) -> ClientJsonRpcMessage {
+        serde_json::from_value(serde_json::json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": id}}))
+            .unwrap()
     }
 
     #[test]
