@@ -339,3 +339,46 @@ fn audit_pages_stay_bounded_even_with_large_old_events() {
     }
     assert_eq!(seen, 300);
 }
+
+#[test]
+fn tasks_with_their_texts_at_the_limit_page_one_at_a_time() {
+    // 64K characters of 4-byte emoji in each of the three long texts:
+    // 768 KiB of UTF-8 a task, 45 MiB for 60 of them, more than the
+    // component could hold twice if a page read them in one go.
+    let db = TestDb::new();
+    let list = db.list("planner", "Heavy");
+    let text = "😀".repeat(65_536);
+    let mut ids = Vec::new();
+    for _ in 0..12 {
+        let tasks: Vec<Value> = (0..5)
+            .map(|i| json!({"title": format!("heavy {i}"), "description": text, "notes": text}))
+            .collect();
+        let d = db.ok(
+            "planner",
+            "task_items",
+            "add_many",
+            json!({"list_id": list, "tasks": tasks}),
+        );
+        ids.extend(strs(&d, "/tasks", "id"));
+    }
+    for id in &ids {
+        db.update("planner", json!({"task_id": id, "outcome": text}));
+    }
+    let mut seen = 0;
+    let mut cursor: Option<String> = None;
+    loop {
+        let mut p = json!({"list_id": list, "include_times": true, "limit": 500});
+        if let Some(c) = &cursor {
+            p["cursor"] = json!(c);
+        }
+        let out = db.out("reader", "task_lists", "get", p);
+        assert!(text_len(&out) < 3 * MIB, "{} bytes", text_len(&out));
+        assert_eq!(out.data["tasks"].as_array().unwrap().len(), 1);
+        seen += 1;
+        match out.data["next_cursor"].as_str() {
+            Some(c) => cursor = Some(c.to_string()),
+            None => break,
+        }
+    }
+    assert_eq!(seen, 60);
+}

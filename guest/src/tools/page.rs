@@ -17,7 +17,7 @@ const CHUNK: usize = 50;
 /// Rows of the first query of a page: few, since the rows may be large
 /// (a task's texts can reach 64K characters each); later queries read as
 /// many as the rows seen so far say the budget holds.
-const FIRST_CHUNK: usize = 8;
+const FIRST_CHUNK: usize = 4;
 
 /// A page being filled.
 pub struct Page {
