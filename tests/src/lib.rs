@@ -317,26 +317,37 @@ impl TestDb {
         self.ok(agent, "task_lists", "get", json!({"list_id": list}))
     }
 
-    /// Every task of `list` as `agent` sees them through `task_lists get`
-    /// with `params` (plus paging), following `next_cursor` to the end.
+    /// Every page of a paged read (`task_lists get`, `find`, `task_audit
+    /// get`) as `agent` with `params`, following `next_cursor` to the end.
     #[track_caller]
-    pub fn all_tasks(&self, agent: &str, list: &str, params: Value) -> Vec<Value> {
+    pub fn pages(&self, agent: &str, tool: &str, action: &str, params: Value) -> Vec<ToolOutput> {
         let mut out = Vec::new();
         let mut cursor: Option<String> = None;
         loop {
             let mut p = params.clone();
-            p["list_id"] = json!(list);
-            p["limit"] = json!(500);
             if let Some(c) = &cursor {
                 p["cursor"] = json!(c);
             }
-            let d = self.ok(agent, "task_lists", "get", p);
-            out.extend(d["tasks"].as_array().expect("tasks").iter().cloned());
-            match d["next_cursor"].as_str() {
-                Some(c) => cursor = Some(c.to_string()),
-                None => return out,
+            let page = self.out(agent, tool, action, p);
+            cursor = page.data["next_cursor"].as_str().map(str::to_string);
+            out.push(page);
+            if cursor.is_none() {
+                return out;
             }
         }
+    }
+
+    /// Every task of `list` as `agent` sees them through `task_lists get`
+    /// with `params` (pages of 500), in page order.
+    #[track_caller]
+    pub fn all_tasks(&self, agent: &str, list: &str, params: Value) -> Vec<Value> {
+        let mut p = params;
+        p["list_id"] = json!(list);
+        p["limit"] = json!(500);
+        self.pages(agent, "task_lists", "get", p)
+            .iter()
+            .flat_map(|page| page.data["tasks"].as_array().expect("tasks").clone())
+            .collect()
     }
 
     /// One task of `list` as `agent` sees it (deleted ones included), whole:
@@ -376,24 +387,15 @@ impl TestDb {
         self.events_with(agent, json!({"list_id": list}))
     }
 
-    /// Every audit event matching `params` (plus paging), newest first.
+    /// Every audit event matching `params` (pages of 200), newest first.
     #[track_caller]
     pub fn events_with(&self, agent: &str, params: Value) -> Vec<Value> {
-        let mut out = Vec::new();
-        let mut cursor: Option<String> = None;
-        loop {
-            let mut p = params.clone();
-            p["limit"] = json!(200);
-            if let Some(c) = &cursor {
-                p["cursor"] = json!(c);
-            }
-            let d = self.ok(agent, "task_audit", "get", p);
-            out.extend(d["events"].as_array().expect("events").iter().cloned());
-            match d["next_cursor"].as_str() {
-                Some(c) => cursor = Some(c.to_string()),
-                None => return out,
-            }
-        }
+        let mut p = params;
+        p["limit"] = json!(200);
+        self.pages(agent, "task_audit", "get", p)
+            .iter()
+            .flat_map(|page| page.data["events"].as_array().expect("events").clone())
+            .collect()
     }
 
     /// Everything observable about `list` through the tools (as its owner

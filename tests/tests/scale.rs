@@ -239,29 +239,24 @@ fn long_notes_page_by_size_and_every_task_stays_reachable() {
             json!({"list_id": list, "tasks": tasks}),
         );
     }
+    let pages = db.pages(
+        "reader",
+        "task_lists",
+        "get",
+        json!({"list_id": list, "status": ["todo"], "limit": 500}),
+    );
     let mut seen = 0;
-    let mut pages = 0;
-    let mut cursor: Option<String> = None;
-    loop {
-        let mut p = json!({"list_id": list, "status": ["todo"], "limit": 500});
-        if let Some(c) = &cursor {
-            p["cursor"] = json!(c);
-        }
-        let out = db.out("reader", "task_lists", "get", p);
+    for out in &pages {
         let n = out.data["tasks"].as_array().unwrap().len();
         assert!(n >= 1);
-        assert!(text_len(&out) < MIB, "page of {} bytes", text_len(&out));
+        assert!(text_len(out) < MIB, "page of {} bytes", text_len(out));
         assert_eq!(
             out.data["tasks"][0]["notes"].as_str().unwrap().len(),
             65_536
         );
         seen += n;
-        pages += 1;
-        match out.data["next_cursor"].as_str() {
-            Some(c) => cursor = Some(c.to_string()),
-            None => break,
-        }
     }
+    let pages = pages.len();
     assert_eq!(seen, 260);
     assert!(pages >= 60, "{pages} pages of at most ~256 KiB");
 }
@@ -322,21 +317,19 @@ fn audit_pages_stay_bounded_even_with_large_old_events() {
         .unwrap();
     }
     drop(conn);
-    let mut seen = 0;
-    let mut cursor: Option<String> = None;
-    loop {
-        let mut p = json!({"list_id": list, "limit": 200, "kinds": "reordered"});
-        if let Some(c) = &cursor {
-            p["cursor"] = json!(c);
-        }
-        let out = db.out("reader", "task_audit", "get", p);
-        assert!(text_len(&out) < MIB, "{} bytes", text_len(&out));
-        seen += out.data["events"].as_array().unwrap().len();
-        match out.data["next_cursor"].as_str() {
-            Some(c) => cursor = Some(c.to_string()),
-            None => break,
-        }
+    let pages = db.pages(
+        "reader",
+        "task_audit",
+        "get",
+        json!({"list_id": list, "limit": 200, "kinds": "reordered"}),
+    );
+    for out in &pages {
+        assert!(text_len(out) < MIB, "{} bytes", text_len(out));
     }
+    let seen: usize = pages
+        .iter()
+        .map(|p| p.data["events"].as_array().unwrap().len())
+        .sum();
     assert_eq!(seen, 300);
 }
 
@@ -364,21 +357,16 @@ fn tasks_with_their_texts_at_the_limit_page_one_at_a_time() {
     for id in &ids {
         db.update("planner", json!({"task_id": id, "outcome": text}));
     }
-    let mut seen = 0;
-    let mut cursor: Option<String> = None;
-    loop {
-        let mut p = json!({"list_id": list, "include_times": true, "limit": 500});
-        if let Some(c) = &cursor {
-            p["cursor"] = json!(c);
-        }
-        let out = db.out("reader", "task_lists", "get", p);
-        assert!(text_len(&out) < 3 * MIB, "{} bytes", text_len(&out));
+    let pages = db.pages(
+        "reader",
+        "task_lists",
+        "get",
+        json!({"list_id": list, "include_times": true, "limit": 500}),
+    );
+    for out in &pages {
+        assert!(text_len(out) < 3 * MIB, "{} bytes", text_len(out));
         assert_eq!(out.data["tasks"].as_array().unwrap().len(), 1);
-        seen += 1;
-        match out.data["next_cursor"].as_str() {
-            Some(c) => cursor = Some(c.to_string()),
-            None => break,
-        }
     }
+    let seen = pages.len();
     assert_eq!(seen, 60);
 }

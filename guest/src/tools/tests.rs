@@ -210,112 +210,52 @@ fn reorder_and_delete_keep_positions_dense() {
             })
             .collect()
     };
-    let r = h.ok(
-        "p",
-        "task_items",
-        "reorder",
-        json!({"list_id": l, "task_ids": [ids[3], ids[2]], "position": 1}),
-    );
-    // The moved tasks at their new positions, and how many others moved.
-    assert_eq!(
-        r,
-        json!({"tasks": [{"id": ids[3], "position": 1}, {"id": ids[2], "position": 2}], "shifted": 2})
-    );
-    assert_eq!(
-        order(&h),
-        [
-            ids[3].clone(),
-            ids[2].clone(),
-            ids[0].clone(),
-            ids[1].clone()
-        ]
-    );
-    let r = h.ok(
-        "p",
-        "task_items",
-        "reorder",
-        json!({"list_id": l, "task_ids": [ids[3]], "after_task_id": ids[1]}),
-    );
-    assert_eq!(
-        r,
-        json!({"tasks": [{"id": ids[3], "position": 4}], "shifted": 3})
-    );
-    assert_eq!(
-        order(&h),
-        [
-            ids[2].clone(),
-            ids[0].clone(),
-            ids[1].clone(),
-            ids[3].clone()
-        ]
-    );
-    let r = h.ok(
-        "p",
-        "task_items",
-        "reorder",
-        json!({"list_id": l, "task_ids": [ids[1]], "before_task_id": ids[0]}),
-    );
-    assert_eq!(
-        r,
-        json!({"tasks": [{"id": ids[1], "position": 2}], "shifted": 1})
-    );
-    assert_eq!(
-        order(&h),
-        [
-            ids[2].clone(),
-            ids[1].clone(),
-            ids[0].clone(),
-            ids[3].clone()
-        ]
-    );
-    // Already there: nothing changes, nothing shifts.
-    let r = h.ok(
-        "p",
-        "task_items",
-        "reorder",
-        json!({"list_id": l, "task_ids": [ids[2], ids[1]]}),
-    );
-    assert_eq!(r["shifted"], 0);
-    assert_eq!(
-        order(&h),
-        [
-            ids[2].clone(),
-            ids[1].clone(),
-            ids[0].clone(),
-            ids[3].clone()
-        ]
-    );
-    h.ok(
-        "p",
-        "task_items",
-        "reorder",
-        json!({"list_id": l, "task_ids": [ids[1], ids[0]], "after_task_id": ids[3]}),
-    );
-    assert_eq!(
-        order(&h),
-        [
-            ids[2].clone(),
-            ids[3].clone(),
-            ids[1].clone(),
-            ids[0].clone()
-        ]
-    );
-    // Every id, no anchor: the whole order is set.
-    h.ok(
-        "p",
-        "task_items",
-        "reorder",
-        json!({"list_id": l, "task_ids": [ids[2], ids[0], ids[1], ids[3]]}),
-    );
-    assert_eq!(
-        order(&h),
-        [
-            ids[2].clone(),
-            ids[0].clone(),
-            ids[1].clone(),
-            ids[3].clone()
-        ]
-    );
+    // Each move: the params, what it returns (the moved tasks at their
+    // new positions, how many others shifted), the order after it.
+    let (a, b, c, d) = (&ids[0], &ids[1], &ids[2], &ids[3]);
+    let moves = [
+        (
+            json!({"task_ids": [d, c], "position": 1}),
+            json!({"tasks": [{"id": d, "position": 1}, {"id": c, "position": 2}], "shifted": 2}),
+            [d, c, a, b],
+        ),
+        (
+            json!({"task_ids": [d], "after_task_id": b}),
+            json!({"tasks": [{"id": d, "position": 4}], "shifted": 3}),
+            [c, a, b, d],
+        ),
+        (
+            json!({"task_ids": [b], "before_task_id": a}),
+            json!({"tasks": [{"id": b, "position": 2}], "shifted": 1}),
+            [c, b, a, d],
+        ),
+        // Already there: nothing changes, nothing shifts.
+        (
+            json!({"task_ids": [c, b]}),
+            json!({"tasks": [{"id": c, "position": 1}, {"id": b, "position": 2}], "shifted": 0}),
+            [c, b, a, d],
+        ),
+        (
+            json!({"task_ids": [b, a], "after_task_id": d}),
+            json!({"tasks": [{"id": b, "position": 3}, {"id": a, "position": 4}], "shifted": 1}),
+            [c, d, b, a],
+        ),
+        // Every id, no anchor: the whole order is set.
+        (
+            json!({"task_ids": [c, a, b, d]}),
+            json!({"tasks": [{"id": c, "position": 1}, {"id": a, "position": 2}, {"id": b, "position": 3}, {"id": d, "position": 4}], "shifted": 0}),
+            [c, a, b, d],
+        ),
+    ];
+    for (mut params, result, after) in moves {
+        params["list_id"] = json!(l);
+        assert_eq!(
+            h.ok("p", "task_items", "reorder", params.clone()),
+            result,
+            "{params}"
+        );
+        assert_eq!(order(&h), after.map(String::clone), "{params}");
+    }
     h.ok("p", "task_items", "delete", json!({"task_ids": [ids[0]]}));
     let g = h.ok("p", "task_lists", "get", json!({"list_id": l}));
     let pos: Vec<(i64, &str)> = g["tasks"]
