@@ -34,6 +34,7 @@ const ORDER: &[&str] = &[
     "description",
     "include_tasks",
     "include_deleted",
+    "include_times",
     "kinds",
     "since",
     "lease_seconds",
@@ -88,7 +89,8 @@ fn known(l: &mut LineBuf, key: &str, v: &Value, params: &Value) {
             .iter()
             .map(|x| fmt::compact_value(x, 20))
             .collect::<Vec<_>>()
-            .join(","),
+            // As task rows list dependencies.
+            .join(", "),
         None => fmt::compact_value(v, 30),
     };
     match key {
@@ -199,6 +201,11 @@ fn known(l: &mut LineBuf, key: &str, v: &Value, params: &Value) {
                 l.push(" +deleted", Style::Muted);
             }
         }
+        "include_times" => {
+            if v.as_bool() == Some(true) {
+                l.push(" +times", Style::Muted);
+            }
+        }
         "kinds" => {
             let kinds = match v.as_array() {
                 Some(a) => a.iter().map(|k| text(k, 20)).collect::<Vec<_>>().join(","),
@@ -281,6 +288,14 @@ mod tests {
             "task_lists get list_…3X5Z7B status=todo|paused"
         );
         assert_eq!(
+            call(
+                "task_lists",
+                "get",
+                json!({"list_id": LIST_ID, "include_times": true, "limit": 500, "cursor": "p100.task_01JDQ4ZK8M3N5P7R9T1VTASK99"})
+            ),
+            "task_lists get list_…3X5Z7B +times limit 500 cursor p100.task_01JDQ…"
+        );
+        assert_eq!(
             call("task_lists", "delete", json!({"list_id": LIST_ID})),
             "task_lists delete list_…3X5Z7B"
         );
@@ -290,7 +305,7 @@ mod tests {
                 "create",
                 json!({"list_id": LIST_ID, "title": "Deploy", "depends_on": [task_id(2), task_id(3)], "position": 4})
             ),
-            "task_items create list_…3X5Z7B \"Deploy\" at #4 after task_…TASK02,task_…TASK03"
+            "task_items create list_…3X5Z7B \"Deploy\" at #4 after task_…TASK02, task_…TASK03"
         );
         assert_eq!(
             call(
