@@ -276,6 +276,33 @@ impl TestDb {
         strs(&d, "/tasks", "id")
     }
 
+    /// Adds task objects to `list` as "planner" with `add_many`, in as
+    /// many batches as the limits need (500 tasks, about 3 MiB of params
+    /// each); their ids, in order.
+    #[track_caller]
+    pub fn add_tasks(&self, list: &str, tasks: &[Value]) -> Vec<String> {
+        let mut ids = Vec::with_capacity(tasks.len());
+        let mut batch: Vec<&Value> = Vec::new();
+        let mut bytes = 0;
+        for (i, task) in tasks.iter().enumerate() {
+            bytes += task.to_string().len();
+            batch.push(task);
+            let next = tasks.get(i + 1).map_or(0, |t| t.to_string().len());
+            if batch.len() == 500 || bytes + next > 3 << 20 || next == 0 {
+                let d = self.ok(
+                    "planner",
+                    "task_items",
+                    "add_many",
+                    json!({"list_id": list, "tasks": batch}),
+                );
+                ids.extend(strs(&d, "/tasks", "id"));
+                batch.clear();
+                bytes = 0;
+            }
+        }
+        ids
+    }
+
     /// Creates a private list named `name` owned by `owner`; its id.
     #[track_caller]
     pub fn private_list(&self, owner: &str, name: &str) -> String {

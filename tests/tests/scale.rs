@@ -228,17 +228,10 @@ fn long_notes_page_by_size_and_every_task_stays_reachable() {
     let list = db.list("planner", "Wordy");
     // 260 tasks, each with 64 KiB of notes (the field's limit): 16 MiB in all.
     let notes = "n".repeat(65_536);
-    for _ in 0..26 {
-        let tasks: Vec<Value> = (0..10)
-            .map(|i| json!({"title": format!("task {i}"), "notes": notes}))
-            .collect();
-        db.ok(
-            "planner",
-            "task_items",
-            "add_many",
-            json!({"list_id": list, "tasks": tasks}),
-        );
-    }
+    let tasks: Vec<Value> = (0..260)
+        .map(|i| json!({"title": format!("task {i}"), "notes": notes}))
+        .collect();
+    db.add_tasks(&list, &tasks);
     let pages = db.pages(
         "reader",
         "task_lists",
@@ -265,16 +258,10 @@ fn long_notes_page_by_size_and_every_task_stays_reachable() {
 fn release_expired_releases_at_most_500_a_call_and_says_what_is_left() {
     let db = TestDb::new();
     let list = db.list("planner", "Many agents");
-    let titles: Vec<String> = (0..600).map(|i| format!("task {i}")).collect();
-    let tasks: Vec<Value> = titles.iter().map(|t| json!({"title": t})).collect();
-    for batch in tasks.chunks(500) {
-        db.ok(
-            "planner",
-            "task_items",
-            "add_many",
-            json!({"list_id": list, "tasks": batch}),
-        );
-    }
+    let tasks: Vec<Value> = (0..600)
+        .map(|i| json!({"title": format!("task {i}")}))
+        .collect();
+    db.add_tasks(&list, &tasks);
     for i in 0..600 {
         db.claim_lease(&format!("agent-{i}"), &list, 30);
     }
@@ -341,19 +328,10 @@ fn tasks_with_their_texts_at_the_limit_page_one_at_a_time() {
     let db = TestDb::new();
     let list = db.list("planner", "Heavy");
     let text = "😀".repeat(65_536);
-    let mut ids = Vec::new();
-    for _ in 0..12 {
-        let tasks: Vec<Value> = (0..5)
-            .map(|i| json!({"title": format!("heavy {i}"), "description": text, "notes": text}))
-            .collect();
-        let d = db.ok(
-            "planner",
-            "task_items",
-            "add_many",
-            json!({"list_id": list, "tasks": tasks}),
-        );
-        ids.extend(strs(&d, "/tasks", "id"));
-    }
+    let tasks: Vec<Value> = (0..60)
+        .map(|i| json!({"title": format!("heavy {i}"), "description": text, "notes": text}))
+        .collect();
+    let ids = db.add_tasks(&list, &tasks);
     for id in &ids {
         db.update("planner", json!({"task_id": id, "outcome": text}));
     }
