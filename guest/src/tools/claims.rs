@@ -6,7 +6,7 @@ use serde_json::{Value as Json, json};
 
 use super::access;
 use super::access::claimed_conflict;
-use super::call::{Call, Output};
+use super::call::{Call, IN_LIST_MAX, Output};
 use super::deps;
 use super::summary::{id_sample, plural, quoted};
 use crate::clock::format_ms;
@@ -225,9 +225,9 @@ fn renew(call: &Call, list_id: &str, task: TaskRow, resumed: bool) -> ToolResult
     claim_output(call, &task, verb)
 }
 
-/// Most claims one `release_expired` call releases; `remaining` says how
-/// many are left for the next call.
-pub const RELEASE_MAX: usize = 500;
+/// Most claims one `release_expired` call releases (one `IN (…)` list of
+/// them is updated); `remaining` says how many are left for the next call.
+pub const RELEASE_MAX: usize = IN_LIST_MAX;
 
 /// `release_expired`: returns expired claims to `todo`, keeping assignments,
 /// at most [`RELEASE_MAX`] per call. Idempotent: a second call finds

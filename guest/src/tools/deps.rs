@@ -49,14 +49,9 @@ pub fn get<'g>(graph: &'g Graph, task_id: &str) -> &'g [String] {
 
 /// The dependencies of one task.
 pub fn of_task(call: &Call, task_id: &str) -> ToolResult<Vec<String>> {
-    let rows = call.rows(
-        "SELECT d.depends_on_id FROM task_deps d JOIN tasks u ON u.id = d.depends_on_id \
-         WHERE d.task_id = ? AND u.deleted_at IS NULL ORDER BY u.position, u.id",
-        crate::params![task_id],
-    )?;
-    Ok(rows
+    Ok(edges_from(call, &[task_id])?
         .into_iter()
-        .filter_map(|r| r[0].as_str().map(str::to_string))
+        .map(|(_, dep)| dep)
         .collect())
 }
 
