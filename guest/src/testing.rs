@@ -1,10 +1,12 @@
-//! Native test doubles: an in-memory SQLite store and a settable clock, so the
-//! domain is unit-tested with `cargo test` without wasm.
+//! Native test harness: the host's SQLite backend on a temporary file and a
+//! settable clock, so the domain is unit-tested with `cargo test` without
+//! wasm, on the same store the component gets in production.
 
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
+use std::cell::RefCell;
 
-use rusqlite::Connection;
-use rusqlite::types::{Value as SqlValue, ValueRef};
+use tasklists_store::sqlite::SqliteBackend;
+use tasklists_store::{Backend, BackendOptions, Deadline, TxId};
 
 use crate::clock::Clock;
 use crate::context::CallContext;
@@ -12,116 +14,71 @@ use crate::error::ToolResult;
 use crate::store::{Rows, Store, StoreError, Tx, Value};
 use crate::tools::{Output, call_tool};
 
-/// An in-memory SQLite database behind the [`Store`] trait.
-pub struct MemStore {
-    conn: RefCell<Connection>,
+/// A database file in a temporary directory, served by the same SQLite
+/// backend the hosts use (pragmas, error mapping, read-only rules).
+pub struct TestStore {
+    backend: RefCell<SqliteBackend>,
+    /// Deleted with the store.
+    _dir: tempfile::TempDir,
 }
 
-impl MemStore {
+impl TestStore {
     /// A fresh, empty database.
     pub fn new() -> Self {
-        let conn = Connection::open_in_memory().expect("in-memory sqlite");
-        // As the real host does: foreign keys on.
-        conn.execute_batch("PRAGMA foreign_keys = ON")
-            .expect("pragma");
-        MemStore {
-            conn: RefCell::new(conn),
+        let dir = tempfile::tempdir().expect("temp dir");
+        let options = BackendOptions {
+            busy_timeout: std::time::Duration::from_secs(5),
+            deadline: Deadline::new(),
+            max_result_bytes: 64 << 20,
+        };
+        let backend = SqliteBackend::new(dir.path().join("tasks.db"), options);
+        TestStore {
+            backend: RefCell::new(backend),
+            _dir: dir,
         }
     }
 }
 
-impl Default for MemStore {
+impl Default for TestStore {
     fn default() -> Self {
         Self::new()
     }
 }
 
-struct MemTx<'a> {
-    store: &'a MemStore,
-    done: Cell<bool>,
+/// An open transaction of a [`TestStore`]; dropped unfinished, it rolls back.
+struct TestTx<'a> {
+    store: &'a TestStore,
+    id: TxId,
 }
 
-fn err(e: rusqlite::Error) -> StoreError {
-    StoreError::Sql(e.to_string())
-}
-
-fn to_sql(v: &Value) -> SqlValue {
-    match v {
-        Value::Null => SqlValue::Null,
-        Value::Integer(i) => SqlValue::Integer(*i),
-        Value::Real(f) => SqlValue::Real(*f),
-        Value::Text(s) => SqlValue::Text(s.clone()),
-        Value::Blob(b) => SqlValue::Blob(b.clone()),
-    }
-}
-
-impl Store for MemStore {
+impl Store for TestStore {
     fn begin(&self, write: bool) -> Result<Box<dyn Tx + '_>, StoreError> {
-        let conn = self.conn.borrow();
-        if !conn.is_autocommit() {
-            return Err(StoreError::InvalidState(
-                "a transaction is already open".into(),
-            ));
-        }
-        conn.execute_batch(if write { "BEGIN IMMEDIATE" } else { "BEGIN" })
-            .map_err(err)?;
-        Ok(Box::new(MemTx {
-            store: self,
-            done: Cell::new(false),
-        }))
+        let id = self.backend.borrow_mut().begin(write)?;
+        Ok(Box::new(TestTx { store: self, id }))
     }
 }
 
-impl Tx for MemTx<'_> {
+impl Tx for TestTx<'_> {
     fn execute(&self, sql: &str, params: &[Value]) -> Result<u64, StoreError> {
-        let conn = self.store.conn.borrow();
-        let mut stmt = conn.prepare_cached(sql).map_err(err)?;
-        let n = stmt
-            .execute(rusqlite::params_from_iter(params.iter().map(to_sql)))
-            .map_err(err)?;
-        Ok(n as u64)
+        self.store
+            .backend
+            .borrow_mut()
+            .execute(self.id, sql, params)
     }
 
     fn query(&self, sql: &str, params: &[Value]) -> Result<Rows, StoreError> {
-        let conn = self.store.conn.borrow();
-        let mut stmt = conn.prepare_cached(sql).map_err(err)?;
-        let columns: Vec<String> = stmt.column_names().map(|c| c.to_string()).collect();
-        let n = columns.len();
-        let mut rows = stmt
-            .query(rusqlite::params_from_iter(params.iter().map(to_sql)))
-            .map_err(err)?;
-        let mut out = Vec::new();
-        while let Some(row) = rows.next().map_err(err)? {
-            let mut vals = Vec::with_capacity(n);
-            for i in 0..n {
-                vals.push(match row.get_ref(i).map_err(err)? {
-                    ValueRef::Null => Value::Null,
-                    ValueRef::Integer(i) => Value::Integer(i),
-                    ValueRef::Real(f) => Value::Real(f),
-                    ValueRef::Text(t) => Value::Text(String::from_utf8_lossy(t).into_owned()),
-                    ValueRef::Blob(b) => Value::Blob(b.to_vec()),
-                });
-            }
-            out.push(vals);
-        }
-        Ok(Rows { columns, rows: out })
+        self.store.backend.borrow_mut().query(self.id, sql, params)
     }
 
     fn commit(self: Box<Self>) -> Result<(), StoreError> {
-        self.done.set(true);
-        self.store
-            .conn
-            .borrow()
-            .execute_batch("COMMIT")
-            .map_err(err)
+        self.store.backend.borrow_mut().commit(self.id)
     }
 }
 
-impl Drop for MemTx<'_> {
+impl Drop for TestTx<'_> {
     fn drop(&mut self) {
-        if !self.done.get() {
-            let _ = self.store.conn.borrow().execute_batch("ROLLBACK");
-        }
+        // A no-op after commit: the handle is already finished.
+        self.store.backend.borrow_mut().abandon(self.id);
     }
 }
 
@@ -138,7 +95,7 @@ impl Clock for TestClock {
 /// A store, a clock and helpers to call tools as a given agent.
 pub struct Harness {
     /// The database.
-    pub store: MemStore,
+    pub store: TestStore,
     /// The clock (starts at 2026-11-30T12:00:00Z).
     pub clock: TestClock,
 }
@@ -146,7 +103,7 @@ pub struct Harness {
 impl Default for Harness {
     fn default() -> Self {
         Harness {
-            store: MemStore::new(),
+            store: TestStore::new(),
             clock: TestClock(Cell::new(1_796_040_000_000)),
         }
     }

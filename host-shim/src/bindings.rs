@@ -12,7 +12,7 @@ wasmtime::component::bindgen!({
     // the component instead of being reported to it as a store error.
     imports: { default: trappable },
     with: {
-        "tasklists:component/store.transaction": crate::host::store::Transaction,
+        "tasklists:component/store.transaction": crate::imports::store::Transaction,
     },
     additional_derives: [PartialEq],
 });

@@ -47,6 +47,7 @@ pub(crate) fn load(
         // own cache directory; anyone able to write there can already run
         // code as this user. wasmtime checks the header (engine version and
         // settings) and refuses an incompatible file, which is recompiled.
+        #[allow(unsafe_code, reason = "the one unsafe call, justified above")]
         if let Ok(component) = unsafe { Component::deserialize_file(engine, &path) } {
             return Ok((component, CacheOutcome::Hit));
         }

@@ -1,13 +1,16 @@
-//! How a [`crate::Host`] is set up: database file, clock, limits, cache, and
+//! How a [`crate::Host`] is set up: store location, clock, limits, cache, and
 //! where the defaults come from.
 
 use crate::clock::{Clock, SystemClock};
 use crate::error::HostError;
+#[cfg(any(test, feature = "fault-injection"))]
+use crate::imports::faults::FaultInjection;
 use std::ffi::OsString;
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
+use tasklists_store::Location;
 
 /// Default per-call time limit of the component.
 pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(10);
@@ -25,8 +28,9 @@ pub const DEFAULT_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 /// and the `with_*` methods; the fields stay public for tests.
 #[derive(Clone)]
 pub struct HostConfig {
-    /// The SQLite file (created, with its parent directories, if missing).
-    pub db_path: PathBuf,
+    /// The store: an SQLite file (created, with its parent directories, if
+    /// missing).
+    pub store: Location,
     /// The component's clock.
     pub clock: Arc<dyn Clock>,
     /// Where the compiled component is cached; `None` = the default
@@ -43,20 +47,23 @@ pub struct HostConfig {
     /// store reports `busy`.
     pub busy_timeout: Duration,
     /// Test-only: make the host store fail on purpose.
+    #[cfg(any(test, feature = "fault-injection"))]
     pub fault_injection: Option<FaultInjection>,
 }
 
 impl HostConfig {
-    /// A config for `db_path` with the system clock and default limits.
-    pub fn new(db_path: impl Into<PathBuf>) -> Self {
+    /// A config for the store at `location` (a path converts into one)
+    /// with the system clock and default limits.
+    pub fn new(location: impl Into<Location>) -> Self {
         HostConfig {
-            db_path: db_path.into(),
+            store: location.into(),
             clock: Arc::new(SystemClock),
             cache_dir: None,
             call_timeout: DEFAULT_CALL_TIMEOUT,
             memory_limit_bytes: DEFAULT_MEMORY_LIMIT_BYTES,
             max_params_bytes: DEFAULT_MAX_PARAMS_BYTES,
             busy_timeout: DEFAULT_BUSY_TIMEOUT,
+            #[cfg(any(test, feature = "fault-injection"))]
             fault_injection: None,
         }
     }
@@ -98,6 +105,7 @@ impl HostConfig {
     }
 
     /// Arms a fault (tests only).
+    #[cfg(any(test, feature = "fault-injection"))]
     pub fn with_fault_injection(mut self, fault: FaultInjection) -> Self {
         self.fault_injection = Some(fault);
         self
@@ -107,67 +115,37 @@ impl HostConfig {
 impl fmt::Debug for HostConfig {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("HostConfig")
-            .field("db_path", &self.db_path)
+            .field("store", &self.store)
             .field("now_ms", &self.clock.now_ms())
             .field("cache_dir", &self.cache_dir)
             .field("call_timeout", &self.call_timeout)
             .field("memory_limit_bytes", &self.memory_limit_bytes)
             .field("max_params_bytes", &self.max_params_bytes)
             .field("busy_timeout", &self.busy_timeout)
-            .field("fault_injection", &self.fault_injection)
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 
-/// Test-only faults implemented in the host store (not the guest). Counting
-/// starts at each tool call; a fault fires once and then disarms itself, so
-/// the call after it runs normally. `0` means "never".
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct FaultInjection {
-    /// The N-th `execute` of a call returns a host error, which traps the
-    /// component (as a host bug would) in the middle of its transaction.
-    pub trap_on_execute: u32,
-    /// The same for the N-th `query`.
-    pub trap_on_query: u32,
-}
-
-impl FaultInjection {
-    /// Traps on the `n`-th `execute` (1-based) of the next call.
-    pub fn trap_on_execute(n: u32) -> Self {
-        FaultInjection {
-            trap_on_execute: n,
-            ..FaultInjection::default()
-        }
-    }
-
-    /// Traps on the `n`-th `query` (1-based) of the next call.
-    pub fn trap_on_query(n: u32) -> Self {
-        FaultInjection {
-            trap_on_query: n,
-            ..FaultInjection::default()
-        }
-    }
-}
-
-/// The database every host shares by default: `$TASKLISTS_DB`, else
+/// The store every host shares by default: `$TASKLISTS_DB`, else
 /// `$XDG_DATA_HOME/tasklists/tasks.db`, else
 /// `$HOME/.local/share/tasklists/tasks.db`. Never guesses beyond that.
-pub fn default_db_path() -> Result<PathBuf, HostError> {
-    db_path_from(|key| std::env::var_os(key))
+pub fn default_location() -> Result<Location, HostError> {
+    location_from(|key| std::env::var_os(key))
 }
 
-/// [`default_db_path`] over any environment (tests pass a map).
-pub(crate) fn db_path_from(env: impl Fn(&str) -> Option<OsString>) -> Result<PathBuf, HostError> {
-    let var = |key: &str| env(key).filter(|v| !v.is_empty()).map(PathBuf::from);
-    if let Some(path) = var("TASKLISTS_DB") {
-        return Ok(path);
+/// [`default_location`] over any environment (tests pass a map).
+pub(crate) fn location_from(env: impl Fn(&str) -> Option<OsString>) -> Result<Location, HostError> {
+    let var = |key: &str| env(key).filter(|v| !v.is_empty());
+    if let Some(text) = var("TASKLISTS_DB") {
+        return Ok(Location::parse(&text.to_string_lossy()));
     }
+    let path = |key: &str| var(key).map(PathBuf::from);
     // The XDG spec says relative values are invalid and must be ignored.
-    if let Some(data) = var("XDG_DATA_HOME").filter(|p| p.is_absolute()) {
-        return Ok(data.join("tasklists").join("tasks.db"));
+    if let Some(data) = path("XDG_DATA_HOME").filter(|p| p.is_absolute()) {
+        return Ok(data.join("tasklists").join("tasks.db").into());
     }
-    if let Some(home) = var("HOME") {
-        return Ok(home.join(".local/share/tasklists/tasks.db"));
+    if let Some(home) = path("HOME") {
+        return Ok(home.join(".local/share/tasklists/tasks.db").into());
     }
     Err(HostError::NoDatabasePath)
 }
@@ -204,7 +182,8 @@ mod tests {
     }
 
     #[test]
-    fn db_path_precedence() {
+    fn location_precedence() {
+        let db_path_from = |env| location_from(env).map(|l| l.file().unwrap().to_path_buf());
         let all = [
             ("TASKLISTS_DB", "/x/t.db"),
             ("XDG_DATA_HOME", "/data"),
@@ -230,7 +209,7 @@ mod tests {
             PathBuf::from("/h/.local/share/tasklists/tasks.db")
         );
         assert!(matches!(
-            db_path_from(env(&[])),
+            location_from(env(&[])),
             Err(HostError::NoDatabasePath)
         ));
     }

@@ -5,7 +5,6 @@
 
 use serde_json::json;
 use std::fmt;
-use std::path::PathBuf;
 use std::str::FromStr;
 
 /// The error codes of the tool contract (`wit/types.wit`, `error-code`).
@@ -132,42 +131,9 @@ pub enum HostError {
     /// No `--db`, `TASKLISTS_DB`, `XDG_DATA_HOME` or `HOME` to derive a path from.
     #[error("no database path: pass --db, or set TASKLISTS_DB, XDG_DATA_HOME or HOME")]
     NoDatabasePath,
-    /// The database's directory could not be created.
-    #[error("cannot create the directory {path}: {source}")]
-    CreateDir {
-        /// The directory.
-        path: PathBuf,
-        /// Why.
-        #[source]
-        source: std::io::Error,
-    },
-    /// The database file could not be read to check what it is.
-    #[error("cannot read {path}: {source}")]
-    ReadDatabase {
-        /// The database file.
-        path: PathBuf,
-        /// Why.
-        #[source]
-        source: std::io::Error,
-    },
-    /// The file exists but is not an SQLite database (or is damaged beyond
-    /// opening); it was not modified.
-    #[error("{path} is not a tasklists database ({reason}); it was left untouched")]
-    NotADatabase {
-        /// The file.
-        path: PathBuf,
-        /// What was wrong with it.
-        reason: String,
-    },
-    /// SQLite refused to open or configure the database.
-    #[error("cannot open the database {path}: {source}")]
-    Database {
-        /// The database file.
-        path: PathBuf,
-        /// SQLite's error.
-        #[source]
-        source: rusqlite::Error,
-    },
+    /// The store could not be opened (nothing was modified).
+    #[error(transparent)]
+    Store(#[from] tasklists_store::OpenError),
     /// The component could not be compiled, loaded, linked or instantiated.
     #[error("cannot load the tasklists component: {0}")]
     Component(String),

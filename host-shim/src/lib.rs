@@ -2,7 +2,7 @@
 //!
 //! The component (built from `guest/` by `build.rs` and embedded in this
 //! crate) holds every rule, validation and text; this crate gives it a SQL
-//! store (rusqlite), a clock and a deny-all WASI sandbox, and carries calls
+//! store (`tasklists-store`'s SQLite backend), a clock and a deny-all WASI sandbox, and carries calls
 //! in and results out. [`Host`] is the core of the API (the MCP server,
 //! [`mcp::serve_stdio`], is built on it):
 //!
@@ -15,35 +15,36 @@
 //! # Ok::<(), tasklists_host::HostError>(())
 //! ```
 
+mod ansi;
 mod bindings;
 mod cache;
 mod clock;
+mod component_host;
+#[cfg(test)]
+mod component_host_tests;
 mod config;
-mod db;
-mod deadline;
 mod engine;
 mod error;
-mod host;
+mod imports;
 pub mod mcp;
-mod render;
 mod request;
 mod sandbox;
-mod session;
-#[cfg(test)]
-mod session_tests;
 mod state;
 mod trap;
 mod types;
 
+pub use ansi::render_ansi;
 pub use clock::{Clock, ManualClock, SystemClock};
+pub use component_host::Host;
 pub use config::{
     DEFAULT_BUSY_TIMEOUT, DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_PARAMS_BYTES,
-    DEFAULT_MEMORY_LIMIT_BYTES, FaultInjection, HostConfig, default_db_path,
+    DEFAULT_MEMORY_LIMIT_BYTES, HostConfig, default_location,
 };
 pub use error::{ErrorCode, HostError, ToolError};
-pub use render::render_ansi;
+#[cfg(any(test, feature = "fault-injection"))]
+pub use imports::faults::FaultInjection;
 pub use request::{TOOL_NAMES, ToolRequest, check_tool};
-pub use session::Host;
+pub use tasklists_store::{Location, OpenError};
 pub use types::{CallContext, Line, Span, Style, ToolAnnotations, ToolInfo, ToolOutput};
 
 /// SHA-256 (hex) of the embedded component.

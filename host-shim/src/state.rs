@@ -3,7 +3,7 @@
 //! `ResourceTable` are in wasmtime-wasi's examples).
 
 use crate::clock::Clock;
-use crate::host::store::StoreCtx;
+use crate::imports::store::StoreImport;
 use crate::sandbox::Limiter;
 use std::sync::Arc;
 use wasmtime::component::ResourceTable;
@@ -13,8 +13,8 @@ use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 /// Per-instance state. Only `store` (the connection) and `clock` survive
 /// an instance: the rest is rebuilt with every fresh instance.
 pub(crate) struct HostState {
-    /// The `store` import's state: the SQLite connection and transactions.
-    pub(crate) store: StoreCtx,
+    /// The `store` import: the backend (its connection) and its transactions.
+    pub(crate) store: StoreImport,
     /// The `clock` import's source.
     pub(crate) clock: Arc<dyn Clock>,
     /// The deny-all WASI context.

@@ -3,7 +3,8 @@
 //! the sandbox captures, just before the `unreachable` trap).
 
 use crate::error::{ErrorCode, HostError, ToolError};
-use crate::host::store::InjectedFault;
+#[cfg(any(test, feature = "fault-injection"))]
+use crate::imports::faults::InjectedFault;
 use crate::sandbox::MemoryLimitExceeded;
 use std::time::Duration;
 use wasmtime::Trap;
@@ -39,6 +40,7 @@ impl Trapped {
                 committed: false,
             };
         }
+        #[cfg(any(test, feature = "fault-injection"))]
         if let Some(fault) = error
             .chain()
             .find_map(|e| e.downcast_ref::<InjectedFault>())

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 pub use serde_json::{Value, json};
 pub use tasklists_host::{
     CallContext, Clock, ErrorCode, FaultInjection, Host, HostConfig, HostError, Line, ManualClock,
-    Span, Style, SystemClock, ToolError, ToolOutput,
+    OpenError, Span, Style, SystemClock, ToolError, ToolOutput,
 };
 
 /// The test clock's start: `2026-11-30T12:00:00.000Z`.
@@ -47,7 +47,7 @@ pub fn cache_dir() -> PathBuf {
 
 /// A host config for `path` with the shared compile cache.
 pub fn config(path: impl Into<PathBuf>) -> HostConfig {
-    HostConfig::new(path).with_cache_dir(cache_dir())
+    HostConfig::new(path.into()).with_cache_dir(cache_dir())
 }
 
 /// A call context with this agent as the host default identity.

@@ -228,7 +228,10 @@ fn a_file_of_random_bytes_is_refused_untouched() {
     let err = Host::open(config(&path))
         .err()
         .expect("a random file must be refused");
-    assert!(matches!(err, HostError::NotADatabase { .. }), "{err}");
+    assert!(
+        matches!(err, HostError::Store(OpenError::NotADatabase { .. })),
+        "{err}"
+    );
     let text = err.to_string();
     assert!(
         text.contains("random.db") && text.contains("untouched"),
@@ -244,7 +247,10 @@ fn a_text_file_and_a_damaged_header_are_refused_untouched() {
     let text = dir.path().join("notes.md");
     fs::write(&text, "# not a database\n").unwrap();
     let err = Host::open(config(&text)).err().expect("refused");
-    assert!(matches!(err, HostError::NotADatabase { .. }), "{err}");
+    assert!(
+        matches!(err, HostError::Store(OpenError::NotADatabase { .. })),
+        "{err}"
+    );
     assert_eq!(fs::read_to_string(&text).unwrap(), "# not a database\n");
 
     let damaged = dir.path().join("damaged.db");
@@ -252,7 +258,10 @@ fn a_text_file_and_a_damaged_header_are_refused_untouched() {
     bytes.extend(noise(8192, 42));
     fs::write(&damaged, &bytes).unwrap();
     let err = Host::open(config(&damaged)).err().expect("refused");
-    assert!(matches!(err, HostError::NotADatabase { .. }), "{err}");
+    assert!(
+        matches!(err, HostError::Store(OpenError::NotADatabase { .. })),
+        "{err}"
+    );
     assert_eq!(fs::read(&damaged).unwrap(), bytes);
     assert!(sidecars(&damaged).is_empty(), "{:?}", sidecars(&damaged));
 }
@@ -287,7 +296,8 @@ fn damaged_data_pages_give_a_typed_storage_error() {
         Err(e) => assert!(
             matches!(
                 e,
-                HostError::NotADatabase { .. } | HostError::Database { .. }
+                HostError::Store(OpenError::NotADatabase { .. })
+                    | HostError::Store(OpenError::Database { .. })
             ),
             "{e}"
         ),

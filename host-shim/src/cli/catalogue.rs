@@ -30,6 +30,6 @@ pub(crate) fn tools(globals: &Globals, json: bool) -> Result<(), Failure> {
 
 /// Prints the database path in effect (without opening it).
 pub(crate) fn db_path(globals: &Globals) -> Result<(), Failure> {
-    print_text(&globals.db_path()?.display().to_string());
+    print_text(&globals.location()?.to_string());
     Ok(())
 }

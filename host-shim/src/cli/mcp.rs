@@ -5,7 +5,7 @@ use tasklists_host::HostConfig;
 
 /// Serves MCP until stdin closes, with the global identity and database.
 pub(crate) fn run(globals: &Globals) -> Result<(), Failure> {
-    let config = HostConfig::new(globals.db_path()?);
+    let config = HostConfig::new(globals.location()?);
     tasklists_host::mcp::serve_stdio(config, globals.ctx.clone())?;
     Ok(())
 }

@@ -14,7 +14,7 @@ use args::{Cli, ColorChoice, Command};
 use clap::Parser;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tasklists_host::{CallContext, Host, HostConfig, HostError, default_db_path};
+use tasklists_host::{CallContext, Host, HostConfig, HostError, Location, default_location};
 
 /// Why a command failed, which decides the exit code.
 pub(crate) enum Failure {
@@ -34,7 +34,7 @@ impl From<HostError> for Failure {
 
 /// What every command needs from the global options.
 pub(crate) struct Globals {
-    /// `--db`, if given (`TASKLISTS_DB` is read by `default_db_path`).
+    /// `--db`, if given (`TASKLISTS_DB` is read by `default_location`).
     pub(crate) db: Option<PathBuf>,
     /// The caller's context.
     pub(crate) ctx: CallContext,
@@ -43,11 +43,11 @@ pub(crate) struct Globals {
 }
 
 impl Globals {
-    /// The database in effect: `--db`, `TASKLISTS_DB`, then the XDG default.
-    pub(crate) fn db_path(&self) -> Result<PathBuf, HostError> {
+    /// The store in effect: `--db`, `TASKLISTS_DB`, then the XDG default.
+    pub(crate) fn location(&self) -> Result<Location, HostError> {
         match &self.db {
-            Some(path) => Ok(path.clone()),
-            None => default_db_path(),
+            Some(path) => Ok(Location::from(path)),
+            None => default_location(),
         }
     }
 
@@ -56,7 +56,7 @@ impl Globals {
     /// and a call that needs a broken database gets the contract's
     /// `storage` error saying why.
     pub(crate) fn open_host(&self) -> Result<Host, HostError> {
-        Host::open_lazily(HostConfig::new(self.db_path()?))
+        Host::open_lazily(HostConfig::new(self.location()?))
     }
 }
 

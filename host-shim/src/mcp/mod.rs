@@ -32,7 +32,7 @@ use transport::StdioTransport;
 /// stderr; a database that cannot be opened is reported by every call.
 pub fn serve_stdio(config: HostConfig, ctx: CallContext) -> Result<(), HostError> {
     logging::init();
-    let db_path = config.db_path.clone();
+    let location = config.store.clone();
     // A database that cannot be opened does not stop the server: the host
     // opens it on demand, so the tools are listed, task_help answers, and
     // every call that needs the store says what is wrong with the file
@@ -46,11 +46,7 @@ pub fn serve_stdio(config: HostConfig, ctx: CallContext) -> Result<(), HostError
         Some(id) => format!("default agent `{id}`"),
         None => "no default agent (calls that change state need params.agent_id)".to_string(),
     };
-    tracing::info!(
-        "serving {} tools on {}; {identity}",
-        tools.len(),
-        db_path.display()
-    );
+    tracing::info!("serving {} tools on {}; {identity}", tools.len(), location);
 
     let pending = Pending::default();
     let (worker, worker_thread) = worker::start(host, config, ctx, pending.clone())

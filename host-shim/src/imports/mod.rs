@@ -3,9 +3,6 @@
 //! WASI itself is provided by wasmtime-wasi, closed down in [`crate::sandbox`].
 
 pub(crate) mod clock;
-mod sql;
+#[cfg(any(test, feature = "fault-injection"))]
+pub(crate) mod faults;
 pub(crate) mod store;
-pub(crate) mod store_error;
-
-#[cfg(test)]
-mod store_tests;

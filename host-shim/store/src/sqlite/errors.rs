@@ -1,7 +1,7 @@
-//! Mapping SQLite's errors onto the `store-error` variants of the WIT, so
+//! Mapping SQLite's errors onto the [`StoreError`] variants (the WIT's `store-error`), so
 //! the component can tell "retry later" (busy) from "your SQL is wrong".
 
-use crate::bindings::tasklists::component::store::StoreError;
+use crate::StoreError;
 use rusqlite::ErrorCode;
 
 /// Where an error happened: SQLITE_ERROR while preparing means the SQL

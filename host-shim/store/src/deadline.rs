@@ -14,7 +14,13 @@ const NONE: u64 = u64::MAX;
 
 /// A cheap, shareable handle on "the current call must stop at …".
 #[derive(Clone, Debug)]
-pub(crate) struct Deadline(Arc<AtomicU64>);
+pub struct Deadline(Arc<AtomicU64>);
+
+impl Default for Deadline {
+    fn default() -> Self {
+        Deadline::new()
+    }
+}
 
 /// Nanoseconds since a process-wide origin, so a deadline fits an atomic.
 fn nanos_since_origin(t: Instant) -> u64 {
@@ -27,12 +33,12 @@ fn nanos_since_origin(t: Instant) -> u64 {
 
 impl Deadline {
     /// A deadline with no call in progress.
-    pub(crate) fn new() -> Self {
+    pub fn new() -> Self {
         Deadline(Arc::new(AtomicU64::new(NONE)))
     }
 
     /// The current call must stop `budget` from now.
-    pub(crate) fn start(&self, budget: Duration) {
+    pub fn start(&self, budget: Duration) {
         let at = Instant::now()
             .checked_add(budget)
             .map_or(NONE - 1, nanos_since_origin);
@@ -40,12 +46,12 @@ impl Deadline {
     }
 
     /// The call is over.
-    pub(crate) fn clear(&self) {
+    pub fn clear(&self) {
         self.0.store(NONE, Ordering::Relaxed);
     }
 
     /// Whether the current call is past its deadline.
-    pub(crate) fn passed(&self) -> bool {
+    pub fn passed(&self) -> bool {
         let at = self.0.load(Ordering::Relaxed);
         at != NONE && nanos_since_origin(Instant::now()) >= at
     }
@@ -55,7 +61,7 @@ impl Deadline {
 /// is kept back so that the component, told `busy` or `interrupted`, can
 /// still roll back and answer with a typed `storage` error before the
 /// epoch deadline traps it.
-pub(crate) fn sql_budget(call_timeout: Duration) -> Duration {
+pub fn sql_budget(call_timeout: Duration) -> Duration {
     call_timeout.mul_f64(0.8)
 }
 

@@ -1,16 +1,17 @@
 //! Opening the SQLite file: refuse what is not a database without touching
-//! it, then configure the one connection a host uses (pragmas, a fair busy
-//! handler, statement cache, SQL-level sandboxing; WAL on the first write).
+//! it, then configure the one connection a backend uses (pragmas, a fair
+//! busy handler, statement cache, SQL-level sandboxing; WAL on the first
+//! write).
 
-use crate::deadline::Deadline;
-use crate::error::HostError;
+use super::busy::fair_busy_handler;
+use crate::{Deadline, OpenError};
 use rusqlite::config::DbConfig;
 use rusqlite::limits::Limit;
 use rusqlite::{Connection, OpenFlags};
 use std::fs;
 use std::io::Read;
 use std::path::Path;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 /// Prepared statements kept per connection; the component uses a few dozen
 /// distinct statements, so they are all parsed once per process.
@@ -24,30 +25,30 @@ const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
 /// A file that exists but is not an SQLite database is refused before
 /// SQLite opens it in read-write mode or creates `-wal`/`-shm` files next
 /// to it, so a mistyped `--db` never damages anything.
-pub(crate) fn open(
+pub fn open(
     path: &Path,
     busy_timeout: Duration,
     deadline: &Deadline,
-) -> Result<Connection, HostError> {
+) -> Result<Connection, OpenError> {
     // SQLite is built with URI filenames on: `file:x?mode=memory` would be
     // parsed as options (lost writes, no locking). An absolute path never
     // starts with `file:`, so it is always just a file.
-    let absolute = std::path::absolute(path).map_err(|source| HostError::ReadDatabase {
+    let absolute = std::path::absolute(path).map_err(|source| OpenError::ReadDatabase {
         path: path.to_path_buf(),
         source,
     })?;
     let path = absolute.as_path();
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        fs::create_dir_all(parent).map_err(|source| HostError::CreateDir {
+        fs::create_dir_all(parent).map_err(|source| OpenError::CreateDir {
             path: parent.to_path_buf(),
             source,
         })?;
     }
     check_header(path)?;
 
-    let db_err = |source| HostError::Database {
+    let db_err = |source: rusqlite::Error| OpenError::Database {
         path: path.to_path_buf(),
-        source,
+        source: Box::new(source),
     };
     // No SQLITE_OPEN_URI: a path is a path, never `file:…?mode=…` options.
     let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
@@ -79,7 +80,7 @@ pub(crate) fn open(
     }) {
         return Err(match e.sqlite_error_code() {
             Some(rusqlite::ErrorCode::NotADatabase | rusqlite::ErrorCode::DatabaseCorrupt) => {
-                HostError::NotADatabase {
+                OpenError::NotADatabase {
                     path: path.to_path_buf(),
                     reason: e.to_string(),
                 }
@@ -104,17 +105,17 @@ pub(crate) fn open(
 /// `journal_mode` answers with the mode it got (some file systems cannot do
 /// WAL); the store works without, with less concurrency, so it is not
 /// checked. Fails only when the switch could not take its lock (busy).
-pub(crate) fn enable_wal(conn: &Connection) -> rusqlite::Result<()> {
+pub fn enable_wal(conn: &Connection) -> rusqlite::Result<()> {
     conn.query_row("PRAGMA journal_mode=WAL", [], |_| Ok(()))
 }
 
 /// Refuses a non-empty file that does not start with the SQLite header.
-fn check_header(path: &Path) -> Result<(), HostError> {
+fn check_header(path: &Path) -> Result<(), OpenError> {
     // Only a regular file can be a database: opening a FIFO would block
     // forever, and a device is no place for one.
     match fs::metadata(path) {
         Ok(meta) if !meta.is_file() => {
-            return Err(HostError::NotADatabase {
+            return Err(OpenError::NotADatabase {
                 path: path.to_path_buf(),
                 reason: "it is not a regular file".to_string(),
             });
@@ -125,7 +126,7 @@ fn check_header(path: &Path) -> Result<(), HostError> {
         Ok(file) => file,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
         Err(source) => {
-            return Err(HostError::ReadDatabase {
+            return Err(OpenError::ReadDatabase {
                 path: path.to_path_buf(),
                 source,
             });
@@ -135,7 +136,7 @@ fn check_header(path: &Path) -> Result<(), HostError> {
     file.by_ref()
         .take(SQLITE_HEADER.len() as u64)
         .read_to_end(&mut header)
-        .map_err(|source| HostError::ReadDatabase {
+        .map_err(|source| OpenError::ReadDatabase {
             path: path.to_path_buf(),
             source,
         })?;
@@ -144,64 +145,10 @@ fn check_header(path: &Path) -> Result<(), HostError> {
     if header.is_empty() || header == SQLITE_HEADER {
         return Ok(());
     }
-    Err(HostError::NotADatabase {
+    Err(OpenError::NotADatabase {
         path: path.to_path_buf(),
         reason: "it does not start with the SQLite header".to_string(),
     })
-}
-
-/// The busy handler every connection gets.
-///
-/// SQLite's built-in handler (`busy_timeout`) sleeps on a fixed, growing
-/// schedule (1, 2, 5, 10, … 100 ms). With many processes hammering one file
-/// this is unfair: a waiter that just fell asleep for 50 ms misses every
-/// release, while the process that held the lock re-takes it immediately,
-/// so some agents starve while others run. Short sleeps with random jitter
-/// (0.5–2 ms) give every waiter a fair chance at each release, and the total
-/// wait is still bounded by `budget` (then the store reports `busy`).
-fn fair_busy_handler(
-    budget: Duration,
-    deadline: Deadline,
-) -> impl FnMut(i32) -> bool + Send + 'static {
-    let mut started = Instant::now();
-    let mut rng = Jitter::seeded();
-    move |attempt: i32| {
-        // SQLite passes 0 on the first call of each new lock wait.
-        if attempt == 0 {
-            started = Instant::now();
-        }
-        // Give up at the budget, or earlier when the call's own deadline
-        // comes first: `busy` is then a typed error, not a timeout trap.
-        if started.elapsed() >= budget || deadline.passed() {
-            return false;
-        }
-        let micros = 500 + rng.next() % 1_500;
-        std::thread::sleep(Duration::from_micros(micros));
-        true
-    }
-}
-
-/// A tiny xorshift generator: jitter needs no quality, only to differ
-/// between processes, so it is seeded from the pid and the time.
-struct Jitter(u64);
-
-impl Jitter {
-    fn seeded() -> Self {
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(0);
-        Jitter((nanos ^ (u64::from(std::process::id()) << 32)) | 1)
-    }
-
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
 }
 
 #[cfg(test)]
@@ -214,7 +161,7 @@ mod tests {
         let path = dir.path().join("notes.txt");
         fs::write(&path, "hello, this is not a database\n").unwrap();
         let err = open(&path, Duration::from_secs(1), &Deadline::new()).unwrap_err();
-        assert!(matches!(err, HostError::NotADatabase { .. }), "{err}");
+        assert!(matches!(err, OpenError::NotADatabase { .. }), "{err}");
         assert_eq!(
             fs::read_to_string(&path).unwrap(),
             "hello, this is not a database\n"
@@ -231,7 +178,7 @@ mod tests {
         bytes.extend(std::iter::repeat_n(0xAB, 4096));
         fs::write(&path, &bytes).unwrap();
         let err = open(&path, Duration::from_secs(1), &Deadline::new()).unwrap_err();
-        assert!(matches!(err, HostError::NotADatabase { .. }), "{err}");
+        assert!(matches!(err, OpenError::NotADatabase { .. }), "{err}");
         assert_eq!(fs::read(&path).unwrap(), bytes);
     }
 
@@ -278,7 +225,7 @@ mod tests {
             &Deadline::new(),
         )
         .unwrap_err();
-        assert!(matches!(err, HostError::NotADatabase { .. }), "{err}");
+        assert!(matches!(err, OpenError::NotADatabase { .. }), "{err}");
     }
 
     #[test]
@@ -296,21 +243,5 @@ mod tests {
         let vacuum = format!("VACUUM INTO '{}'", other.display());
         assert!(conn.execute_batch(&vacuum).is_err());
         assert!(!other.exists());
-    }
-
-    #[test]
-    fn busy_handler_gives_up_after_its_budget() {
-        let mut handler = fair_busy_handler(Duration::from_millis(20), Deadline::new());
-        let start = Instant::now();
-        let mut attempt = 0;
-        while handler(attempt) {
-            attempt += 1;
-        }
-        let waited = start.elapsed();
-        assert!(
-            waited >= Duration::from_millis(20) && waited < Duration::from_secs(1),
-            "{waited:?}"
-        );
-        assert!(attempt >= 5, "{attempt} attempts");
     }
 }

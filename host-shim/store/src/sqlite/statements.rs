@@ -1,9 +1,9 @@
-//! Running one statement for the `store` import: preparing through the
+//! Running one statement: preparing through the
 //! cache, the transaction rules (no writes in a read transaction, no
 //! transaction control through SQL), and converting values both ways.
 
-use super::store_error::{Phase, map_error};
-use crate::bindings::tasklists::component::store::{Rows, StoreError, Value};
+use super::errors::{Phase, map_error};
+use crate::{Rows, StoreError, Value};
 use rusqlite::types::{ToSqlOutput, ValueRef};
 use rusqlite::{CachedStatement, Connection, ToSql, params_from_iter};
 
@@ -67,7 +67,7 @@ pub(crate) fn run_query(
         for i in 0..width {
             let value = row.get_ref(i).map_err(|e| map_error(e, Phase::Run))?;
             bytes += 16 + value_len(value);
-            values.push(to_wit(value));
+            values.push(to_value(value));
         }
         if bytes > max_bytes {
             return Err(StoreError::Other(format!(
@@ -131,7 +131,7 @@ fn strip_comments(mut sql: &str) -> &str {
     }
 }
 
-/// A WIT value as a SQLite parameter, without copying text or blobs.
+/// A store value as a SQLite parameter, without copying text or blobs.
 struct Param<'a>(&'a Value);
 
 impl ToSql for Param<'_> {
@@ -146,7 +146,7 @@ impl ToSql for Param<'_> {
     }
 }
 
-fn to_wit(value: ValueRef<'_>) -> Value {
+fn to_value(value: ValueRef<'_>) -> Value {
     match value {
         ValueRef::Null => Value::Null,
         ValueRef::Integer(i) => Value::Integer(i),

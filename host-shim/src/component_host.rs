@@ -1,14 +1,15 @@
-//! [`Host`]: one database connection and the component, called tool by
+//! [`Host`]: one store backend and the component, called tool by
 //! tool. This file owns the instance lifecycle: limits per call, rollback
 //! after every call, and turning traps into the contract's `internal` error.
 
 use crate::bindings::{self, Tasklists, tasklists::component::types as wit_types};
 use crate::clock::Clock;
-use crate::config::{FaultInjection, HostConfig, default_cache_dir};
-use crate::deadline::{Deadline, sql_budget};
+use crate::config::{HostConfig, default_cache_dir};
 use crate::engine::{self, Runtime};
 use crate::error::{ErrorCode, HostError, ToolError};
-use crate::host::store::StoreCtx;
+#[cfg(any(test, feature = "fault-injection"))]
+use crate::imports::faults::FaultInjection;
+use crate::imports::store::StoreImport;
 use crate::request::{Tool, ToolRequest, check_size};
 use crate::sandbox::{self, Limiter, STDERR_CAPTURE_BYTES};
 use crate::state::HostState;
@@ -16,6 +17,7 @@ use crate::trap;
 use crate::types::{CallContext, Line, ToolInfo, ToolOutput};
 use std::sync::Arc;
 use std::time::Duration;
+use tasklists_store::{BackendOptions, Deadline, sql_budget};
 use wasmtime::Store;
 use wasmtime::component::ResourceTable;
 use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
@@ -49,9 +51,9 @@ pub struct Host {
     call_timeout: Duration,
     memory_limit_bytes: usize,
     max_params_bytes: usize,
-    /// The store state while no instance is live (it moves into the
-    /// instance's `Store` while one is).
-    parked: Option<StoreCtx>,
+    /// The store while no instance is live (it moves into the instance's
+    /// `Store` while one is).
+    parked: Option<StoreImport>,
     live: Option<Live>,
     /// Bounds the SQL work of the call in progress (see `deadline.rs`).
     deadline: Deadline,
@@ -65,9 +67,9 @@ impl Host {
     pub fn open(config: HostConfig) -> Result<Host, HostError> {
         // The database first: a wrong path fails at once, before the
         // component is compiled (up to a second on a cold cache).
-        let mut store = Self::file_store(&config);
-        store.connect()?;
-        Self::with_store(store, config)
+        let (mut store, deadline) = Self::store(&config);
+        store.backend().connect()?;
+        Self::with_store(store, deadline, config)
     }
 
     /// Loads the component without touching the database: the file is
@@ -77,26 +79,37 @@ impl Host {
     /// (`task_help`, the catalogue, the renderers) always works. For a
     /// server, which must keep answering while its database is broken.
     pub fn open_lazily(config: HostConfig) -> Result<Host, HostError> {
-        let store = Self::file_store(&config);
-        Self::with_store(store, config)
+        let (store, deadline) = Self::store(&config);
+        Self::with_store(store, deadline, config)
     }
 
-    /// The store of `config`'s database file, not opened yet.
-    fn file_store(config: &HostConfig) -> StoreCtx {
-        StoreCtx::for_file(
-            config.db_path.clone(),
-            config.busy_timeout,
-            Deadline::new(),
-            config.memory_limit_bytes,
-        )
+    /// The store `config` names, not opened yet, and the deadline its
+    /// waits and statements obey.
+    fn store(config: &HostConfig) -> (StoreImport, Deadline) {
+        let deadline = Deadline::new();
+        let options = BackendOptions {
+            busy_timeout: config.busy_timeout,
+            deadline: deadline.clone(),
+            max_result_bytes: config.memory_limit_bytes,
+        };
+        let store = StoreImport::new(tasklists_store::open(&config.store, options));
+        (store, deadline)
     }
 
     /// Loads the component over `store`.
-    fn with_store(mut store: StoreCtx, config: HostConfig) -> Result<Host, HostError> {
+    #[cfg_attr(
+        not(any(test, feature = "fault-injection")),
+        expect(unused_mut, reason = "only faults are armed on the store")
+    )]
+    fn with_store(
+        mut store: StoreImport,
+        deadline: Deadline,
+        config: HostConfig,
+    ) -> Result<Host, HostError> {
         let cache_dir = config.cache_dir.clone().or_else(default_cache_dir);
         let runtime = engine::runtime(cache_dir.as_deref())?;
-        store.set_fault(config.fault_injection);
-        let deadline = store.deadline();
+        #[cfg(any(test, feature = "fault-injection"))]
+        store.faults.arm(config.fault_injection);
         Ok(Host {
             runtime,
             clock: config.clock,
@@ -225,10 +238,11 @@ impl Host {
     }
 
     /// Arms (or, with `None`, disarms) a test fault from the next call on.
+    #[cfg(any(test, feature = "fault-injection"))]
     pub fn set_fault_injection(&mut self, fault: Option<FaultInjection>) {
         match (&mut self.live, &mut self.parked) {
-            (Some(live), _) => live.store.data_mut().store.set_fault(fault),
-            (None, Some(parked)) => parked.set_fault(fault),
+            (Some(live), _) => live.store.data_mut().store.faults.arm(fault),
+            (None, Some(parked)) => parked.faults.arm(fault),
             (None, None) => {}
         }
     }
@@ -252,8 +266,9 @@ impl Host {
         self.deadline.start(sql_budget(self.call_timeout));
         let result = f(&bindings, &mut store);
         self.deadline.clear();
-        let left_open = store.data_mut().store.end_call();
-        let committed = store.data().store.committed_write();
+        let backend = store.data_mut().store.backend();
+        let left_open = backend.end_call();
+        let committed = backend.committed_write();
         match result {
             // Returning with a write still open is a component bug that
             // would silently lose the write: say so instead.
