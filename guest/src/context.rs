@@ -5,17 +5,18 @@ use crate::error::{ErrorCode, ToolError, ToolResult};
 use crate::spec::is_agent_id;
 use crate::text::quote;
 
-/// What the host knows about the caller (mirrors the WIT `call-context`).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct CallContext {
-    /// Host default identity (Pi session, `--agent-id`, environment).
-    pub agent_id: Option<String>,
-    /// The host pinned its identity: a different `params.agent_id` is refused.
-    pub agent_pinned: bool,
-    /// Default `scope_key` for `workspace` lists.
-    pub workspace: Option<String>,
-    /// Default `scope_key` for `thread` lists.
-    pub thread: Option<String>,
+pub use crate::glue::CallContext;
+
+/// No identity, no workspace, no thread.
+impl Default for CallContext {
+    fn default() -> Self {
+        CallContext {
+            agent_id: None,
+            agent_pinned: false,
+            workspace: None,
+            thread: None,
+        }
+    }
 }
 
 /// Longest agent id accepted.

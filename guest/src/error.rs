@@ -1,32 +1,11 @@
-//! The contract's error type: every failed tool call is a `ToolError` with a
-//! code, a message naming what is wrong, and a hint saying what to do next.
+//! The contract's errors: every failed tool call is a [`ToolError`] (the
+//! WIT `tool-error`) with a code, a message naming what is wrong, and a hint
+//! saying what to do next. The types are the generated ones; this file adds
+//! their contract spelling and constructors.
 
 use crate::store::StoreError;
 
-/// The error codes of the tool contract (see CONTRACT.md).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ErrorCode {
-    /// Missing, malformed, out of range or unknown parameter; wrong id kind.
-    InvalidParams,
-    /// The action is not defined for this tool.
-    UnknownAction,
-    /// The list or task does not exist (or is soft-deleted).
-    NotFound,
-    /// Private list of another agent without bypass; pinned identity mismatch.
-    Forbidden,
-    /// The action needs an identity and none was given.
-    AgentRequired,
-    /// Claimed by someone else, stale claim token, or a disallowed status change.
-    Conflict,
-    /// Closing as done/canceled without a non-empty outcome.
-    OutcomeRequired,
-    /// A dependency would create a cycle.
-    Cycle,
-    /// The store failed; nothing was changed.
-    Storage,
-    /// A bug: something that should not happen did.
-    Internal,
-}
+pub use crate::glue::{ErrorCode, ToolError};
 
 impl ErrorCode {
     /// The wire name of the code, e.g. `invalid_params`.
@@ -44,17 +23,6 @@ impl ErrorCode {
             ErrorCode::Internal => "internal",
         }
     }
-}
-
-/// A failed tool call: nothing was changed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ToolError {
-    /// Machine-readable code.
-    pub code: ErrorCode,
-    /// What went wrong, naming the ids and values involved.
-    pub message: String,
-    /// What to do next; may be empty.
-    pub hint: String,
 }
 
 impl ToolError {

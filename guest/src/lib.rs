@@ -1,10 +1,12 @@
 //! The tasklists component: persistent, ordered, shareable task lists for AI
 //! agents. Every rule, validation, help text and renderer lives here as plain
 //! Rust (testable natively with `cargo test`); `glue.rs` is the only file that
-//! touches the generated WIT bindings, and it is compiled for wasm only.
+//! touches the generated WIT bindings (the boundary types it generates are
+//! used as they are, on every target; the exports exist on wasm only).
 
 pub mod clock;
 pub mod context;
+pub mod envelope;
 pub mod error;
 pub mod ids;
 pub mod model;
@@ -15,7 +17,6 @@ pub mod store;
 pub mod text;
 pub mod tools;
 
-#[cfg(target_arch = "wasm32")]
 mod glue;
 
 #[cfg(test)]

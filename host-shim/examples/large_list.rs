@@ -24,24 +24,23 @@ fn timed(
     params: Value,
 ) -> (Result<ToolOutput, ToolError>, Duration, usize) {
     let started = Instant::now();
-    let result = host.call(
-        tool,
-        action,
-        &params.to_string(),
-        &CallContext::agent(agent),
-    );
+    let reply = host
+        .reply_to_action(
+            tool,
+            action,
+            &params.to_string(),
+            &CallContext::agent(agent),
+        )
+        .expect("the component runs");
     let took = started.elapsed();
-    let bytes = match &result {
-        Ok(out) => out.to_content_text().len(),
-        Err(e) => e.to_json_text().len(),
-    };
-    (result, took, bytes)
+    let bytes = reply.text.len();
+    (reply.into_result(), took, bytes)
 }
 
 fn call(host: &mut Host, tool: &str, action: &str, params: Value) -> ToolOutput {
     match timed(host, "bench", tool, action, params).0 {
         Ok(out) => out,
-        Err(e) => panic!("{tool} {action}: {} {}", e.code, e.message),
+        Err(e) => panic!("{tool} {action}: {:?} {}", e.code, e.message),
     }
 }
 
@@ -179,8 +178,8 @@ fn measure(host: &mut Host, chain: &Chain) -> Vec<(&'static str, Duration, usize
             match (result, refused) {
                 (Ok(_), None) => {}
                 (Err(e), Some(code)) if e.code == code => {}
-                (Ok(_), Some(code)) => panic!("{name}: expected {code}"),
-                (Err(e), _) => panic!("{name}: {} {}", e.code, e.message),
+                (Ok(_), Some(code)) => panic!("{name}: expected {code:?}"),
+                (Err(e), _) => panic!("{name}: {:?} {}", e.code, e.message),
             }
             (name, took, bytes)
         })

@@ -1,7 +1,7 @@
 //! Styled lines to terminal text: ANSI colors on a terminal, plain text
 //! otherwise. The component picks style tokens; the colors are ours.
 
-use crate::types::{Line, Style};
+use crate::bindings::{Line, Style};
 
 /// Renders `lines` as text, one `\n`-terminated line each, with ANSI
 /// colors when `color` is true. Control characters in the text (which an
@@ -55,7 +55,7 @@ fn sanitize(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::Span;
+    use crate::bindings::Span;
 
     #[test]
     fn plain_and_colored() {

@@ -1,9 +1,6 @@
-//! The only file that touches the generated WIT bindings, plus the
-//! conversions between them and the crate's public types. It changes only
-//! when `wit/` does.
-
-use crate::error::{ErrorCode, HostError, ToolError};
-use crate::types::{CallContext, Line, Span, Style, ToolAnnotations, ToolInfo};
+//! The only file that touches the generated WIT bindings. The types the
+//! WIT declares are used as they are (re-exported by the crate), with the
+//! few methods hosts need added here; nothing mirrors them.
 
 wasmtime::component::bindgen!({
     path: "../wit",
@@ -17,126 +14,58 @@ wasmtime::component::bindgen!({
     additional_derives: [PartialEq],
 });
 
-use exports::tasklists::component::{tools as wit_tools, ui as wit_ui};
-use tasklists::component::types as wit_types;
+pub use exports::tasklists::component::tools::{
+    CallFailure, FailureKind, SizeLimit, ToolAnnotations, ToolInfo,
+};
+pub use exports::tasklists::component::ui::{Line, Span, Style};
+pub use tasklists::component::types::{CallContext, ErrorCode, ToolError, ToolReply};
 
 /// The types interface declares no functions; it still needs a `Host`.
-impl wit_types::Host for crate::state::HostState {}
+impl tasklists::component::types::Host for crate::state::HostState {}
 
-impl From<&CallContext> for wit_types::CallContext {
-    fn from(ctx: &CallContext) -> Self {
-        wit_types::CallContext {
-            agent_id: ctx.agent_id.clone(),
-            agent_pinned: ctx.agent_pinned,
-            workspace: ctx.workspace.clone(),
-            thread: ctx.thread.clone(),
+impl CallContext {
+    /// A context with this agent identity and nothing else.
+    pub fn agent(agent_id: impl Into<String>) -> Self {
+        CallContext {
+            agent_id: Some(agent_id.into()),
+            ..CallContext::default()
         }
     }
 }
 
-impl From<wit_types::ErrorCode> for ErrorCode {
-    fn from(code: wit_types::ErrorCode) -> Self {
-        use wit_types::ErrorCode as W;
-        match code {
-            W::InvalidParams => ErrorCode::InvalidParams,
-            W::UnknownAction => ErrorCode::UnknownAction,
-            W::NotFound => ErrorCode::NotFound,
-            W::Forbidden => ErrorCode::Forbidden,
-            W::AgentRequired => ErrorCode::AgentRequired,
-            W::Conflict => ErrorCode::Conflict,
-            W::OutcomeRequired => ErrorCode::OutcomeRequired,
-            W::Cycle => ErrorCode::Cycle,
-            W::Storage => ErrorCode::Storage,
-            W::Internal => ErrorCode::Internal,
+/// No identity (the host never invents one), no workspace, no thread.
+impl Default for CallContext {
+    fn default() -> Self {
+        CallContext {
+            agent_id: None,
+            agent_pinned: false,
+            workspace: None,
+            thread: None,
         }
     }
 }
 
-impl From<ErrorCode> for wit_types::ErrorCode {
-    fn from(code: ErrorCode) -> Self {
-        use wit_types::ErrorCode as W;
-        match code {
-            ErrorCode::InvalidParams => W::InvalidParams,
-            ErrorCode::UnknownAction => W::UnknownAction,
-            ErrorCode::NotFound => W::NotFound,
-            ErrorCode::Forbidden => W::Forbidden,
-            ErrorCode::AgentRequired => W::AgentRequired,
-            ErrorCode::Conflict => W::Conflict,
-            ErrorCode::OutcomeRequired => W::OutcomeRequired,
-            ErrorCode::Cycle => W::Cycle,
-            ErrorCode::Storage => W::Storage,
-            ErrorCode::Internal => W::Internal,
+impl Span {
+    /// A span of `text` in `style`.
+    pub fn new(text: impl Into<String>, style: Style) -> Self {
+        Span {
+            text: text.into(),
+            style,
         }
     }
 }
 
-impl From<wit_types::ToolError> for ToolError {
-    fn from(e: wit_types::ToolError) -> Self {
-        ToolError {
-            code: e.code.into(),
-            message: e.message,
-            hint: e.hint,
-        }
+impl ToolInfo {
+    /// The input schema, parsed (the component publishes it as JSON text).
+    pub fn schema(&self) -> serde_json::Value {
+        serde_json::from_str(&self.input_schema).unwrap_or(serde_json::Value::Null)
     }
 }
 
-impl From<&ToolError> for wit_types::ToolError {
-    fn from(e: &ToolError) -> Self {
-        wit_types::ToolError {
-            code: e.code.into(),
-            message: e.message.clone(),
-            hint: e.hint.clone(),
-        }
+impl std::fmt::Display for ToolError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}: {}", self.code, self.message)
     }
 }
 
-impl From<wit_ui::Style> for Style {
-    fn from(style: wit_ui::Style) -> Self {
-        match style {
-            wit_ui::Style::Text => Style::Text,
-            wit_ui::Style::Accent => Style::Accent,
-            wit_ui::Style::Muted => Style::Muted,
-            wit_ui::Style::Success => Style::Success,
-            wit_ui::Style::Warning => Style::Warning,
-            wit_ui::Style::Error => Style::Error,
-            wit_ui::Style::Strong => Style::Strong,
-        }
-    }
-}
-
-/// Converts rendered lines.
-pub(crate) fn lines(lines: Vec<wit_ui::Line>) -> Vec<Line> {
-    lines
-        .into_iter()
-        .map(|line| {
-            line.into_iter()
-                .map(|span| Span {
-                    text: span.text,
-                    style: span.style.into(),
-                })
-                .collect()
-        })
-        .collect()
-}
-
-/// Converts a catalogue entry; its schema must be JSON.
-pub(crate) fn tool_info(info: wit_tools::ToolInfo) -> Result<ToolInfo, HostError> {
-    let input_schema = serde_json::from_str(&info.input_schema).map_err(|e| {
-        HostError::BadOutput(format!(
-            "the input schema of {} is not JSON: {e}",
-            info.name
-        ))
-    })?;
-    Ok(ToolInfo {
-        name: info.name,
-        title: info.title,
-        description: info.description,
-        input_schema,
-        annotations: ToolAnnotations {
-            read_only: info.annotations.read_only,
-            destructive: info.annotations.destructive,
-            idempotent: info.annotations.idempotent,
-            open_world: info.annotations.open_world,
-        },
-    })
-}
+impl std::error::Error for ToolError {}

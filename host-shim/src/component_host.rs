@@ -2,19 +2,22 @@
 //! tool. This file owns the instance lifecycle: limits per call, rollback
 //! after every call, and turning traps into the contract's `internal` error.
 
-use crate::bindings::{self, Tasklists, tasklists::component::types as wit_types};
+use crate::bindings::exports::tasklists::component::tools::Guest as Tools;
+use crate::bindings::{
+    CallContext, CallFailure, FailureKind, Line, SizeLimit, Tasklists, ToolError, ToolInfo,
+    ToolReply,
+};
 use crate::clock::Clock;
 use crate::config::{HostConfig, default_cache_dir};
 use crate::engine::{self, Runtime};
-use crate::error::{ErrorCode, HostError, ToolError};
+use crate::error::HostError;
 #[cfg(any(test, feature = "fault-injection"))]
 use crate::imports::faults::FaultInjection;
 use crate::imports::store::StoreImport;
-use crate::request::{Tool, ToolRequest, check_size};
 use crate::sandbox::{self, Limiter, STDERR_CAPTURE_BYTES};
 use crate::state::HostState;
 use crate::trap;
-use crate::types::{CallContext, Line, ToolInfo, ToolOutput};
+use crate::types::ToolOutput;
 use std::sync::Arc;
 use std::time::Duration;
 use tasklists_store::{BackendOptions, Deadline, sql_budget};
@@ -34,6 +37,11 @@ use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
 /// and after this many calls it is recycled anyway (allocator
 /// fragmentation, caches). The memory cap applies per instance.
 const MAX_CALLS_PER_INSTANCE: u32 = 1_000;
+
+/// The time limit of a failure's reply, whatever the call's own was.
+pub const REPLY_TIMEOUT: Duration = Duration::from_secs(1);
+/// The memory cap of a failure's reply, whatever the call's own was.
+pub const REPLY_MEMORY_BYTES: usize = 16 << 20;
 
 /// A live instance and the store it lives in.
 struct Live {
@@ -122,10 +130,42 @@ impl Host {
         })
     }
 
-    /// Calls `tool` with `action` and `params` (the JSON text of the params
-    /// object; `""` or `"{}"` for none). A trap (bug, timeout, memory cap)
-    /// is an `internal` error; nothing was changed and the next call runs
-    /// in a fresh instance.
+    /// Runs the agent's call: `tool` as the agent named it and `arguments`
+    /// as it sent them (`{"action": …, "params": {…}}`). The reply is the
+    /// component's, whatever happened: a refused request, a trap (bug,
+    /// timeout, memory cap: nothing was changed, and the next call runs in
+    /// a fresh instance), arguments over the size limit. `Err` only when
+    /// the component cannot run at all.
+    pub fn reply(
+        &mut self,
+        tool: &str,
+        arguments: &str,
+        ctx: &CallContext,
+    ) -> Result<ToolReply, HostError> {
+        let size = arguments.len();
+        self.run_call(tool, true, size, |tools, store| {
+            tools.call_call(store, tool, arguments, ctx)
+        })
+    }
+
+    /// Runs a call whose action and params (the params object as JSON
+    /// text, `""` for none) the caller holds apart, e.g. command-line words.
+    pub fn reply_to_action(
+        &mut self,
+        tool: &str,
+        action: &str,
+        params: &str,
+        ctx: &CallContext,
+    ) -> Result<ToolReply, HostError> {
+        let size = params.len() + action.len();
+        self.run_call(tool, false, size, |tools, store| {
+            tools.call_call_action(store, tool, action, params, ctx)
+        })
+    }
+
+    /// [`Host::reply_to_action`] as a result: the output with its data
+    /// parsed, or the typed error (a component that cannot run at all is
+    /// an `internal` error carrying the host's reason).
     pub fn call(
         &mut self,
         tool: &str,
@@ -133,56 +173,76 @@ impl Host {
         params: &str,
         ctx: &CallContext,
     ) -> Result<ToolOutput, ToolError> {
-        let tool = Tool::parse(tool)?;
-        check_size("params", params.len() + action.len(), self.max_params_bytes)?;
-        let ctx = wit_types::CallContext::from(ctx);
-        let result = self.invoke(|b, store| {
-            let tools = b.tasklists_component_tools();
-            match tool {
-                Tool::Lists => tools.call_task_lists(store, action, params, &ctx),
-                Tool::Items => tools.call_task_items(store, action, params, &ctx),
-                Tool::Claims => tools.call_task_claims(store, action, params, &ctx),
-                Tool::Audit => tools.call_task_audit(store, action, params, &ctx),
-                Tool::Help => tools.call_task_help(store, action, params, &ctx),
-            }
-        });
-        match result {
-            Ok(Ok(output)) => match serde_json::from_str(&output.data) {
-                Ok(data) => Ok(ToolOutput {
-                    summary: output.summary,
-                    data,
-                    data_json: output.data,
-                }),
-                Err(e) => Err(ToolError::new(
-                    ErrorCode::Internal,
-                    format!("the component returned result data that is not JSON ({e})"),
-                    "this is a bug in tasklists; please report it",
-                )),
-            },
-            Ok(Err(error)) => Err(error.into()),
-            Err(trapped) => Err(trapped.into_tool_error()),
-        }
+        self.reply_to_action(tool, action, params, ctx)
+            .map_err(host_failure)?
+            .into_result()
     }
 
-    /// Calls `tool` with a request in the contract's calling convention,
-    /// `{"action": …, "params": {…}}`.
+    /// [`Host::reply`] as a result, for a request in the contract's calling
+    /// convention, `{"action": …, "params": {…}}`.
     pub fn call_json(
         &mut self,
         request: &str,
         tool: &str,
         ctx: &CallContext,
     ) -> Result<ToolOutput, ToolError> {
-        Tool::parse(tool)?;
-        let request = ToolRequest::parse_with_limit(request, self.max_params_bytes)?;
-        self.call(tool, &request.action, &request.params, ctx)
+        self.reply(tool, request, ctx)
+            .map_err(host_failure)?
+            .into_result()
+    }
+
+    /// The component's reply to a call the host could not finish. It runs
+    /// under limits of its own (at least [`REPLY_TIMEOUT`] and
+    /// [`REPLY_MEMORY_BYTES`]), since the call's own limits (a zero
+    /// timeout, a tiny memory cap) may be what failed; a fresh instance
+    /// made for it is not kept for the calls that follow.
+    pub fn failed(&mut self, failure: &CallFailure) -> Result<ToolReply, HostError> {
+        let limits = (self.call_timeout, self.memory_limit_bytes);
+        let fresh = self.live.is_none();
+        self.call_timeout = self.call_timeout.max(REPLY_TIMEOUT);
+        self.memory_limit_bytes = self.memory_limit_bytes.max(REPLY_MEMORY_BYTES);
+        let reply = self
+            .invoke(|b, store| b.tasklists_component_tools().call_failed(store, failure))
+            .map_err(trap::Trapped::into_host_error);
+        (self.call_timeout, self.memory_limit_bytes) = limits;
+        if fresh && let Some(live) = self.live.take() {
+            self.park(live.store);
+        }
+        reply
+    }
+
+    /// Runs one call within the size limit; a call that traps is answered
+    /// by a fresh instance with the component's words for what happened.
+    fn run_call(
+        &mut self,
+        tool: &str,
+        whole_request: bool,
+        size: usize,
+        f: impl FnOnce(&Tools, &mut Store<HostState>) -> wasmtime::Result<ToolReply>,
+    ) -> Result<ToolReply, HostError> {
+        let failure = |kind, committed| CallFailure {
+            tool: tool.to_string(),
+            whole_request,
+            kind,
+            committed,
+        };
+        if size > self.max_params_bytes {
+            let limit = SizeLimit {
+                bytes: size as u64,
+                limit: self.max_params_bytes as u64,
+            };
+            return self.failed(&failure(FailureKind::TooLarge(limit), false));
+        }
+        match self.invoke(|b, store| f(b.tasklists_component_tools(), store)) {
+            Ok(reply) => Ok(reply),
+            Err(trapped) => self.failed(&failure(trapped.kind, trapped.committed)),
+        }
     }
 
     /// The five tools with descriptions, JSON Schemas and annotations.
     pub fn catalogue(&mut self) -> Result<Vec<ToolInfo>, HostError> {
-        let infos = self
-            .invoke(|b, store| b.tasklists_component_tools().call_catalogue(store))
-            .map_err(trap::Trapped::into_host_error)?;
-        infos.into_iter().map(bindings::tool_info).collect()
+        self.invoke(|b, store| b.tasklists_component_tools().call_catalogue(store))
+            .map_err(trap::Trapped::into_host_error)
     }
 
     /// Renders a successful result (`data_json` as the tool returned it).
@@ -198,16 +258,30 @@ impl Host {
                     .call_render_result(store, tool, action, data_json)
             })
             .map_err(trap::Trapped::into_host_error)?;
-        Ok(bindings::lines(lines))
+        Ok(lines)
+    }
+
+    /// Renders the reply to a call made with `arguments`: the result, or
+    /// the error and its hint.
+    pub fn render_reply(
+        &mut self,
+        tool: &str,
+        arguments: &str,
+        reply: &ToolReply,
+    ) -> Result<Vec<Line>, HostError> {
+        self.invoke(|b, store| {
+            b.tasklists_component_ui()
+                .call_render_reply(store, tool, arguments, reply)
+        })
+        .map_err(trap::Trapped::into_host_error)
     }
 
     /// Renders a failed call: the error, then its hint.
     pub fn render_error(&mut self, err: &ToolError) -> Result<Vec<Line>, HostError> {
-        let err = wit_types::ToolError::from(err);
         let lines = self
-            .invoke(|b, store| b.tasklists_component_ui().call_render_error(store, &err))
+            .invoke(|b, store| b.tasklists_component_ui().call_render_error(store, err))
             .map_err(trap::Trapped::into_host_error)?;
-        Ok(bindings::lines(lines))
+        Ok(lines)
     }
 
     /// Renders the call itself (tool, action, key params) in one line.
@@ -223,7 +297,7 @@ impl Host {
                     .call_render_call(store, tool, action, params_json)
             })
             .map_err(trap::Trapped::into_host_error)?;
-        Ok(bindings::lines(lines))
+        Ok(lines)
     }
 
     /// The names of the component's imports, e.g. `wasi:cli/stdin@0.2.6`
@@ -296,10 +370,7 @@ impl Host {
 
     /// A fresh instance around the parked store state.
     fn instantiate(&mut self) -> Result<Live, trap::Trapped> {
-        let store_ctx = self
-            .parked
-            .take()
-            .ok_or_else(trap::Trapped::lost_connection)?;
+        let store_ctx = self.parked.take().ok_or_else(trap::Trapped::lost_store)?;
         let stderr = MemoryOutputPipe::new(STDERR_CAPTURE_BYTES);
         let state = HostState {
             store: store_ctx,
@@ -334,5 +405,14 @@ impl Host {
         let trapped = trap::Trapped::describe(error, &stderr, self.call_timeout);
         self.park(store);
         trapped
+    }
+}
+
+/// A component that cannot run at all, as the `internal` error of a call.
+fn host_failure(e: HostError) -> ToolError {
+    ToolError {
+        code: crate::bindings::ErrorCode::Internal,
+        message: e.to_string(),
+        hint: String::new(),
     }
 }

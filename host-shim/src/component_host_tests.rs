@@ -2,9 +2,7 @@
 //! trap, the sandbox's imports, and the clock. The contract itself is
 //! tested in `tests/`; these only use a few stable actions.
 
-use crate::{
-    CallContext, ErrorCode, FaultInjection, Host, HostConfig, ManualClock, TOOL_NAMES, ToolError,
-};
+use crate::{CallContext, ErrorCode, FaultInjection, Host, HostConfig, ManualClock, ToolError};
 use std::path::Path;
 use std::time::Duration;
 
@@ -148,23 +146,32 @@ fn imports_are_store_clock_and_wasi_only() {
     }
 }
 
+/// The contract's five tools, in catalogue order.
+const FIVE_TOOLS: [&str; 5] = [
+    "task_lists",
+    "task_items",
+    "task_claims",
+    "task_audit",
+    "task_help",
+];
+
 #[test]
 fn catalogue_has_the_five_tools() {
     let dir = tempfile::tempdir().unwrap();
     let mut host = Host::open(config(dir.path())).unwrap();
     let names = tool_names(&mut host);
-    assert_eq!(names, TOOL_NAMES);
+    assert_eq!(names, FIVE_TOOLS);
 }
 
 #[test]
 fn errors_render_through_the_component() {
     let dir = tempfile::tempdir().unwrap();
     let mut host = Host::open(config(dir.path())).unwrap();
-    let err = ToolError::new(
-        ErrorCode::Conflict,
-        "task_x is claimed by b2",
-        "claim another",
-    );
+    let err = ToolError {
+        code: ErrorCode::Conflict,
+        message: "task_x is claimed by b2".into(),
+        hint: "claim another".into(),
+    };
     let text = crate::render_ansi(&host.render_error(&err).unwrap(), false);
     assert!(text.contains("task_x is claimed by b2"), "{text}");
 }
@@ -203,7 +210,7 @@ fn a_lazy_host_touches_the_database_only_for_calls_that_need_it() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("tasks.db");
     let mut host = Host::open_lazily(config(dir.path())).unwrap();
-    assert_eq!(tool_names(&mut host), TOOL_NAMES);
+    assert_eq!(tool_names(&mut host), FIVE_TOOLS);
     host.call("task_help", "all", "", &CallContext::default())
         .unwrap();
     assert!(!db.exists(), "task_help and the catalogue need no database");

@@ -27,25 +27,28 @@ mod engine;
 mod error;
 mod imports;
 pub mod mcp;
-mod request;
 mod sandbox;
+pub mod serve;
 mod state;
 mod trap;
 mod types;
 
 pub use ansi::render_ansi;
+pub use bindings::{
+    CallContext, CallFailure, ErrorCode, FailureKind, Line, SizeLimit, Span, Style,
+    ToolAnnotations, ToolError, ToolInfo, ToolReply,
+};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use component_host::Host;
 pub use config::{
     DEFAULT_BUSY_TIMEOUT, DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_PARAMS_BYTES,
     DEFAULT_MEMORY_LIMIT_BYTES, HostConfig, default_location,
 };
-pub use error::{ErrorCode, HostError, ToolError};
+pub use error::HostError;
 #[cfg(any(test, feature = "fault-injection"))]
 pub use imports::faults::FaultInjection;
-pub use request::{TOOL_NAMES, ToolRequest, check_tool};
 pub use tasklists_store::{Location, OpenError};
-pub use types::{CallContext, Line, Span, Style, ToolAnnotations, ToolInfo, ToolOutput};
+pub use types::ToolOutput;
 
 /// SHA-256 (hex) of the embedded component.
 pub fn component_sha256() -> &'static str {

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 pub use serde_json::{Value, json};
 pub use tasklists_host::{
     CallContext, Clock, ErrorCode, FaultInjection, Host, HostConfig, HostError, Line, ManualClock,
-    OpenError, Span, Style, SystemClock, ToolError, ToolOutput,
+    OpenError, Span, Style, SystemClock, ToolError, ToolOutput, ToolReply,
 };
 
 /// The test clock's start: `2026-11-30T12:00:00.000Z`.
@@ -177,6 +177,19 @@ impl TestDb {
         self.host.borrow_mut().call(tool, action, &text, ctx)
     }
 
+    /// The component's reply to a call, as an agent receives it.
+    pub fn reply(&self, ctx: &CallContext, tool: &str, action: &str, params: &Value) -> ToolReply {
+        let text = if params.is_null() {
+            String::new()
+        } else {
+            params.to_string()
+        };
+        self.host
+            .borrow_mut()
+            .reply_to_action(tool, action, &text, ctx)
+            .expect("the component runs")
+    }
+
     /// A call with raw params text (broken JSON, huge payloads).
     pub fn call_raw(
         &self,
@@ -204,10 +217,8 @@ impl TestDb {
         match self.call(&ctx(agent), tool, action, &params) {
             Ok(out) => out,
             Err(e) => panic!(
-                "{agent}: {tool} {action} {params} failed: {} ({}) hint: {}",
-                e.code.as_str(),
-                e.message,
-                e.hint
+                "{agent}: {tool} {action} {params} failed: {:?} ({}) hint: {}",
+                e.code, e.message, e.hint
             ),
         }
     }
@@ -248,10 +259,8 @@ impl TestDb {
         match self.call(ctx, tool, action, &params) {
             Ok(out) => out.data,
             Err(e) => panic!(
-                "{ctx:?}: {tool} {action} {params} failed: {} ({}) hint: {}",
-                e.code.as_str(),
-                e.message,
-                e.hint
+                "{ctx:?}: {tool} {action} {params} failed: {:?} ({}) hint: {}",
+                e.code, e.message, e.hint
             ),
         }
     }
@@ -520,19 +529,15 @@ pub fn kinds(events: &[Value]) -> Vec<String> {
 #[track_caller]
 pub fn expect(err: &ToolError, code: ErrorCode, needles: &[&str]) {
     assert_eq!(
-        err.code,
-        code,
-        "expected {} but got {}: {} (hint: {})",
-        code.as_str(),
-        err.code.as_str(),
-        err.message,
-        err.hint
+        err.code, code,
+        "expected {:?} but got {:?}: {} (hint: {})",
+        code, err.code, err.message, err.hint
     );
     for n in needles {
         assert!(
             err.message.contains(n),
-            "{} message should contain {n:?}: {}",
-            code.as_str(),
+            "{:?} message should contain {n:?}: {}",
+            code,
             err.message
         );
     }

@@ -262,7 +262,7 @@ fn failed_calls_change_nothing() {
         let before = db.snapshot(OWNER, list);
         let private_before = db.snapshot(OWNER, &w.private);
         let e = db.err_ctx(&context, tool, action, params);
-        assert_eq!(e.code, code, "{name}: {} {}", e.code, e.message);
+        assert_eq!(e.code, code, "{name}: {:?} {}", e.code, e.message);
         assert_eq!(db.snapshot(OWNER, list), before, "{name} changed something");
         assert_eq!(
             db.snapshot(OWNER, &w.private),

@@ -9,7 +9,6 @@ fn five_tools_in_order_with_titles_and_descriptions() {
     let cat = db.host().catalogue().unwrap();
     let names: Vec<&str> = cat.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, TOOL_ACTIONS.map(|(n, _)| n));
-    assert_eq!(names, tasklists_host::TOOL_NAMES);
     for (info, (_, actions)) in cat.iter().zip(TOOL_ACTIONS) {
         assert!(!info.title.trim().is_empty(), "{}", info.name);
         for action in actions {
@@ -45,7 +44,7 @@ fn annotations_are_set_per_tool() {
     let db = TestDb::new();
     let cat = db.host().catalogue().unwrap();
     let ann = |i: usize| {
-        let a = cat[i].annotations;
+        let a = &cat[i].annotations;
         (a.read_only, a.destructive, a.idempotent, a.open_world)
     };
     // (read_only, destructive, idempotent, open_world)
@@ -73,7 +72,7 @@ fn input_schemas_are_json_schema_objects_with_the_action_enum() {
     let db = TestDb::new();
     let cat = db.host().catalogue().unwrap();
     for (info, (name, actions)) in cat.iter().zip(TOOL_ACTIONS) {
-        let s = &info.input_schema;
+        let s = &info.schema();
         assert_eq!(s["type"], "object", "{name}");
         assert_eq!(s["required"], json!(["action"]), "{name}");
         assert_eq!(s["additionalProperties"], false, "{name}");
@@ -98,7 +97,7 @@ fn every_published_action_is_accepted_and_no_other() {
     let db = TestDb::new();
     let cat = db.host().catalogue().unwrap();
     for info in &cat {
-        let actions: Vec<String> = info.input_schema["properties"]["action"]["enum"]
+        let actions: Vec<String> = info.schema()["properties"]["action"]["enum"]
             .as_array()
             .unwrap()
             .iter()

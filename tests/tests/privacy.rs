@@ -77,7 +77,7 @@ fn other_agents_are_forbidden_with_a_hint_about_bypass() {
         assert_eq!(
             e.code,
             ErrorCode::Forbidden,
-            "{tool} {action}: {} {}",
+            "{tool} {action}: {:?} {}",
             e.code,
             e.message
         );

@@ -152,7 +152,14 @@ fn rows_written_before_the_rules_are_shown_safely_too() {
     );
     expect(&e, ErrorCode::Conflict, &["is claimed by"]);
     assert_safe(&e.message, "conflict message");
-    assert_safe(&e.to_json_text(), "conflict JSON");
+    let reply = db.reply(
+        &ctx("builder-2"),
+        "task_items",
+        "update",
+        &json!({"task_id": ids[0], "notes": "x"}),
+    );
+    assert_eq!(reply.outcome, Err(e.clone()));
+    assert_safe(&reply.text, "conflict JSON");
     assert_lines_safe(&db.host().render_error(&e).unwrap(), "conflict rendering");
 }
 

@@ -607,7 +607,7 @@ fn out_of_range_and_mistyped_values_are_refused() {
         assert_eq!(
             e.code,
             ErrorCode::InvalidParams,
-            "{tool} {action} {params}: {} {}",
+            "{tool} {action} {params}: {:?} {}",
             e.code,
             e.message
         );
@@ -1082,25 +1082,38 @@ fn content_text_is_summary_newline_compact_json_with_full_ids() {
 fn errors_always_carry_code_message_and_hint() {
     let db = TestDb::new();
     let list = db.list(A, "Work");
-    let errors = [
-        db.err(A, "task_lists", "get", json!({"listId": list})),
-        db.err(A, "task_lists", "nope", json!({})),
-        db.err(A, "task_lists", "get", json!({"list_id": GHOST_LIST})),
-        db.err_ctx(&anon(), "task_lists", "create", json!({"name": "x"})),
+    let replies = [
+        db.reply(&ctx(A), "task_lists", "get", &json!({"listId": list})),
+        db.reply(&ctx(A), "task_lists", "nope", &json!({})),
+        db.reply(
+            &ctx(A),
+            "task_lists",
+            "get",
+            &json!({"list_id": GHOST_LIST}),
+        ),
+        db.reply(&anon(), "task_lists", "create", &json!({"name": "x"})),
     ];
-    for e in &errors {
-        let j = e.to_json();
-        assert_eq!(j["error"]["code"], e.code.as_str());
+    for reply in &replies {
+        let e = reply.outcome.clone().expect_err("an error reply");
+        let j = reply.structured_value();
+        assert_eq!(reply.text, reply.structured, "the error object is the text");
         assert!(
             j["error"]["message"]
                 .as_str()
                 .is_some_and(|m| !m.is_empty())
         );
+        assert_eq!(j["error"]["message"], e.message.as_str());
         assert!(j["error"]["hint"].is_string());
-        assert_eq!(e.code.as_str().parse::<ErrorCode>(), Ok(e.code));
+        assert_eq!(j["error"]["hint"], e.hint.as_str());
     }
     assert_eq!(
-        errors.iter().map(|e| e.code.as_str()).collect::<Vec<_>>(),
+        replies
+            .iter()
+            .map(|r| r.structured_value()["error"]["code"]
+                .as_str()
+                .unwrap()
+                .to_string())
+            .collect::<Vec<_>>(),
         [
             "invalid_params",
             "unknown_action",

@@ -24,36 +24,9 @@ mod tests;
 use crate::error::ToolError;
 use serde_json::Value;
 
-/// A style token; hosts map it to colors (Pi theme, ANSI, plain).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Style {
-    /// Ordinary text.
-    Text,
-    /// Names and headings worth the eye; running tasks.
-    Accent,
-    /// Secondary details: ids, dates, counters, hints.
-    Muted,
-    /// Done, claimed, created.
-    Success,
-    /// Paused, expiring, waiting, private-list bypasses.
-    Warning,
-    /// Failures.
-    Error,
-    /// Emphasis.
-    Strong,
-}
-
-/// A run of text in one style (no newlines inside).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Span {
-    /// The text; never contains a newline or other control character.
-    pub text: String,
-    /// Its style token.
-    pub style: Style,
-}
-
-/// One rendered line.
-pub type Line = Vec<Span>;
+/// Style tokens, spans and lines are the WIT `ui` types: hosts map each
+/// style to their own colors (Pi theme, ANSI, plain).
+pub use crate::glue::{Line, Span, Style};
 
 /// Renders a successful result of tool+action (data = the JSON object the tool returned).
 pub fn render_result(tool: &str, action: &str, data: &Value) -> Vec<Line> {
@@ -79,6 +52,21 @@ pub fn render_result(tool: &str, action: &str, data: &Value) -> Vec<Line> {
     match specific {
         Some(lines) if !lines.is_empty() => lines,
         _ => generic::render(data),
+    }
+}
+
+/// Renders the reply to a call made with the agent's `arguments` (which
+/// name the action): the result, or the error.
+pub fn render_reply(tool: &str, arguments: &str, reply: &crate::glue::ToolReply) -> Vec<Line> {
+    match &reply.outcome {
+        Ok(_) => {
+            let action = crate::envelope::parse_arguments(arguments)
+                .map(|(action, _)| action)
+                .unwrap_or_default();
+            let data = serde_json::from_str(&reply.structured).unwrap_or(Value::Null);
+            render_result(tool, &action, &data)
+        }
+        Err(error) => render_error(error),
     }
 }
 

@@ -60,13 +60,8 @@ fn dispatch(
     store: &dyn Store,
     clock: &dyn Clock,
 ) -> ToolResult<Output> {
-    let tool_spec = spec::find_tool(tool).ok_or_else(|| {
-        ToolError::new(
-            ErrorCode::UnknownAction,
-            format!("unknown tool {}", crate::text::quote(tool)),
-            "tools: task_lists, task_items, task_claims, task_audit, task_help",
-        )
-    })?;
+    crate::envelope::check_tool(tool)?;
+    let tool_spec = spec::find_tool(tool).expect("checked just above");
     let action_spec = find_action(tool_spec, action)?;
     if !tool_spec.takes_params {
         check_help_params(params)?;

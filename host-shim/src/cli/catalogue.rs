@@ -9,6 +9,24 @@ pub(crate) fn tools(globals: &Globals, json: bool) -> Result<(), Failure> {
     let mut host = globals.open_host()?;
     let tools = host.catalogue()?;
     if json {
+        let tools: Vec<serde_json::Value> = tools
+            .iter()
+            .map(|t| {
+                let a = &t.annotations;
+                serde_json::json!({
+                    "name": t.name,
+                    "title": t.title,
+                    "description": t.description,
+                    "input_schema": t.schema(),
+                    "annotations": {
+                        "read_only": a.read_only,
+                        "destructive": a.destructive,
+                        "idempotent": a.idempotent,
+                        "open_world": a.open_world,
+                    },
+                })
+            })
+            .collect();
         let text =
             serde_json::to_string_pretty(&tools).map_err(|e| Failure::Usage(e.to_string()))?;
         print_text(&text);

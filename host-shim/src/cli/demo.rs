@@ -70,7 +70,7 @@ pub(crate) fn run(globals: &Globals) -> Result<(), Failure> {
             (Ok(_), Expect::Error(code)) => {
                 return Err(broken(
                     index,
-                    &format!("expected the error {code}, the call succeeded"),
+                    &format!("expected the error {code:?}, the call succeeded"),
                 ));
             }
             (Err(error), _) => {

@@ -1,14 +1,14 @@
-//! From the host's types to MCP's: catalogue entries to `Tool`s, results
-//! and contract errors to `CallToolResult`s.
+//! From the component's types to MCP's: catalogue entries to `Tool`s,
+//! replies to `CallToolResult`s, carried as the component made them.
 
-use crate::{ToolError, ToolInfo, ToolOutput};
+use crate::{ToolInfo, ToolReply};
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool, ToolAnnotations};
 
 /// A catalogue entry as an MCP tool, with every annotation set explicitly
 /// (MCP's defaults assume an open-world, destructive tool).
 pub(super) fn tool(info: &ToolInfo) -> Tool {
-    let schema: JsonObject = match &info.input_schema {
-        serde_json::Value::Object(map) => map.clone(),
+    let schema: JsonObject = match info.schema() {
+        serde_json::Value::Object(map) => map,
         // The component always publishes an object schema; an MCP schema
         // must be one, so anything else degrades to "any object".
         _ => JsonObject::from_iter([("type".to_string(), "object".into())]),
@@ -25,27 +25,24 @@ pub(super) fn tool(info: &ToolInfo) -> Tool {
     tool
 }
 
-/// A successful call: the contract's text (summary line + compact JSON with
-/// full ids) for the model, the same data as `structuredContent`.
-pub(super) fn success(output: ToolOutput) -> CallToolResult {
-    let mut result = CallToolResult::success(vec![ContentBlock::text(output.to_content_text())]);
-    result.structured_content = Some(output.data);
-    result
-}
-
-/// A refused call: `isError: true` carrying `{"error": {code, message, hint}}`
-/// both as text and as `structuredContent`.
-pub(super) fn failure(error: &ToolError) -> CallToolResult {
-    let json = error.to_json();
-    let mut result = CallToolResult::error(vec![ContentBlock::text(json.to_string())]);
-    result.structured_content = Some(json);
+/// A reply as MCP's result: the component's text as the content, its
+/// structured data as `structuredContent`, `isError` when it failed.
+pub(super) fn result(reply: ToolReply) -> CallToolResult {
+    let structured = reply.structured_value();
+    let content = vec![ContentBlock::text(reply.text.clone())];
+    let mut result = if reply.is_error() {
+        CallToolResult::error(content)
+    } else {
+        CallToolResult::success(content)
+    };
+    result.structured_content = Some(structured);
     result
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{ErrorCode, ToolAnnotations as HostAnnotations};
+    use crate::{ErrorCode, ToolAnnotations as HostAnnotations, ToolError};
     use serde_json::json;
 
     #[test]
@@ -54,7 +51,7 @@ mod tests {
             name: "task_help".into(),
             title: "Help".into(),
             description: "Read the reference.".into(),
-            input_schema: json!({"type": "object"}),
+            input_schema: r#"{"type":"object"}"#.into(),
             annotations: HostAnnotations {
                 read_only: true,
                 destructive: false,
@@ -72,24 +69,30 @@ mod tests {
     }
 
     #[test]
-    fn results_and_errors_keep_the_contract_shape() {
-        let output = ToolOutput {
-            summary: "1 list".into(),
-            data: json!({"lists": []}),
-            data_json: r#"{"lists":[]}"#.into(),
+    fn replies_are_carried_as_they_are() {
+        let reply = ToolReply {
+            text: "1 list\n{\"lists\":[]}".into(),
+            structured: r#"{"lists":[]}"#.into(),
+            outcome: Ok("1 list".into()),
         };
-        let wire = serde_json::to_value(success(output)).unwrap();
+        let wire = serde_json::to_value(result(reply)).unwrap();
         assert_eq!(wire["content"][0]["text"], "1 list\n{\"lists\":[]}");
         assert_eq!(wire["structuredContent"], json!({"lists": []}));
         assert_eq!(wire["isError"], false);
 
-        let error = ToolError::new(ErrorCode::Conflict, "taken", "claim another");
-        let wire = serde_json::to_value(failure(&error)).unwrap();
+        let text = r#"{"error":{"code":"conflict","message":"taken","hint":""}}"#;
+        let reply = ToolReply {
+            text: text.into(),
+            structured: text.into(),
+            outcome: Err(ToolError {
+                code: ErrorCode::Conflict,
+                message: "taken".into(),
+                hint: String::new(),
+            }),
+        };
+        let wire = serde_json::to_value(result(reply)).unwrap();
         assert_eq!(wire["isError"], true);
-        assert_eq!(
-            wire["structuredContent"],
-            json!({"error": {"code": "conflict", "message": "taken", "hint": "claim another"}})
-        );
-        assert_eq!(wire["content"][0]["text"], error.to_json_text());
+        assert_eq!(wire["content"][0]["text"], text);
+        assert_eq!(wire["structuredContent"]["error"]["code"], "conflict");
     }
 }

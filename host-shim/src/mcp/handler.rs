@@ -3,8 +3,8 @@
 
 use super::convert;
 use super::pending::Pending;
-use super::worker::Worker;
-use crate::{ToolInfo, ToolRequest, check_tool};
+use crate::ToolInfo;
+use crate::serve::queue::Queue;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
     PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
@@ -15,7 +15,7 @@ use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 /// Serves the component's tools; one per process.
 pub(super) struct TasklistsServer {
     /// Runs the guest calls, one at a time, in arrival order.
-    worker: Worker,
+    queue: Queue,
     /// What is held for the client; a call counts until it ends.
     pending: Pending,
     /// The catalogue, converted once at start-up.
@@ -23,11 +23,18 @@ pub(super) struct TasklistsServer {
 }
 
 impl TasklistsServer {
+    /// Whether the catalogue has a tool of this name.
+    fn knows(&self, name: &str) -> bool {
+        self.tools.iter().any(|t| t.name == name)
+    }
+}
+
+impl TasklistsServer {
     /// A server for `tools` (the component's catalogue) calling through
-    /// `worker`, counting its calls in `pending`.
-    pub(super) fn new(worker: Worker, pending: Pending, tools: &[ToolInfo]) -> Self {
+    /// `queue`, counting its calls in `pending`.
+    pub(super) fn new(queue: Queue, pending: Pending, tools: &[ToolInfo]) -> Self {
         TasklistsServer {
-            worker,
+            queue,
             pending,
             tools: tools.iter().map(convert::tool).collect(),
         }
@@ -56,29 +63,28 @@ impl ServerHandler for TasklistsServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let tool = request.name.to_string();
-        check_tool(&tool).map_err(|e| McpError::invalid_params(e.message, None))?;
-        // The arguments are the contract's request object, checked like any
-        // other request (keys, action, params; the call checks the size).
-        let arguments = serde_json::Value::Object(request.arguments.unwrap_or_default());
-        let request = match ToolRequest::from_value(arguments) {
-            Ok(request) => request,
-            Err(error) => return Ok(convert::failure(&error).into()),
-        };
+        // The arguments go to the component as the client sent them; it
+        // checks them like any other request (keys, action, params, size).
+        let arguments =
+            serde_json::Value::Object(request.arguments.unwrap_or_default()).to_string();
         // Counted until it ends, even if the client cancels it meanwhile
         // (the call still runs): a flood of calls and cancellations is
         // bounded too.
-        let _running = self
-            .pending
-            .running(context.id.clone(), request.params.len());
+        let _running = self.pending.running(context.id.clone(), arguments.len());
         // Queued before the first await: calls run in the order they came.
-        let answer = self.worker.submit(tool, request);
-        let outcome = answer.await.map_err(|_| {
-            McpError::internal_error("the tool worker stopped; restart the server", None)
-        })?;
-        Ok(match outcome {
-            Ok(output) => convert::success(output),
-            Err(error) => convert::failure(&error),
+        let known = self.knows(&tool);
+        let answer = self.queue.submit(tool, arguments);
+        let reply = answer
+            .await
+            .map_err(|_| {
+                McpError::internal_error("the tool worker stopped; restart the server", None)
+            })?
+            .map_err(|e| McpError::internal_error(e.to_string(), None))?;
+        match &reply.outcome {
+            // A tool the server does not publish is a protocol error, as
+            // MCP asks; the words are the component's.
+            Err(error) if !known => Err(McpError::invalid_params(error.message.clone(), None)),
+            _ => Ok(convert::result(reply).into()),
         }
-        .into())
     }
 }

@@ -2,8 +2,9 @@
 //! and any other MCP client, built on the official Rust SDK (`rmcp`).
 //!
 //! The tool list comes from the component's catalogue at start-up. Every
-//! `tools/call` is queued to the one worker thread that owns the process's
-//! [`Host`], so guest calls run one at a time, in the order they arrived.
+//! `tools/call` is queued to the one thread that owns the process's
+//! [`Host`] ([`crate::serve::queue`]), so guest calls run one at a time, in
+//! the order they arrived.
 //! Logs go to stderr only: stdout carries the protocol.
 
 mod convert;
@@ -12,8 +13,8 @@ mod handler;
 mod logging;
 mod pending;
 mod transport;
-mod worker;
 
+use crate::serve::queue;
 use crate::{CallContext, ErrorCode, Host, HostConfig, HostError};
 use handler::TasklistsServer;
 use pending::Pending;
@@ -49,9 +50,10 @@ pub fn serve_stdio(config: HostConfig, ctx: CallContext) -> Result<(), HostError
     tracing::info!("serving {} tools on {}; {identity}", tools.len(), location);
 
     let pending = Pending::default();
-    let (worker, worker_thread) = worker::start(host, config, ctx, pending.clone())
+    let gate = pending.clone();
+    let (queue, worker_thread) = queue::start(host, config, ctx, move || gate.wait_to_answer())
         .map_err(|e| HostError::Mcp(format!("cannot start the worker thread: {e}")))?;
-    let server = TasklistsServer::new(worker, pending.clone(), &tools);
+    let server = TasklistsServer::new(queue, pending.clone(), &tools);
     // One thread for the protocol is plenty: the guest calls run on the
     // worker, and a single scheduler keeps requests in arrival order.
     let runtime = tokio::runtime::Builder::new_current_thread()

@@ -47,7 +47,7 @@ fn main() {
             Err(e) => {
                 errors += 1;
                 consecutive_errors += 1;
-                writeln!(out, "{}", json!({"error": e.code.as_str(), "during": "claim_next", "message": e.message, "claim_us": claim_us})).ok();
+                writeln!(out, "{}", json!({"error": format!("{:?}", e.code), "during": "claim_next", "message": e.message, "claim_us": claim_us})).ok();
                 if consecutive_errors > 50 {
                     break;
                 }
@@ -86,7 +86,7 @@ fn main() {
                     json!({"claimed": id, "resumed": resumed, "claim_us": claim_us})
                 )
                 .ok();
-                writeln!(out, "{}", json!({"error": e.code.as_str(), "during": "update", "task": id, "message": e.message})).ok();
+                writeln!(out, "{}", json!({"error": format!("{:?}", e.code), "during": "update", "task": id, "message": e.message})).ok();
                 if consecutive_errors > 50 {
                     break;
                 }
