@@ -81,7 +81,7 @@ fn error(failure: &CallFailure) -> ToolError {
 
 /// `10 s` for whole seconds, else `1500 ms`.
 fn format_duration(ms: u64) -> String {
-    if ms > 0 && ms % 1000 == 0 {
+    if ms > 0 && ms.is_multiple_of(1000) {
         format!("{} s", ms / 1000)
     } else {
         format!("{ms} ms")
