@@ -1,6 +1,9 @@
 //! Rows of the `lists` and `tasks` tables and their contract JSON shapes.
 //! Optional fields are left out of the JSON when unset, to keep results small.
 
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json, json};
 
 use crate::clock::format_ms;
@@ -18,6 +21,61 @@ pub const TASK_COLS: &str = "id, list_id, position, title, description, notes, s
 /// [`TaskRow::end_claim`]).
 pub const END_CLAIM: &str =
     "claimed_by_agent_id = NULL, claim_token = NULL, claim_expires_at = NULL, lease_ms = NULL";
+
+/// A task's status, stored and serialized as its snake_case name
+/// (`todo`, `in_progress`, `blocked`, `done`, `canceled`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Not started.
+    Todo,
+    /// Claimed and being worked on.
+    InProgress,
+    /// Paused.
+    Blocked,
+    /// Finished with an outcome.
+    Done,
+    /// Abandoned with an outcome.
+    Canceled,
+}
+
+impl Status {
+    /// Every status, in contract order.
+    pub const ALL: [Status; 5] = [
+        Status::Todo,
+        Status::InProgress,
+        Status::Blocked,
+        Status::Done,
+        Status::Canceled,
+    ];
+
+    /// The status's name in SQL and JSON.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Status::Todo => "todo",
+            Status::InProgress => "in_progress",
+            Status::Blocked => "blocked",
+            Status::Done => "done",
+            Status::Canceled => "canceled",
+        }
+    }
+
+    /// The status named `s`, if it is one.
+    pub fn parse(s: &str) -> Option<Status> {
+        Status::ALL.into_iter().find(|st| st.as_str() == s)
+    }
+
+    /// Whether the status closes a task (`done` or `canceled`).
+    pub const fn is_closed(self) -> bool {
+        matches!(self, Status::Done | Status::Canceled)
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// A row of `lists`.
 #[derive(Debug, Clone, PartialEq)]
@@ -43,7 +101,7 @@ pub struct TaskRow {
     pub title: String,
     pub description: Option<String>,
     pub notes: Option<String>,
-    pub status: String,
+    pub status: Status,
     pub assigned_to_agent_id: Option<String>,
     pub claimed_by_agent_id: Option<String>,
     pub claim_token: Option<String>,
@@ -129,7 +187,8 @@ impl TaskRow {
             title: text(r, 3),
             description: opt_text(r, 4),
             notes: opt_text(r, 5),
-            status: text(r, 6),
+            // The schema's CHECK admits only the five statuses.
+            status: Status::parse(&text(r, 6)).unwrap_or(Status::Todo),
             assigned_to_agent_id: opt_text(r, 7),
             claimed_by_agent_id: opt_text(r, 8),
             claim_token: opt_text(r, 9),
@@ -154,14 +213,14 @@ impl TaskRow {
 
     /// Whether another agent than `agent` holds a lease that has not expired.
     pub fn held_by_other(&self, agent: Option<&str>, now: i64) -> bool {
-        self.status == "in_progress"
+        self.status == Status::InProgress
             && self.claim_expires_at.is_some_and(|t| t > now)
             && self.claimed_by_agent_id.as_deref() != agent
     }
 
     /// Whether the task is closed (`done` or `canceled`).
     pub fn is_closed(&self) -> bool {
-        self.status == "done" || self.status == "canceled"
+        self.status.is_closed()
     }
 
     /// The contract's task object, with its dependencies.
@@ -194,7 +253,7 @@ impl TaskRow {
         let optional = [
             ("description", opt(&self.description)),
             ("notes", opt(&self.notes)),
-            ("status", Some(self.status.clone().into())),
+            ("status", Some(self.status.as_str().into())),
             ("assigned_to_agent_id", opt(&self.assigned_to_agent_id)),
             ("claimed_by_agent_id", opt(&self.claimed_by_agent_id)),
             ("claim_expires_at", time(self.claim_expires_at)),
@@ -245,13 +304,13 @@ pub struct Counts {
 impl Counts {
     /// Adds `n` tasks of `status`.
     pub fn add(&mut self, status: &str, n: i64) {
-        match status {
-            "todo" => self.todo += n,
-            "in_progress" => self.in_progress += n,
-            "blocked" => self.blocked += n,
-            "done" => self.done += n,
-            "canceled" => self.canceled += n,
-            _ => {}
+        match Status::parse(status) {
+            Some(Status::Todo) => self.todo += n,
+            Some(Status::InProgress) => self.in_progress += n,
+            Some(Status::Blocked) => self.blocked += n,
+            Some(Status::Done) => self.done += n,
+            Some(Status::Canceled) => self.canceled += n,
+            None => {}
         }
     }
 

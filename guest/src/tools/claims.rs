@@ -12,7 +12,7 @@ use super::summary::{id_sample, plural, quoted};
 use crate::clock::format_ms;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::IdKind;
-use crate::model::{END_CLAIM, TASK_COLS, TaskRow};
+use crate::model::{END_CLAIM, Status, TASK_COLS, TaskRow};
 use crate::spec::DEFAULT_LEASE_MS;
 use crate::store::Value;
 
@@ -83,7 +83,7 @@ pub fn claim_next(call: &mut Call) -> ToolResult<Output> {
             "call claim_next again",
         ));
     }
-    if task.status == "in_progress" {
+    if task.status == Status::InProgress {
         let data = json!({"claimed_by": task.claimed_by_agent_id, "expired_at": task.claim_expires_at.map(format_ms)});
         call.event("expired", Some(&list.id), Some(&task.id), data)?;
     }
@@ -95,7 +95,7 @@ pub fn claim_next(call: &mut Call) -> ToolResult<Output> {
     )?;
     call.touch_list(&list.id)?;
     // Exactly what the UPDATE above wrote: no need to read the row back.
-    task.status = "in_progress".into();
+    task.status = Status::InProgress;
     task.claimed_by_agent_id = Some(agent);
     task.claim_token = Some(token);
     task.claim_expires_at = Some(expires);
@@ -182,7 +182,9 @@ pub fn refresh(call: &mut Call) -> ToolResult<Output> {
     let agent = call.agent()?.to_string();
     let task_id = call.params.str("task_id").unwrap_or_default().to_string();
     let (task, list) = access::task(call, &task_id)?;
-    if task.status != "in_progress" || task.claimed_by_agent_id.as_deref() != Some(agent.as_str()) {
+    if task.status != Status::InProgress
+        || task.claimed_by_agent_id.as_deref() != Some(agent.as_str())
+    {
         if task.held_by_other(Some(&agent), call.now) {
             return Err(claimed_conflict(&task));
         }

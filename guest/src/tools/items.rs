@@ -12,7 +12,7 @@ use super::positions;
 use super::summary::{id_sample, plural, quoted};
 use crate::error::{ToolError, ToolResult};
 use crate::ids::IdKind;
-use crate::model::{END_CLAIM, TaskRow};
+use crate::model::{END_CLAIM, Status, TaskRow};
 use crate::spec::Params;
 use crate::text::quote;
 
@@ -51,7 +51,7 @@ fn insert(call: &Call, list_id: &str, at: i64, tasks: &[NewTask]) -> ToolResult<
             title: t.title.clone(),
             description: t.description.clone(),
             notes: t.notes.clone(),
-            status: "todo".into(),
+            status: Status::Todo,
             assigned_to_agent_id: t.assigned.clone(),
             claimed_by_agent_id: None,
             claim_token: None,
