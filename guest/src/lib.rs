@@ -3,6 +3,7 @@
 //! Rust (testable natively with `cargo test`); `glue.rs` is the only file that
 //! touches the generated WIT bindings, and it is compiled for wasm only.
 
+pub mod catalogue;
 pub mod clock;
 pub mod context;
 pub mod error;
@@ -10,6 +11,7 @@ pub mod ids;
 pub mod model;
 pub mod render;
 pub mod schema;
+#[doc(hidden)]
 pub mod spec;
 pub mod store;
 pub mod text;

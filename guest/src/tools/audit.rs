@@ -7,9 +7,9 @@ use super::access;
 use super::call::{Call, Output};
 use super::page::Page;
 use super::summary::plural;
+use crate::catalogue::DEFAULT_PAGE;
 use crate::clock::{format_ms, parse_rfc3339};
 use crate::error::{ToolError, ToolResult};
-use crate::spec::DEFAULT_PAGE;
 use crate::store::Value;
 use crate::text::quote;
 

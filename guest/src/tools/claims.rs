@@ -9,11 +9,11 @@ use super::access::claimed_conflict;
 use super::call::{Call, IN_LIST_MAX, Output};
 use super::deps;
 use super::summary::{id_sample, plural, quoted};
+use crate::catalogue::DEFAULT_LEASE_MS;
 use crate::clock::format_ms;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::IdKind;
 use crate::model::{END_CLAIM, Status, TASK_COLS, TaskRow};
-use crate::spec::DEFAULT_LEASE_MS;
 use crate::store::Value;
 
 fn lease_ms(call: &Call, fallback: Option<i64>) -> i64 {

@@ -4,8 +4,8 @@
 use serde_json::{Map, Value as Json, json};
 
 use super::call::Output;
+use crate::catalogue::{self, ActionSpec, Annotations, BATCH_ITEM, Param, TOOLS, ToolSpec, Ty};
 use crate::error::ToolResult;
-use crate::spec::{self, ActionSpec, Annotations, BATCH_ITEM, Param, TOOLS, ToolSpec, Ty};
 
 /// The standard agent workflow (CONTRACT.md), as numbered steps.
 pub const WORKFLOW: &[&str] = &[
@@ -75,7 +75,7 @@ fn schemas() -> Json {
         for a in tool.actions {
             actions.insert(
                 a.name.into(),
-                json!({"summary": a.summary, "schema": spec::action_schema(tool, a)}),
+                json!({"summary": a.summary, "schema": catalogue::action_schema(tool, a)}),
             );
         }
         tools.insert(tool.name.into(), Json::Object(actions));
@@ -118,7 +118,7 @@ pub fn catalogue() -> Vec<CatalogueEntry> {
             name: t.name,
             title: t.title,
             description: describe(t),
-            input_schema: spec::tool_input_schema(t),
+            input_schema: catalogue::tool_input_schema(t),
             annotations: t.annotations,
         })
         .collect()
@@ -169,7 +169,7 @@ mod tests {
                 if !tool.takes_params {
                     continue;
                 }
-                spec::validate(tool, a, a.example)
+                catalogue::validate(tool, a, a.example)
                     .unwrap_or_else(|e| panic!("{} {}: {}", tool.name, a.name, e.message));
             }
         }

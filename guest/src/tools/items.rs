@@ -10,10 +10,10 @@ use super::call::{Call, Output};
 use super::deps;
 use super::positions;
 use super::summary::{id_sample, plural, quoted};
+use crate::catalogue::Params;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::IdKind;
 use crate::model::{END_CLAIM, Status, TaskRow};
-use crate::spec::Params;
 use crate::text::quote;
 
 /// A task about to be inserted.

@@ -7,10 +7,10 @@ use super::access;
 use super::call::{Call, Output};
 use super::deps;
 use super::summary::quoted;
+use crate::catalogue::DEFAULT_LEASE_MS;
 use crate::clock::format_ms;
 use crate::error::{ErrorCode, ToolError, ToolResult};
 use crate::model::{Status, TaskRow};
-use crate::spec::DEFAULT_LEASE_MS;
 
 /// `update`: see the rules in CONTRACT.md and `task_help workflow`.
 pub fn update(call: &mut Call) -> ToolResult<Output> {

@@ -7,10 +7,10 @@ use super::access;
 use super::call::{Call, IN_LIST_MAX, Output};
 use super::positions;
 use super::summary::{plural, quoted};
+use crate::catalogue::DEFAULT_PAGE;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::IdKind;
 use crate::model::{Counts, END_CLAIM, LIST_COLS, ListRow, TASK_COLS, TaskRow};
-use crate::spec::DEFAULT_PAGE;
 use crate::store::Value;
 use crate::text::quote;
 

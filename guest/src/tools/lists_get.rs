@@ -10,10 +10,10 @@ use super::deps;
 use super::lists::counts_by_list;
 use super::page::Page;
 use super::summary::{plural, quoted};
+use crate::catalogue::DEFAULT_TASK_PAGE;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::{self, IdKind};
 use crate::model::{TASK_COLS, TaskForm, TaskRow};
-use crate::spec::DEFAULT_TASK_PAGE;
 use crate::store::Value;
 use crate::text::quote;
 

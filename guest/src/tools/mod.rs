@@ -21,11 +21,11 @@ mod tests;
 pub use call::{Call, Output};
 pub use help::catalogue;
 
+use crate::catalogue::{self, ActionSpec, ToolSpec};
 use crate::clock::Clock;
 use crate::context::{CallContext, effective_agent};
 use crate::error::{ErrorCode, ToolError, ToolResult};
 use crate::schema;
-use crate::spec::{self, ActionSpec, ToolSpec};
 use crate::store::Store;
 use crate::text::printable;
 
@@ -60,7 +60,7 @@ fn dispatch(
     store: &dyn Store,
     clock: &dyn Clock,
 ) -> ToolResult<Output> {
-    let tool_spec = spec::find_tool(tool).ok_or_else(|| {
+    let tool_spec = catalogue::find_tool(tool).ok_or_else(|| {
         ToolError::new(
             ErrorCode::UnknownAction,
             format!("unknown tool {}", crate::text::quote(tool)),
@@ -72,7 +72,7 @@ fn dispatch(
         check_help_params(params)?;
         return help::run(action_spec.name);
     }
-    let params = spec::validate(tool_spec, action_spec, params)?;
+    let params = catalogue::validate(tool_spec, action_spec, params)?;
     let agent = effective_agent(ctx, params.str("agent_id"))?;
     let writes = action_spec.writes || params.bool("bypass_private") == Some(true);
 
@@ -116,7 +116,7 @@ fn find_action(tool: &'static ToolSpec, action: &str) -> ToolResult<&'static Act
             crate::text::quote(action),
             names.join(", ")
         );
-        if let Some(near) = spec::closest_name(action, names.iter().copied()) {
+        if let Some(near) = catalogue::closest_name(action, names.iter().copied()) {
             msg.push_str(&format!(" (did you mean {}?)", crate::text::quote(near)));
         }
         ToolError::new(
