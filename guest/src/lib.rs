@@ -10,6 +10,7 @@ pub mod error;
 pub mod ids;
 pub mod model;
 pub mod render;
+pub mod results;
 pub mod schema;
 #[doc(hidden)]
 pub mod spec;

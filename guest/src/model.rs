@@ -4,9 +4,9 @@
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value as Json, json};
+use serde_json::Value as Json;
 
-use crate::clock::format_ms;
+use crate::results::{self, ListJson, TaskJson};
 use crate::store::Value;
 
 /// Columns selected for a list, in [`ListRow::from_row`] order.
@@ -155,25 +155,7 @@ impl ListRow {
 
     /// The contract's list object.
     pub fn to_json(&self) -> Json {
-        let mut m = Map::new();
-        m.insert("id".into(), self.id.clone().into());
-        m.insert("name".into(), self.name.clone().into());
-        m.insert("scope_type".into(), self.scope_type.clone().into());
-        m.insert("scope_key".into(), self.scope_key.clone().into());
-        m.insert("visibility".into(), self.visibility.clone().into());
-        if let Some(o) = &self.owner_agent_id {
-            m.insert("owner_agent_id".into(), o.clone().into());
-        }
-        m.insert(
-            "created_by_agent_id".into(),
-            self.created_by_agent_id.clone().into(),
-        );
-        m.insert("created_at".into(), format_ms(self.created_at).into());
-        m.insert("updated_at".into(), format_ms(self.updated_at).into());
-        if let Some(d) = self.deleted_at {
-            m.insert("deleted_at".into(), format_ms(d).into());
-        }
-        Json::Object(m)
+        results::to_json(&ListJson::from(self))
     }
 }
 
@@ -231,49 +213,7 @@ impl TaskRow {
     /// The task object in `form`: whole, or as a row of a `task_lists get`
     /// page.
     pub fn to_json_as(&self, depends_on: &[String], form: TaskForm) -> Json {
-        let (list_id, times) = match form {
-            TaskForm::Whole => (true, true),
-            TaskForm::Board { times } => (false, times),
-        };
-        let mut m = Map::new();
-        let mut put = |k: &str, v: Json| {
-            m.insert(k.into(), v);
-        };
-        put("id", self.id.clone().into());
-        if list_id {
-            put("list_id", self.list_id.clone().into());
-        }
-        put("position", self.position.into());
-        put("title", self.title.clone().into());
-        let opt = |v: &Option<String>| v.clone().map(Json::from);
-        let time = |v: Option<i64>| v.map(|t| Json::from(format_ms(t)));
-        // The lease end and the deletion say what state a task is in; the
-        // other times are history, which a board leaves out unless asked.
-        let history = |v: Option<i64>| if times { time(v) } else { None };
-        let optional = [
-            ("description", opt(&self.description)),
-            ("notes", opt(&self.notes)),
-            ("status", Some(self.status.as_str().into())),
-            ("assigned_to_agent_id", opt(&self.assigned_to_agent_id)),
-            ("claimed_by_agent_id", opt(&self.claimed_by_agent_id)),
-            ("claim_expires_at", time(self.claim_expires_at)),
-            ("outcome", opt(&self.outcome)),
-            (
-                "depends_on",
-                (!depends_on.is_empty()).then(|| json!(depends_on)),
-            ),
-            ("created_at", history(Some(self.created_at))),
-            ("updated_at", history(Some(self.updated_at))),
-            ("started_at", history(self.started_at)),
-            ("completed_at", history(self.completed_at)),
-            ("deleted_at", time(self.deleted_at)),
-        ];
-        for (k, v) in optional {
-            if let Some(v) = v {
-                put(k, v);
-            }
-        }
-        Json::Object(m)
+        results::to_json(&TaskJson::new(self, depends_on, form))
     }
 }
 
@@ -291,8 +231,10 @@ pub enum TaskForm {
     },
 }
 
-/// Per-status task counts of a list.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// Per-status task counts of a list (the contract's counts object; a
+/// missing count reads as 0).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Counts {
     pub todo: i64,
     pub in_progress: i64,
@@ -316,7 +258,6 @@ impl Counts {
 
     /// The contract's counts object.
     pub fn to_json(&self) -> Json {
-        json!({"todo": self.todo, "in_progress": self.in_progress, "blocked": self.blocked,
-               "done": self.done, "canceled": self.canceled})
+        results::to_json(self)
     }
 }

@@ -13,7 +13,8 @@ use crate::catalogue::DEFAULT_LEASE_MS;
 use crate::clock::format_ms;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::IdKind;
-use crate::model::{END_CLAIM, Status, TASK_COLS, TaskRow};
+use crate::model::{END_CLAIM, Status, TASK_COLS, TaskForm, TaskRow};
+use crate::results::{self, ClaimJson, ClaimNext, Claimed, NothingToClaim, TaskJson, Waiting};
 use crate::store::Value;
 
 fn lease_ms(call: &Call, fallback: Option<i64>) -> i64 {
@@ -22,10 +23,6 @@ fn lease_ms(call: &Call, fallback: Option<i64>) -> i64 {
         .map(|s| s * 1000)
         .or(fallback)
         .unwrap_or(DEFAULT_LEASE_MS)
-}
-
-fn claim_json(task: &TaskRow) -> Json {
-    json!({"token": task.claim_token, "expires_at": task.claim_expires_at.map(format_ms)})
 }
 
 /// `claim_next`: the caller's current claim in this list (resumed), else the
@@ -110,10 +107,11 @@ pub fn claim_next(call: &mut Call) -> ToolResult<Output> {
 /// (flagged in the data) or `refreshed`.
 fn claim_output(call: &Call, task: &TaskRow, verb: &str) -> ToolResult<Output> {
     let deps = deps::of_task(call, &task.id)?;
-    let mut data = json!({"task": task.to_json(&deps), "claim": claim_json(task)});
-    if verb == "resumed" {
-        data["resumed"] = true.into();
-    }
+    let data = results::to_json(&ClaimNext::Claimed(Claimed {
+        task: TaskJson::new(task, &deps, TaskForm::Whole),
+        claim: Some(ClaimJson::of(task)),
+        resumed: verb == "resumed",
+    }));
     let until = task.claim_expires_at.map(format_ms).unwrap_or_default();
     let summary = format!(
         "{verb} task {} {} (#{}), lease until {until}",
@@ -153,8 +151,13 @@ fn nothing_ready(call: &Call, list_id: &str, agent: &str) -> ToolResult<Output> 
             .unwrap_or(0)
     };
     let (blocked, by_others, assigned_others, on_deps) = (count(0), count(1), count(2), count(3));
-    let waiting = json!({"claimed_by_others": by_others, "waiting_on_dependencies": on_deps,
-                         "assigned_to_others": assigned_others, "blocked": blocked});
+    let waiting = Waiting {
+        claimed_by_others: by_others,
+        waiting_on_dependencies: on_deps,
+        assigned_to_others: assigned_others,
+        blocked,
+        more: Default::default(),
+    };
     let reasons: Vec<String> = [
         (by_others, "claimed by others"),
         (on_deps, "waiting on dependencies"),
@@ -172,7 +175,7 @@ fn nothing_ready(call: &Call, list_id: &str, agent: &str) -> ToolResult<Output> 
     };
     Ok(Output {
         summary,
-        data: json!({"task": Json::Null, "waiting": waiting}),
+        data: results::to_json(&ClaimNext::Nothing(NothingToClaim { task: (), waiting })),
     })
 }
 

@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use serde_json::{Value as Json, json};
+use serde_json::json;
 
 use super::access;
 use super::call::{Call, Output};
@@ -13,7 +13,8 @@ use super::summary::{id_sample, plural, quoted};
 use crate::catalogue::Params;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::IdKind;
-use crate::model::{END_CLAIM, Status, TaskRow};
+use crate::model::{END_CLAIM, Status, TaskForm, TaskRow};
+use crate::results::{self, TaskJson, TaskResult, TasksResult};
 use crate::text::quote;
 
 /// A task about to be inserted.
@@ -114,7 +115,9 @@ pub fn create(call: &mut Call) -> ToolResult<Output> {
     );
     Ok(Output {
         summary,
-        data: json!({"task": row.to_json(&task.depends_on)}),
+        data: results::to_json(&TaskResult {
+            task: TaskJson::new(&row, &task.depends_on, TaskForm::Whole),
+        }),
     })
 }
 
@@ -223,11 +226,13 @@ pub fn add_many(call: &mut Call) -> ToolResult<Output> {
         tasks.len() as i64,
     )?;
     let rows = insert(call, &list.id, at, &tasks)?;
-    let data: Vec<Json> = rows
-        .iter()
-        .zip(&tasks)
-        .map(|(r, t)| r.to_json(&t.depends_on))
-        .collect();
+    let data = TasksResult {
+        tasks: rows
+            .iter()
+            .zip(&tasks)
+            .map(|(r, t)| TaskJson::new(r, &t.depends_on, TaskForm::Whole))
+            .collect(),
+    };
     let summary = format!(
         "added {} to {} at #{}",
         plural(rows.len(), "task"),
@@ -236,7 +241,7 @@ pub fn add_many(call: &mut Call) -> ToolResult<Output> {
     );
     Ok(Output {
         summary,
-        data: json!({"tasks": data}),
+        data: results::to_json(&data),
     })
 }
 

@@ -10,7 +10,8 @@ use super::summary::quoted;
 use crate::catalogue::DEFAULT_LEASE_MS;
 use crate::clock::format_ms;
 use crate::error::{ErrorCode, ToolError, ToolResult};
-use crate::model::{Status, TaskRow};
+use crate::model::{Status, TaskForm, TaskRow};
+use crate::results::{self, TaskJson, TaskResult};
 
 /// `update`: see the rules in CONTRACT.md and `task_help workflow`.
 pub fn update(call: &mut Call) -> ToolResult<Output> {
@@ -89,7 +90,9 @@ pub fn update(call: &mut Call) -> ToolResult<Output> {
         let summary = format!("task {} {} unchanged", old.id, quoted(&old.title));
         return Ok(Output {
             summary,
-            data: json!({"task": old.to_json(&old_deps)}),
+            data: results::to_json(&TaskResult {
+                task: TaskJson::new(&old, &old_deps, TaskForm::Whole),
+            }),
         });
     }
 
@@ -136,7 +139,9 @@ pub fn update(call: &mut Call) -> ToolResult<Output> {
     let summary = format!("task {} {} {what}", task.id, quoted(&task.title));
     Ok(Output {
         summary,
-        data: json!({"task": task.to_json(&deps_now)}),
+        data: results::to_json(&TaskResult {
+            task: TaskJson::new(&task, &deps_now, TaskForm::Whole),
+        }),
     })
 }
 

@@ -1,0 +1,302 @@
+//! Typed result objects of the tool actions: the tools serialize them into
+//! the contract's JSON, the renderers deserialize them back, so both sides
+//! name the same fields and a renamed field fails the build instead of
+//! blanking a view.
+//!
+//! Field order is the JSON key order (serde_json keeps it). Optional fields
+//! are left out when unset, as the contract says. Every field also has a
+//! default when it is read back, so a renderer shows what partial data
+//! holds; data of the wrong shape does not deserialize, and the renderer
+//! falls back to the generic view.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value as Json};
+
+use crate::clock::format_ms;
+use crate::model::{Counts, ListRow, Status, TaskForm, TaskRow};
+
+/// The contract's task object: whole (create, update, claims) or as a row
+/// of a `task_lists get` page ([`TaskForm`]).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TaskJson {
+    /// Task id.
+    pub id: String,
+    /// Its list; left out of the rows of a `get` page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub list_id: Option<String>,
+    /// 1-based rank in the list.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub position: Option<i64>,
+    /// Short title.
+    pub title: String,
+    /// Details.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Working memory.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
+    /// Status (always set by the tools).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<Status>,
+    /// Reserved for this agent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub assigned_to_agent_id: Option<String>,
+    /// Agent holding the claim.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claimed_by_agent_id: Option<String>,
+    /// End of the claim's lease (RFC 3339).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claim_expires_at: Option<String>,
+    /// What came of it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<String>,
+    /// Ids of the tasks it waits for; left out when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub depends_on: Vec<String>,
+    /// Creation time (history: see [`TaskForm`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub created_at: Option<String>,
+    /// Last change (history).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub updated_at: Option<String>,
+    /// First claim (history).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub started_at: Option<String>,
+    /// Closing time (history).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub completed_at: Option<String>,
+    /// Soft-deletion time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deleted_at: Option<String>,
+}
+
+impl TaskJson {
+    /// The object of `row` with its dependencies, in `form`.
+    pub fn new(row: &TaskRow, depends_on: &[String], form: TaskForm) -> Self {
+        let (list_id, times) = match form {
+            TaskForm::Whole => (true, true),
+            TaskForm::Board { times } => (false, times),
+        };
+        let time = |v: Option<i64>| v.map(format_ms);
+        // The lease end and the deletion say what state a task is in; the
+        // other times are history, which a board leaves out unless asked.
+        let history = |v: Option<i64>| if times { time(v) } else { None };
+        TaskJson {
+            id: row.id.clone(),
+            list_id: list_id.then(|| row.list_id.clone()),
+            position: Some(row.position),
+            title: row.title.clone(),
+            description: row.description.clone(),
+            notes: row.notes.clone(),
+            status: Some(row.status),
+            assigned_to_agent_id: row.assigned_to_agent_id.clone(),
+            claimed_by_agent_id: row.claimed_by_agent_id.clone(),
+            claim_expires_at: time(row.claim_expires_at),
+            outcome: row.outcome.clone(),
+            depends_on: depends_on.to_vec(),
+            created_at: history(Some(row.created_at)),
+            updated_at: history(Some(row.updated_at)),
+            started_at: history(row.started_at),
+            completed_at: history(row.completed_at),
+            deleted_at: time(row.deleted_at),
+        }
+    }
+}
+
+/// The contract's list object.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ListJson {
+    /// List id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Scope type (`workspace`, `thread`, …).
+    pub scope_type: String,
+    /// Scope key (a path, a thread id, …).
+    pub scope_key: String,
+    /// `private` or `shared`.
+    pub visibility: String,
+    /// Owner of a private list.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owner_agent_id: Option<String>,
+    /// Creator.
+    pub created_by_agent_id: String,
+    /// Creation time.
+    pub created_at: String,
+    /// Last change.
+    pub updated_at: String,
+    /// Soft-deletion time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deleted_at: Option<String>,
+}
+
+impl From<&ListRow> for ListJson {
+    fn from(l: &ListRow) -> Self {
+        ListJson {
+            id: l.id.clone(),
+            name: l.name.clone(),
+            scope_type: l.scope_type.clone(),
+            scope_key: l.scope_key.clone(),
+            visibility: l.visibility.clone(),
+            owner_agent_id: l.owner_agent_id.clone(),
+            created_by_agent_id: l.created_by_agent_id.clone(),
+            created_at: format_ms(l.created_at),
+            updated_at: format_ms(l.updated_at),
+            deleted_at: l.deleted_at.map(format_ms),
+        }
+    }
+}
+
+/// `task_lists create` → `{list, created}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ListCreated {
+    /// The new list, or the existing one `get_or_create` found.
+    pub list: ListJson,
+    /// False when an existing list was returned.
+    #[serde(default = "yes")]
+    pub created: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// A list of a `find` page with its counts.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ListWithCounts {
+    /// The list object.
+    #[serde(flatten)]
+    pub list: ListJson,
+    /// Its tasks by status.
+    #[serde(default)]
+    pub counts: Counts,
+}
+
+/// `task_lists find` → `{lists, next_cursor}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ListsPage {
+    /// The page's lists.
+    pub lists: Vec<ListWithCounts>,
+    /// Where the next page starts; null on the last one.
+    #[serde(default)]
+    pub next_cursor: Option<String>,
+}
+
+/// `task_lists get` → `{list, counts, tasks?, next_cursor?}`. The tool
+/// fills `tasks` with rows already turned into JSON (a page measures them
+/// as it fills); a renderer reads them as [`TaskJson`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ListDetail<T = TaskJson> {
+    /// The list.
+    pub list: ListJson,
+    /// Counts over the whole list (always set by the tool).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counts: Option<Counts>,
+    /// One page of tasks, unless `include_tasks: false`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tasks: Option<Vec<T>>,
+    /// With `tasks`: where the next page starts (inner None: last page).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<Option<String>>,
+}
+
+/// `task_items create` and `update` → `{task}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TaskResult {
+    /// The task as stored now.
+    pub task: TaskJson,
+}
+
+/// `task_items add_many` → `{tasks}`, in the order given.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TasksResult {
+    /// The tasks as stored.
+    pub tasks: Vec<TaskJson>,
+}
+
+/// The claim part of a claim result.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ClaimJson {
+    /// The claim token.
+    pub token: Option<String>,
+    /// End of the lease (RFC 3339).
+    pub expires_at: Option<String>,
+}
+
+impl ClaimJson {
+    /// The claim `task` holds.
+    pub fn of(task: &TaskRow) -> Self {
+        ClaimJson {
+            token: task.claim_token.clone(),
+            expires_at: task.claim_expires_at.map(format_ms),
+        }
+    }
+}
+
+/// `claim_next` (a task handed out) and `refresh` → `{task, claim,
+/// resumed?}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Claimed {
+    /// The claimed task.
+    pub task: TaskJson,
+    /// Its claim (always set by the tools).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claim: Option<ClaimJson>,
+    /// Set when the caller already held this task.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub resumed: bool,
+}
+
+/// Why nothing could be claimed: open tasks by the first reason that
+/// applies.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Waiting {
+    /// Held by another agent's running lease.
+    #[serde(default)]
+    pub claimed_by_others: i64,
+    /// Waiting on open dependencies.
+    #[serde(default)]
+    pub waiting_on_dependencies: i64,
+    /// Reserved for another agent.
+    #[serde(default)]
+    pub assigned_to_others: i64,
+    /// Paused.
+    #[serde(default)]
+    pub blocked: i64,
+    /// Reasons a newer guest may add (never set by this one).
+    #[serde(flatten)]
+    pub more: Map<String, Json>,
+}
+
+/// `claim_next` with nothing ready → `{task: null, waiting}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NothingToClaim {
+    /// Always null.
+    #[serde(default)]
+    pub task: (),
+    /// Why.
+    pub waiting: Waiting,
+}
+
+/// `claim_next` → a task or why none.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ClaimNext {
+    /// A task was handed out (or handed back).
+    Claimed(Claimed),
+    /// Nothing is ready.
+    Nothing(NothingToClaim),
+}
+
+/// The JSON of a result (serialization of these types cannot fail).
+pub fn to_json<T: Serialize>(result: &T) -> Json {
+    serde_json::to_value(result).unwrap_or(Json::Null)
+}
+
+/// Reads a result back; None when `data` does not have its shape.
+pub fn from_json<T: serde::de::DeserializeOwned>(data: &Json) -> Option<T> {
+    T::deserialize(data).ok()
+}
