@@ -286,7 +286,7 @@ pub struct NothingToClaim {
 #[serde(untagged)]
 pub enum ClaimNext {
     /// A task was handed out (or handed back).
-    Claimed(Claimed),
+    Claimed(Box<Claimed>),
     /// Nothing is ready.
     Nothing(NothingToClaim),
 }

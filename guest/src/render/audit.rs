@@ -44,7 +44,7 @@ pub(crate) fn events(data: &Value) -> Option<Vec<Line>> {
         }
         lines.extend(t.lines());
     }
-    lines.extend(more_line(data));
+    lines.extend(more_line(str_of(data, "next_cursor")));
     Some(lines)
 }
 

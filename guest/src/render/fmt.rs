@@ -4,6 +4,8 @@
 
 use super::Span;
 use super::Style;
+use crate::model::Counts;
+use crate::results::TaskJson;
 use jiff::Timestamp;
 use serde_json::Value;
 
@@ -249,18 +251,17 @@ pub(crate) fn duration(secs: i64) -> String {
 /// `todo N · run N · blocked N · done N`, plus `· canceled N` only when
 /// non-zero (canceled work is rarely what a person looks for). Zero counts
 /// are muted so the eye lands on the others.
-pub(crate) fn counters(counts: &Value) -> Vec<Span> {
+pub(crate) fn counters(counts: &Counts) -> Vec<Span> {
     let mut out: Vec<Span> = Vec::new();
     let fields = [
-        ("todo", "todo", Style::Text),
-        ("in_progress", "run", Style::Accent),
-        ("blocked", "blocked", Style::Warning),
-        ("done", "done", Style::Success),
-        ("canceled", "canceled", Style::Muted),
+        (counts.todo, "todo", Style::Text),
+        (counts.in_progress, "run", Style::Accent),
+        (counts.blocked, "blocked", Style::Warning),
+        (counts.done, "done", Style::Success),
+        (counts.canceled, "canceled", Style::Muted),
     ];
-    for (key, label, style) in fields {
-        let n = int(counts, key).unwrap_or(0);
-        if key == "canceled" && n == 0 {
+    for (n, label, style) in fields {
+        if label == "canceled" && n == 0 {
             continue;
         }
         if !out.is_empty() {
@@ -284,25 +285,29 @@ pub(crate) fn counters(counts: &Value) -> Vec<Span> {
 
 /// Counts of tasks by status, computed from the tasks themselves when a
 /// result carries tasks but no counts object.
-pub(crate) fn count_tasks(tasks: &[Value]) -> Value {
-    let mut counts = serde_json::Map::new();
-    for key in ["todo", "in_progress", "blocked", "done", "canceled"] {
-        let n = tasks
-            .iter()
-            .filter(|t| str_of(t, "status") == Some(key))
-            .count();
-        counts.insert(key.into(), Value::from(n));
+pub(crate) fn count_tasks(tasks: &[TaskJson]) -> Counts {
+    let mut counts = Counts::default();
+    for t in tasks {
+        if let Some(s) = t.status {
+            counts.add(s.as_str(), 1);
+        }
     }
-    Value::Object(counts)
+    counts
 }
 
 /// `workspace:/work/main`, `thread:abc`, `global`: scope type and key in one
 /// token; long keys (paths) keep their tail.
 pub(crate) fn scope(list: &Value) -> String {
-    let ty = str_of(list, "scope_type")
+    scope_of(str_of(list, "scope_type"), str_of(list, "scope_key"))
+}
+
+/// [`scope`] from the scope type and key (blank ones count as absent).
+pub(crate) fn scope_of(ty: Option<&str>, key: Option<&str>) -> String {
+    let ty = ty
+        .and_then(nonblank)
         .map(|t| truncate(t, 12))
         .unwrap_or_default();
-    match str_of(list, "scope_key").map(str::trim) {
+    match key.and_then(nonblank).map(str::trim) {
         Some(key) if !key.is_empty() => format!("{ty}:{}", truncate_left(key, 32)),
         _ => ty,
     }
@@ -310,8 +315,8 @@ pub(crate) fn scope(list: &Value) -> String {
 
 /// Visibility word and its style: `private` stands out (other agents cannot
 /// see the list), `shared` is the quiet default.
-pub(crate) fn visibility(list: &Value) -> Option<Span> {
-    let v = str_of(list, "visibility")?;
+pub(crate) fn visibility(v: &str) -> Option<Span> {
+    let v = nonblank(v)?;
     let style = if v == "private" {
         Style::Warning
     } else {
@@ -327,7 +332,18 @@ pub(crate) fn visibility(list: &Value) -> Option<Span> {
 
 /// A non-empty string field.
 pub(crate) fn str_of<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
-    v.get(key)?.as_str().filter(|s| !s.trim().is_empty())
+    v.get(key)?.as_str().and_then(nonblank)
+}
+
+/// The text unless it is blank: a typed field read as [`str_of`] reads a
+/// JSON one.
+pub(crate) fn nonblank(s: &str) -> Option<&str> {
+    (!s.trim().is_empty()).then_some(s)
+}
+
+/// An optional typed text field, blank counting as absent.
+pub(crate) fn opt(s: &Option<String>) -> Option<&str> {
+    s.as_deref().and_then(nonblank)
 }
 
 /// An integer field, tolerant of huge or fractional numbers (clamped).
@@ -345,11 +361,6 @@ pub(crate) fn as_int(v: &Value) -> Option<i64> {
     }
     // `as` saturates for floats; NaN cannot come from JSON.
     v.as_f64().map(|f| f as i64)
-}
-
-/// A field that must be a JSON object (None for anything else).
-pub(crate) fn obj<'a>(v: &'a Value, key: &str) -> Option<&'a Value> {
-    v.get(key).filter(|x| x.is_object())
 }
 
 /// A field that must be an array.
@@ -448,7 +459,7 @@ mod tests {
     #[test]
     fn counters_add_canceled_only_when_nonzero() {
         let plain = |v: Value| {
-            counters(&v)
+            counters(&serde_json::from_value::<Counts>(v).unwrap_or_default())
                 .iter()
                 .map(|s| s.text.clone())
                 .collect::<String>()
@@ -464,7 +475,7 @@ mod tests {
             plain(json!("garbage")),
             "todo 0 · run 0 · blocked 0 · done 0"
         );
-        let spans = counters(&c2);
+        let spans = counters(&serde_json::from_value(c2.clone()).unwrap());
         let blocked = spans.iter().find(|s| s.text == "1").unwrap();
         assert_eq!(blocked.style, Style::Warning);
     }

@@ -4,6 +4,8 @@
 use super::fmt::{self, str_of};
 use super::table::{Align, Table, cell};
 use super::{Line, LineBuf, Style, line, task};
+use crate::model::Status;
+use crate::results::{TaskResult, TasksResult, from_json};
 use serde_json::Value;
 
 /// Moved tasks listed before `… N more`: a person checks where the first
@@ -25,41 +27,41 @@ fn header(mark: &str, verb: &str, style: Style, list_id: Option<&str>, prep: &st
 
 /// `create` → `{task}`.
 pub(crate) fn created(data: &Value) -> Option<Vec<Line>> {
-    let t = fmt::obj(data, "task")?;
+    let TaskResult { task: t } = from_json(data)?;
     let mut lines = vec![header(
         "✓",
         "created task",
         Style::Success,
-        str_of(t, "list_id"),
+        fmt::opt(&t.list_id),
         "in",
     )];
-    lines.extend(task::rows(std::slice::from_ref(t), 2));
+    lines.extend(task::rows(std::slice::from_ref(&t), 2));
     Some(lines)
 }
 
 /// `add_many` → `{tasks}` in the order given; dependencies inside the
 /// batch resolve to positions.
 pub(crate) fn added(data: &Value) -> Option<Vec<Line>> {
-    let tasks = fmt::arr(data, "tasks")?;
-    let list_id = tasks.iter().find_map(|t| str_of(t, "list_id"));
+    let TasksResult { tasks } = from_json(data)?;
+    let list_id = tasks.iter().find_map(|t| fmt::opt(&t.list_id));
     let verb = format!("added {}", fmt::plural(tasks.len(), "task"));
     let mut lines = vec![header("✓", &verb, Style::Success, list_id, "to")];
-    lines.extend(task::rows(tasks, 2));
+    lines.extend(task::rows(&tasks, 2));
     Some(lines)
 }
 
 /// `update` → `{task}`. The result does not say what changed, so the
 /// header names the state the task is now in.
 pub(crate) fn updated(data: &Value) -> Option<Vec<Line>> {
-    let t = fmt::obj(data, "task")?;
-    let (mark, verb, style) = match str_of(t, "status") {
-        Some("done") => ("✓", "task done", Style::Success),
-        Some("canceled") => ("✗", "task canceled", Style::Muted),
-        Some("blocked") => ("⏸", "task paused", Style::Warning),
+    let TaskResult { task: t } = from_json(data)?;
+    let (mark, verb, style) = match t.status {
+        Some(Status::Done) => ("✓", "task done", Style::Success),
+        Some(Status::Canceled) => ("✗", "task canceled", Style::Muted),
+        Some(Status::Blocked) => ("⏸", "task paused", Style::Warning),
         _ => ("✓", "task updated", Style::Success),
     };
-    let mut lines = vec![header(mark, verb, style, str_of(t, "list_id"), "in")];
-    lines.extend(task::rows(std::slice::from_ref(t), 2));
+    let mut lines = vec![header(mark, verb, style, fmt::opt(&t.list_id), "in")];
+    lines.extend(task::rows(std::slice::from_ref(&t), 2));
     Some(lines)
 }
 

@@ -107,11 +107,11 @@ pub fn claim_next(call: &mut Call) -> ToolResult<Output> {
 /// (flagged in the data) or `refreshed`.
 fn claim_output(call: &Call, task: &TaskRow, verb: &str) -> ToolResult<Output> {
     let deps = deps::of_task(call, &task.id)?;
-    let data = results::to_json(&ClaimNext::Claimed(Claimed {
+    let data = results::to_json(&ClaimNext::Claimed(Box::new(Claimed {
         task: TaskJson::new(task, &deps, TaskForm::Whole),
         claim: Some(ClaimJson::of(task)),
         resumed: verb == "resumed",
-    }));
+    })));
     let until = task.claim_expires_at.map(format_ms).unwrap_or_default();
     let summary = format!(
         "{verb} task {} {} (#{}), lease until {until}",
