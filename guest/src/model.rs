@@ -236,10 +236,15 @@ pub enum TaskForm {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Counts {
+    /// Not started.
     pub todo: i64,
+    /// Claimed.
     pub in_progress: i64,
+    /// Paused.
     pub blocked: i64,
+    /// Finished.
     pub done: i64,
+    /// Abandoned.
     pub canceled: i64,
 }
 

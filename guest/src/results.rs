@@ -300,3 +300,70 @@ pub fn to_json<T: Serialize>(result: &T) -> Json {
 pub fn from_json<T: serde::de::DeserializeOwned>(data: &Json) -> Option<T> {
     T::deserialize(data).ok()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row() -> TaskRow {
+        TaskRow {
+            id: "task_1".into(),
+            list_id: "list_1".into(),
+            position: 2,
+            title: "T".into(),
+            description: Some("d".into()),
+            notes: None,
+            status: Status::InProgress,
+            assigned_to_agent_id: None,
+            claimed_by_agent_id: Some("a".into()),
+            claim_token: Some("claim_1".into()),
+            claim_expires_at: Some(0),
+            lease_ms: Some(900_000),
+            outcome: None,
+            created_at: 0,
+            updated_at: 0,
+            started_at: Some(0),
+            completed_at: None,
+            deleted_at: None,
+        }
+    }
+
+    /// Key order and omitted fields are part of the contract.
+    #[test]
+    fn task_and_claim_json_keep_their_shape() {
+        let t = "1970-01-01T00:00:00.000Z";
+        let whole = TaskJson::new(&row(), &["task_0".into()], TaskForm::Whole);
+        assert_eq!(
+            serde_json::to_string(&whole).unwrap(),
+            format!(
+                r#"{{"id":"task_1","list_id":"list_1","position":2,"title":"T","description":"d","status":"in_progress","claimed_by_agent_id":"a","claim_expires_at":"{t}","depends_on":["task_0"],"created_at":"{t}","updated_at":"{t}","started_at":"{t}"}}"#
+            )
+        );
+        let board = TaskJson::new(&row(), &[], TaskForm::Board { times: false });
+        assert_eq!(
+            serde_json::to_string(&board).unwrap(),
+            format!(
+                r#"{{"id":"task_1","position":2,"title":"T","description":"d","status":"in_progress","claimed_by_agent_id":"a","claim_expires_at":"{t}"}}"#
+            )
+        );
+        let claimed = ClaimNext::Claimed(Box::new(Claimed {
+            task: board.clone(),
+            claim: Some(ClaimJson::of(&row())),
+            resumed: false,
+        }));
+        let text = serde_json::to_string(&claimed).unwrap();
+        assert!(text.ends_with(&format!(
+            r#""claim":{{"token":"claim_1","expires_at":"{t}"}}}}"#
+        )));
+        assert_eq!(from_json::<ClaimNext>(&to_json(&claimed)), Some(claimed));
+        let nothing = ClaimNext::Nothing(NothingToClaim {
+            task: (),
+            waiting: Waiting::default(),
+        });
+        assert_eq!(
+            serde_json::to_string(&nothing).unwrap(),
+            r#"{"task":null,"waiting":{"claimed_by_others":0,"waiting_on_dependencies":0,"assigned_to_others":0,"blocked":0}}"#
+        );
+        assert_eq!(from_json::<ClaimNext>(&to_json(&nothing)), Some(nothing));
+    }
+}
