@@ -291,6 +291,53 @@ pub enum ClaimNext {
     Nothing(NothingToClaim),
 }
 
+/// `task_lists delete` → `{list_id, deleted_tasks}`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ListDeleted {
+    /// The deleted list (always set by the tool).
+    pub list_id: Option<String>,
+    /// Active tasks soft-deleted with it (always set by the tool).
+    pub deleted_tasks: Option<u64>,
+}
+
+/// A task moved by `reorder`, at its new position.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Moved {
+    /// Task id.
+    pub id: String,
+    /// Its new position (always set by the tool).
+    pub position: Option<i64>,
+}
+
+/// `task_items reorder` → `{tasks, shifted}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Reordered {
+    /// The moved tasks, in the order given.
+    pub tasks: Vec<Moved>,
+    /// How many other tasks moved to make room (always set by the tool).
+    #[serde(default)]
+    pub shifted: Option<u64>,
+}
+
+/// `task_items delete` → `{deleted}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TasksDeleted {
+    /// Ids of the deleted tasks.
+    pub deleted: Vec<String>,
+}
+
+/// `task_claims release_expired` → `{released, remaining}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Released {
+    /// Ids of the tasks given back to todo.
+    pub released: Vec<String>,
+    /// Expired claims left for the next call.
+    #[serde(default)]
+    pub remaining: i64,
+}
+
 /// The JSON of a result (serialization of these types cannot fail).
 pub fn to_json<T: Serialize>(result: &T) -> Json {
     serde_json::to_value(result).unwrap_or(Json::Null)

@@ -4,7 +4,7 @@
 use super::fmt;
 use super::items::id_list;
 use super::{Line, LineBuf, Style, line, task};
-use crate::results::{ClaimJson, ClaimNext, Claimed, TaskJson, Waiting, from_json};
+use crate::results::{ClaimJson, ClaimNext, Claimed, Released, TaskJson, Waiting, from_json};
 use serde_json::Value;
 
 /// `lease until 12:15 (15m) · claim_…ZZZZZZ`: when the lease ends, and how
@@ -111,7 +111,10 @@ pub(crate) fn refreshed(data: &Value) -> Option<Vec<Line>> {
 
 /// `release_expired` → `{released: [task ids], remaining}`.
 pub(crate) fn released(data: &Value) -> Option<Vec<Line>> {
-    let ids = fmt::arr(data, "released")?;
+    let Released {
+        released: ids,
+        remaining,
+    } = from_json(data)?;
     if ids.is_empty() {
         return Some(vec![line("no expired claims", Style::Muted)]);
     }
@@ -119,10 +122,10 @@ pub(crate) fn released(data: &Value) -> Option<Vec<Line>> {
         "↺ released {} back to todo",
         fmt::plural(ids.len(), "expired claim")
     );
-    let mut lines = vec![line(head, Style::Warning), id_list(ids)];
-    if let Some(left) = fmt::int(data, "remaining").filter(|n| *n > 0) {
+    let mut lines = vec![line(head, Style::Warning), id_list(&ids)];
+    if remaining > 0 {
         lines.push(line(
-            format!("  {left} more expired: run it again"),
+            format!("  {remaining} more expired: run it again"),
             Style::Muted,
         ));
     }

@@ -1,10 +1,10 @@
 //! `task_lists` results: a list created or reused, the aligned list of lists,
 //! one list's details with its tasks, a deleted list.
 
-use super::fmt::{self, str_of};
+use super::fmt;
 use super::table::{Table, cell};
 use super::{Line, LineBuf, Span, Style, line, task};
-use crate::results::{ListCreated, ListDetail, ListJson, ListsPage, from_json};
+use crate::results::{ListCreated, ListDeleted, ListDetail, ListJson, ListsPage, from_json};
 use serde_json::Value;
 
 /// Names longer than this are cut in tables.
@@ -171,8 +171,9 @@ pub(crate) fn detail(data: &Value) -> Option<Vec<Line>> {
 
 /// `delete` → `{list_id, deleted_tasks}`.
 pub(crate) fn deleted(data: &Value) -> Option<Vec<Line>> {
-    let id = str_of(data, "list_id");
-    let n = fmt::int(data, "deleted_tasks");
+    let result: ListDeleted = from_json(data)?;
+    let id = fmt::opt(&result.list_id);
+    let n = result.deleted_tasks;
     if id.is_none() && n.is_none() {
         return None;
     }

@@ -14,7 +14,9 @@ use crate::clock::format_ms;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::IdKind;
 use crate::model::{END_CLAIM, Status, TASK_COLS, TaskForm, TaskRow};
-use crate::results::{self, ClaimJson, ClaimNext, Claimed, NothingToClaim, TaskJson, Waiting};
+use crate::results::{
+    self, ClaimJson, ClaimNext, Claimed, NothingToClaim, Released, TaskJson, Waiting,
+};
 use crate::store::Value;
 
 fn lease_ms(call: &Call, fallback: Option<i64>) -> i64 {
@@ -315,6 +317,9 @@ pub fn release_expired(call: &mut Call) -> ToolResult<Output> {
     };
     Ok(Output {
         summary,
-        data: json!({"released": released, "remaining": remaining}),
+        data: results::to_json(&Released {
+            released,
+            remaining,
+        }),
     })
 }

@@ -14,7 +14,7 @@ use crate::catalogue::Params;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::IdKind;
 use crate::model::{END_CLAIM, Status, TaskForm, TaskRow};
-use crate::results::{self, TaskJson, TaskResult, TasksResult};
+use crate::results::{self, TaskJson, TaskResult, TasksDeleted, TasksResult};
 use crate::text::quote;
 
 /// A task about to be inserted.
@@ -294,6 +294,6 @@ pub fn delete(call: &mut Call) -> ToolResult<Output> {
     let summary = format!("deleted {}: {}", plural(ids.len(), "task"), id_sample(&ids));
     Ok(Output {
         summary,
-        data: json!({"deleted": ids}),
+        data: results::to_json(&TasksDeleted { deleted: ids }),
     })
 }

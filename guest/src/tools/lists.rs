@@ -11,7 +11,7 @@ use crate::catalogue::DEFAULT_PAGE;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::IdKind;
 use crate::model::{Counts, END_CLAIM, LIST_COLS, ListRow, TASK_COLS, TaskRow};
-use crate::results::{self, ListCreated, ListJson, ListWithCounts, ListsPage};
+use crate::results::{self, ListCreated, ListDeleted, ListJson, ListWithCounts, ListsPage};
 use crate::store::Value;
 use crate::text::quote;
 
@@ -358,6 +358,9 @@ pub fn delete(call: &mut Call) -> ToolResult<Output> {
     );
     Ok(Output {
         summary,
-        data: json!({"list_id": list.id, "deleted_tasks": n}),
+        data: results::to_json(&ListDeleted {
+            list_id: Some(list.id.clone()),
+            deleted_tasks: Some(n),
+        }),
     })
 }
