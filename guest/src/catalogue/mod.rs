@@ -1,6 +1,8 @@
-//! The single definition of every tool, action and parameter. The validator,
-//! the JSON Schemas of the catalogue and `task_help` are all generated from
-//! these tables, so they cannot drift apart.
+//! The tool catalogue: the single definition of every tool, action and
+//! parameter, and of the handler and renderer of each action. The validator,
+//! the JSON Schemas of the catalogue, `task_help`, the dispatch of
+//! [`crate::tools::call_tool`] and of [`crate::render::render_result`] are
+//! all driven by these tables, so they cannot drift apart.
 
 mod defs;
 mod json_schema;
