@@ -170,7 +170,11 @@ impl TaskRow {
             description: opt_text(r, 4),
             notes: opt_text(r, 5),
             // The schema's CHECK admits only the five statuses.
-            status: Status::parse(&text(r, 6)).unwrap_or(Status::Todo),
+            status: r
+                .get(6)
+                .and_then(Value::as_str)
+                .and_then(Status::parse)
+                .unwrap_or(Status::Todo),
             assigned_to_agent_id: opt_text(r, 7),
             claimed_by_agent_id: opt_text(r, 8),
             claim_token: opt_text(r, 9),

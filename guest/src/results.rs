@@ -338,6 +338,39 @@ pub struct Released {
     pub remaining: i64,
 }
 
+/// One audit event. Every key is always present (null when unset); `data`
+/// depends on the kind.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AuditEvent {
+    /// Event id.
+    pub id: Option<String>,
+    /// When it happened (RFC 3339).
+    pub at: Option<String>,
+    /// Who did it.
+    pub agent_id: Option<String>,
+    /// Event kind (`created`, `status_changed`, …).
+    pub kind: Option<String>,
+    /// The list concerned.
+    pub list_id: Option<String>,
+    /// The task concerned.
+    pub task_id: Option<String>,
+    /// Kind-specific details.
+    pub data: Json,
+}
+
+/// `task_audit get` → `{events, next_cursor}`, newest first. The tool fills
+/// `events` with events already turned into JSON (a page measures them as
+/// it fills); a renderer reads them as [`AuditEvent`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditPage<T = AuditEvent> {
+    /// The page's events.
+    pub events: Vec<T>,
+    /// Where the next page starts; null on the last one.
+    #[serde(default)]
+    pub next_cursor: Option<String>,
+}
+
 /// The JSON of a result (serialization of these types cannot fail).
 pub fn to_json<T: Serialize>(result: &T) -> Json {
     serde_json::to_value(result).unwrap_or(Json::Null)
