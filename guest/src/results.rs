@@ -371,6 +371,37 @@ pub struct AuditPage<T = AuditEvent> {
     pub next_cursor: Option<String>,
 }
 
+/// A worked example call of `task_help`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct HelpExample {
+    /// What it does (the action's summary).
+    pub title: String,
+    /// The tool called.
+    pub tool: String,
+    /// The whole input: `{action, params}`.
+    pub input: Json,
+}
+
+/// A `task_help` result: the sections its action asked for, in reading
+/// order.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct HelpResult {
+    /// The standard workflow, as steps.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub workflow: Option<Vec<String>>,
+    /// The rules.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rules: Option<Vec<String>>,
+    /// Tool → action → `{summary, schema}`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub schemas: Option<Map<String, Json>>,
+    /// Worked calls.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub examples: Option<Vec<HelpExample>>,
+}
+
 /// The JSON of a result (serialization of these types cannot fail).
 pub fn to_json<T: Serialize>(result: &T) -> Json {
     serde_json::to_value(result).unwrap_or(Json::Null)

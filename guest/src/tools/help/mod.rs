@@ -9,32 +9,27 @@ mod texts;
 pub use export::catalogue;
 pub use texts::{RULES, WORKFLOW};
 
-use serde_json::{Map, Value as Json, json};
-
 use super::call::Output;
 use crate::error::ToolResult;
+use crate::results::{self, HelpResult};
 use reference::{examples, schemas};
 
 /// Runs a `task_help` action.
 pub fn run(action: &str) -> ToolResult<Output> {
-    let mut data = Map::new();
     let all = action == "all";
-    if all || action == "workflow" {
-        data.insert("workflow".into(), json!(WORKFLOW));
-        data.insert("rules".into(), json!(RULES));
-    }
-    if all || action == "schemas" {
-        data.insert("schemas".into(), schemas());
-    }
-    if all || action == "examples" {
-        data.insert("examples".into(), examples());
-    }
-    let summary = format!(
-        "task_help {action}: {}",
-        data.keys().cloned().collect::<Vec<_>>().join(", ")
-    );
-    Ok(Output {
-        summary,
-        data: Json::Object(data),
-    })
+    let texts = |t: &[&str]| t.iter().map(|s| s.to_string()).collect();
+    let workflow = all || action == "workflow";
+    let data = HelpResult {
+        workflow: workflow.then(|| texts(WORKFLOW)),
+        rules: workflow.then(|| texts(RULES)),
+        schemas: (all || action == "schemas").then(schemas),
+        examples: (all || action == "examples").then(examples),
+    };
+    let data = results::to_json(&data);
+    let sections: Vec<&str> = data
+        .as_object()
+        .map(|m| m.keys().map(String::as_str).collect())
+        .unwrap_or_default();
+    let summary = format!("task_help {action}: {}", sections.join(", "));
+    Ok(Output { summary, data })
 }

@@ -4,9 +4,10 @@
 use serde_json::{Map, Value as Json, json};
 
 use crate::catalogue::{self, TOOLS};
+use crate::results::HelpExample;
 
 /// The `params` schema of every tool+action (`task_help`'s: no params).
-pub(super) fn schemas() -> Json {
+pub(super) fn schemas() -> Map<String, Json> {
     let mut tools = Map::new();
     for tool in TOOLS.iter() {
         let mut actions = Map::new();
@@ -18,19 +19,23 @@ pub(super) fn schemas() -> Json {
         }
         tools.insert(tool.name.into(), Json::Object(actions));
     }
-    Json::Object(tools)
+    tools
 }
 
 /// A worked call of every tool+action that takes params.
-pub(super) fn examples() -> Json {
+pub(super) fn examples() -> Vec<HelpExample> {
     let mut out = Vec::new();
     for tool in TOOLS.iter().filter(|t| t.takes_params) {
         for a in tool.actions {
             let params: Json = serde_json::from_str(a.example).unwrap_or(Json::Null);
-            out.push(json!({"title": a.summary, "tool": tool.name, "input": {"action": a.name, "params": params}}));
+            out.push(HelpExample {
+                title: a.summary.to_string(),
+                tool: tool.name.to_string(),
+                input: json!({"action": a.name, "params": params}),
+            });
         }
     }
-    Json::Array(out)
+    out
 }
 
 #[cfg(test)]
