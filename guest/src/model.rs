@@ -1,12 +1,13 @@
-//! Rows of the `lists` and `tasks` tables and their contract JSON shapes.
-//! Optional fields are left out of the JSON when unset, to keep results small.
+//! Rows of the `lists` and `tasks` tables, the closed sets of their columns
+//! ([`Status`], [`Visibility`]) and per-status [`Counts`]. Their contract
+//! JSON shapes are the typed objects of [`crate::results`].
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
-use crate::results::{self, ListJson, TaskJson};
+use crate::results::{self, TaskJson};
 use crate::store::Value;
 
 /// Columns selected for a list, in [`ListRow::from_row`] order.
@@ -77,6 +78,40 @@ impl fmt::Display for Status {
     }
 }
 
+/// Who may use a list, stored and serialized as `private` or `shared`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Visibility {
+    /// Only its owner (others need an audited bypass).
+    Private,
+    /// Every agent.
+    Shared,
+}
+
+impl Visibility {
+    /// Both visibilities, in contract order.
+    pub const ALL: [Visibility; 2] = [Visibility::Private, Visibility::Shared];
+
+    /// The visibility's name in SQL and JSON.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Visibility::Private => "private",
+            Visibility::Shared => "shared",
+        }
+    }
+
+    /// The visibility named `s`, if it is one.
+    pub fn parse(s: &str) -> Option<Visibility> {
+        Visibility::ALL.into_iter().find(|v| v.as_str() == s)
+    }
+}
+
+impl fmt::Display for Visibility {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// A row of `lists`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListRow {
@@ -84,7 +119,7 @@ pub struct ListRow {
     pub name: String,
     pub scope_type: String,
     pub scope_key: String,
-    pub visibility: String,
+    pub visibility: Visibility,
     pub owner_agent_id: Option<String>,
     pub created_by_agent_id: String,
     pub created_at: i64,
@@ -139,7 +174,12 @@ impl ListRow {
             name: text(r, 1),
             scope_type: text(r, 2),
             scope_key: text(r, 3),
-            visibility: text(r, 4),
+            // The schema's CHECK admits only the two visibilities.
+            visibility: r
+                .get(4)
+                .and_then(Value::as_str)
+                .and_then(Visibility::parse)
+                .unwrap_or(Visibility::Private),
             owner_agent_id: opt_text(r, 5),
             created_by_agent_id: text(r, 6),
             created_at: int(r, 7),
@@ -150,12 +190,8 @@ impl ListRow {
 
     /// Whether `agent` may use this list without a bypass.
     pub fn visible_to(&self, agent: Option<&str>) -> bool {
-        self.visibility != "private" || (agent.is_some() && self.owner_agent_id.as_deref() == agent)
-    }
-
-    /// The contract's list object.
-    pub fn to_json(&self) -> Json {
-        results::to_json(&ListJson::from(self))
+        self.visibility != Visibility::Private
+            || (agent.is_some() && self.owner_agent_id.as_deref() == agent)
     }
 }
 
@@ -209,11 +245,6 @@ impl TaskRow {
         self.status.is_closed()
     }
 
-    /// The contract's task object, with its dependencies.
-    pub fn to_json(&self, depends_on: &[String]) -> Json {
-        self.to_json_as(depends_on, TaskForm::Whole)
-    }
-
     /// The task object in `form`: whole, or as a row of a `task_lists get`
     /// page.
     pub fn to_json_as(&self, depends_on: &[String], form: TaskForm) -> Json {
@@ -263,10 +294,5 @@ impl Counts {
             Some(Status::Canceled) => self.canceled += n,
             None => {}
         }
-    }
-
-    /// The contract's counts object.
-    pub fn to_json(&self) -> Json {
-        results::to_json(self)
     }
 }

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
 
 use crate::clock::format_ms;
-use crate::model::{Counts, ListRow, Status, TaskForm, TaskRow};
+use crate::model::{Counts, ListRow, Status, TaskForm, TaskRow, Visibility};
 
 /// The contract's task object: whole (create, update, claims) or as a row
 /// of a `task_lists get` page ([`TaskForm`]).
@@ -116,8 +116,9 @@ pub struct ListJson {
     pub scope_type: String,
     /// Scope key (a path, a thread id, …).
     pub scope_key: String,
-    /// `private` or `shared`.
-    pub visibility: String,
+    /// `private` or `shared` (always set by the tools).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub visibility: Option<Visibility>,
     /// Owner of a private list.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub owner_agent_id: Option<String>,
@@ -139,7 +140,7 @@ impl From<&ListRow> for ListJson {
             name: l.name.clone(),
             scope_type: l.scope_type.clone(),
             scope_key: l.scope_key.clone(),
-            visibility: l.visibility.clone(),
+            visibility: Some(l.visibility),
             owner_agent_id: l.owner_agent_id.clone(),
             created_by_agent_id: l.created_by_agent_id.clone(),
             created_at: format_ms(l.created_at),

@@ -613,10 +613,10 @@ pub fn find_tool(name: &str) -> Option<&'static ToolSpec> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Status;
+    use crate::model::{Status, Visibility};
 
     #[test]
-    fn statuses_are_the_status_enum() {
+    fn statuses_and_visibilities_are_their_enums() {
         let names: Vec<&str> = Status::ALL.iter().map(|s| s.as_str()).collect();
         assert_eq!(STATUSES, names.as_slice());
         for s in Status::ALL {
@@ -624,6 +624,12 @@ mod tests {
             assert_eq!(serde_json::to_value(s).unwrap(), s.as_str());
         }
         assert_eq!(Status::parse("running"), None);
+        let names: Vec<&str> = Visibility::ALL.iter().map(|v| v.as_str()).collect();
+        assert_eq!(VISIBILITIES, names.as_slice());
+        for v in Visibility::ALL {
+            assert_eq!(Visibility::parse(v.as_str()), Some(v));
+            assert_eq!(serde_json::to_value(v).unwrap(), v.as_str());
+        }
     }
 
     /// Every action of the contract has one row, hence one handler and

@@ -4,6 +4,7 @@
 use super::fmt;
 use super::table::{Table, cell};
 use super::{Line, LineBuf, Span, Style, line, task};
+use crate::model::Visibility;
 use crate::results::{ListCreated, ListDeleted, ListDetail, ListJson, ListsPage, from_json};
 use serde_json::Value;
 
@@ -20,7 +21,7 @@ fn whereabouts(list: &ListJson, l: &mut LineBuf) {
             style: Style::Muted,
         });
     }
-    if let Some(v) = fmt::visibility(&list.visibility) {
+    if let Some(v) = fmt::visibility(list.visibility.map_or("", Visibility::as_str)) {
         parts.push(v);
     }
     if let Some(owner) = fmt::opt(&list.owner_agent_id) {
@@ -98,7 +99,9 @@ pub(crate) fn found(data: &Value) -> Option<Vec<Line>> {
                     Style::Muted,
                 ),
                 cell(scope(list), Style::Muted),
-                fmt::visibility(&list.visibility).into_iter().collect(),
+                fmt::visibility(list.visibility.map_or("", Visibility::as_str))
+                    .into_iter()
+                    .collect(),
                 tail,
             ]);
         }

@@ -10,7 +10,7 @@ use super::summary::{plural, quoted};
 use crate::catalogue::DEFAULT_PAGE;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::IdKind;
-use crate::model::{Counts, END_CLAIM, LIST_COLS, ListRow, TASK_COLS, TaskRow};
+use crate::model::{Counts, END_CLAIM, LIST_COLS, ListRow, TASK_COLS, TaskRow, Visibility};
 use crate::results::{self, ListCreated, ListDeleted, ListJson, ListWithCounts, ListsPage};
 use crate::store::Value;
 use crate::text::quote;
@@ -27,16 +27,16 @@ pub fn create(call: &mut Call) -> ToolResult<Output> {
     let visibility = call
         .params
         .str("visibility")
-        .unwrap_or("shared")
-        .to_string();
+        .and_then(Visibility::parse)
+        .unwrap_or(Visibility::Shared);
     let owner = call
         .params
         .str("owner_agent_id")
         .map(str::to_string)
-        .or_else(|| (visibility == "private").then(|| agent.clone()));
+        .or_else(|| (visibility == Visibility::Private).then(|| agent.clone()));
 
     if call.params.bool("get_or_create") == Some(true) {
-        if visibility == "private" && owner.as_deref() != Some(agent.as_str()) {
+        if visibility == Visibility::Private && owner.as_deref() != Some(agent.as_str()) {
             // It could only ever find that agent's private lists, which
             // the caller may not see: each call would make another.
             return Err(ToolError::invalid(
