@@ -1,8 +1,8 @@
 //! Who is calling: the host's call context plus `params.agent_id`, resolved
 //! into the one effective identity an action runs as.
 
+use crate::catalogue::is_agent_id;
 use crate::error::{ErrorCode, ToolError, ToolResult};
-use crate::spec::is_agent_id;
 use crate::text::quote;
 
 pub use crate::glue::CallContext;
@@ -23,7 +23,7 @@ impl Default for CallContext {
 pub const MAX_AGENT_ID: usize = 200;
 
 /// The agent id rule in words, for messages (checked by
-/// [`crate::spec::is_agent_id`]).
+/// [`crate::catalogue::is_agent_id`]).
 pub const AGENT_ID_RULE: &str = "1 to 200 characters, no surrounding spaces, no control, bidirectional or zero-width characters, no space but the plain one";
 
 /// Resolves the effective agent id from the host default and `params.agent_id`.

@@ -11,18 +11,18 @@ wit_bindgen::generate!({
     additional_derives: [PartialEq],
 });
 
-pub use exports::tasklists::component::tools::{CallFailure, FailureKind};
+pub use exports::tasklists::component::tools::{
+    CallFailure, FailureKind, ToolAnnotations, ToolInfo,
+};
 pub use exports::tasklists::component::ui::{Line, Span, Style};
 pub use tasklists::component::types::{CallContext, ErrorCode, ToolError, ToolReply};
 
 #[cfg(target_arch = "wasm32")]
 mod component {
-    use super::exports::tasklists::component::tools::{
-        Guest as ToolsGuest, ToolAnnotations, ToolInfo,
-    };
+    use super::exports::tasklists::component::tools::Guest as ToolsGuest;
     use super::exports::tasklists::component::ui::Guest as UiGuest;
     use super::tasklists::component::{clock as wclock, store as wstore};
-    use super::{CallContext, CallFailure, Line, ToolError, ToolReply};
+    use super::{CallContext, CallFailure, Line, ToolError, ToolInfo, ToolReply};
     use crate::{envelope, render, store, tools};
 
     struct Component;
@@ -129,20 +129,6 @@ mod component {
 
         fn catalogue() -> Vec<ToolInfo> {
             tools::catalogue()
-                .into_iter()
-                .map(|c| ToolInfo {
-                    name: c.name.into(),
-                    title: c.title.into(),
-                    description: c.description,
-                    input_schema: c.input_schema.to_string(),
-                    annotations: ToolAnnotations {
-                        read_only: c.annotations.read_only,
-                        destructive: c.annotations.destructive,
-                        idempotent: c.annotations.idempotent,
-                        open_world: false,
-                    },
-                })
-                .collect()
         }
     }
 

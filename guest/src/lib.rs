@@ -4,6 +4,7 @@
 //! touches the generated WIT bindings (the boundary types it generates are
 //! used as they are, on every target; the exports exist on wasm only).
 
+pub mod catalogue;
 pub mod clock;
 pub mod context;
 pub mod envelope;
@@ -11,8 +12,8 @@ pub mod error;
 pub mod ids;
 pub mod model;
 pub mod render;
+pub mod results;
 pub mod schema;
-pub mod spec;
 pub mod store;
 pub mod text;
 pub mod tools;

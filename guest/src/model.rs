@@ -1,9 +1,13 @@
-//! Rows of the `lists` and `tasks` tables and their contract JSON shapes.
-//! Optional fields are left out of the JSON when unset, to keep results small.
+//! Rows of the `lists` and `tasks` tables, the closed sets of their columns
+//! ([`Status`], [`Visibility`]) and per-status [`Counts`]. Their contract
+//! JSON shapes are the typed objects of [`crate::results`].
 
-use serde_json::{Map, Value as Json, json};
+use std::fmt;
 
-use crate::clock::format_ms;
+use serde::{Deserialize, Serialize};
+use serde_json::Value as Json;
+
+use crate::results::{self, TaskJson};
 use crate::store::Value;
 
 /// Columns selected for a list, in [`ListRow::from_row`] order.
@@ -19,6 +23,95 @@ pub const TASK_COLS: &str = "id, list_id, position, title, description, notes, s
 pub const END_CLAIM: &str =
     "claimed_by_agent_id = NULL, claim_token = NULL, claim_expires_at = NULL, lease_ms = NULL";
 
+/// A task's status, stored and serialized as its snake_case name
+/// (`todo`, `in_progress`, `blocked`, `done`, `canceled`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Not started.
+    Todo,
+    /// Claimed and being worked on.
+    InProgress,
+    /// Paused.
+    Blocked,
+    /// Finished with an outcome.
+    Done,
+    /// Abandoned with an outcome.
+    Canceled,
+}
+
+impl Status {
+    /// Every status, in contract order.
+    pub const ALL: [Status; 5] = [
+        Status::Todo,
+        Status::InProgress,
+        Status::Blocked,
+        Status::Done,
+        Status::Canceled,
+    ];
+
+    /// The status's name in SQL and JSON.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Status::Todo => "todo",
+            Status::InProgress => "in_progress",
+            Status::Blocked => "blocked",
+            Status::Done => "done",
+            Status::Canceled => "canceled",
+        }
+    }
+
+    /// The status named `s`, if it is one.
+    pub fn parse(s: &str) -> Option<Status> {
+        Status::ALL.into_iter().find(|st| st.as_str() == s)
+    }
+
+    /// Whether the status closes a task (`done` or `canceled`).
+    pub const fn is_closed(self) -> bool {
+        matches!(self, Status::Done | Status::Canceled)
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Who may use a list, stored and serialized as `private` or `shared`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Visibility {
+    /// Only its owner (others need an audited bypass).
+    Private,
+    /// Every agent.
+    Shared,
+}
+
+impl Visibility {
+    /// Both visibilities, in contract order.
+    pub const ALL: [Visibility; 2] = [Visibility::Private, Visibility::Shared];
+
+    /// The visibility's name in SQL and JSON.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Visibility::Private => "private",
+            Visibility::Shared => "shared",
+        }
+    }
+
+    /// The visibility named `s`, if it is one.
+    pub fn parse(s: &str) -> Option<Visibility> {
+        Visibility::ALL.into_iter().find(|v| v.as_str() == s)
+    }
+}
+
+impl fmt::Display for Visibility {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// A row of `lists`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListRow {
@@ -26,7 +119,7 @@ pub struct ListRow {
     pub name: String,
     pub scope_type: String,
     pub scope_key: String,
-    pub visibility: String,
+    pub visibility: Visibility,
     pub owner_agent_id: Option<String>,
     pub created_by_agent_id: String,
     pub created_at: i64,
@@ -43,7 +136,7 @@ pub struct TaskRow {
     pub title: String,
     pub description: Option<String>,
     pub notes: Option<String>,
-    pub status: String,
+    pub status: Status,
     pub assigned_to_agent_id: Option<String>,
     pub claimed_by_agent_id: Option<String>,
     pub claim_token: Option<String>,
@@ -81,7 +174,12 @@ impl ListRow {
             name: text(r, 1),
             scope_type: text(r, 2),
             scope_key: text(r, 3),
-            visibility: text(r, 4),
+            // The schema's CHECK admits only the two visibilities.
+            visibility: r
+                .get(4)
+                .and_then(Value::as_str)
+                .and_then(Visibility::parse)
+                .unwrap_or(Visibility::Private),
             owner_agent_id: opt_text(r, 5),
             created_by_agent_id: text(r, 6),
             created_at: int(r, 7),
@@ -92,30 +190,8 @@ impl ListRow {
 
     /// Whether `agent` may use this list without a bypass.
     pub fn visible_to(&self, agent: Option<&str>) -> bool {
-        self.visibility != "private" || (agent.is_some() && self.owner_agent_id.as_deref() == agent)
-    }
-
-    /// The contract's list object.
-    pub fn to_json(&self) -> Json {
-        let mut m = Map::new();
-        m.insert("id".into(), self.id.clone().into());
-        m.insert("name".into(), self.name.clone().into());
-        m.insert("scope_type".into(), self.scope_type.clone().into());
-        m.insert("scope_key".into(), self.scope_key.clone().into());
-        m.insert("visibility".into(), self.visibility.clone().into());
-        if let Some(o) = &self.owner_agent_id {
-            m.insert("owner_agent_id".into(), o.clone().into());
-        }
-        m.insert(
-            "created_by_agent_id".into(),
-            self.created_by_agent_id.clone().into(),
-        );
-        m.insert("created_at".into(), format_ms(self.created_at).into());
-        m.insert("updated_at".into(), format_ms(self.updated_at).into());
-        if let Some(d) = self.deleted_at {
-            m.insert("deleted_at".into(), format_ms(d).into());
-        }
-        Json::Object(m)
+        self.visibility != Visibility::Private
+            || (agent.is_some() && self.owner_agent_id.as_deref() == agent)
     }
 }
 
@@ -129,7 +205,12 @@ impl TaskRow {
             title: text(r, 3),
             description: opt_text(r, 4),
             notes: opt_text(r, 5),
-            status: text(r, 6),
+            // The schema's CHECK admits only the five statuses.
+            status: r
+                .get(6)
+                .and_then(Value::as_str)
+                .and_then(Status::parse)
+                .unwrap_or(Status::Todo),
             assigned_to_agent_id: opt_text(r, 7),
             claimed_by_agent_id: opt_text(r, 8),
             claim_token: opt_text(r, 9),
@@ -154,67 +235,20 @@ impl TaskRow {
 
     /// Whether another agent than `agent` holds a lease that has not expired.
     pub fn held_by_other(&self, agent: Option<&str>, now: i64) -> bool {
-        self.status == "in_progress"
+        self.status == Status::InProgress
             && self.claim_expires_at.is_some_and(|t| t > now)
             && self.claimed_by_agent_id.as_deref() != agent
     }
 
     /// Whether the task is closed (`done` or `canceled`).
     pub fn is_closed(&self) -> bool {
-        self.status == "done" || self.status == "canceled"
-    }
-
-    /// The contract's task object, with its dependencies.
-    pub fn to_json(&self, depends_on: &[String]) -> Json {
-        self.to_json_as(depends_on, TaskForm::Whole)
+        self.status.is_closed()
     }
 
     /// The task object in `form`: whole, or as a row of a `task_lists get`
     /// page.
     pub fn to_json_as(&self, depends_on: &[String], form: TaskForm) -> Json {
-        let (list_id, times) = match form {
-            TaskForm::Whole => (true, true),
-            TaskForm::Board { times } => (false, times),
-        };
-        let mut m = Map::new();
-        let mut put = |k: &str, v: Json| {
-            m.insert(k.into(), v);
-        };
-        put("id", self.id.clone().into());
-        if list_id {
-            put("list_id", self.list_id.clone().into());
-        }
-        put("position", self.position.into());
-        put("title", self.title.clone().into());
-        let opt = |v: &Option<String>| v.clone().map(Json::from);
-        let time = |v: Option<i64>| v.map(|t| Json::from(format_ms(t)));
-        // The lease end and the deletion say what state a task is in; the
-        // other times are history, which a board leaves out unless asked.
-        let history = |v: Option<i64>| if times { time(v) } else { None };
-        let optional = [
-            ("description", opt(&self.description)),
-            ("notes", opt(&self.notes)),
-            ("status", Some(self.status.clone().into())),
-            ("assigned_to_agent_id", opt(&self.assigned_to_agent_id)),
-            ("claimed_by_agent_id", opt(&self.claimed_by_agent_id)),
-            ("claim_expires_at", time(self.claim_expires_at)),
-            ("outcome", opt(&self.outcome)),
-            (
-                "depends_on",
-                (!depends_on.is_empty()).then(|| json!(depends_on)),
-            ),
-            ("created_at", history(Some(self.created_at))),
-            ("updated_at", history(Some(self.updated_at))),
-            ("started_at", history(self.started_at)),
-            ("completed_at", history(self.completed_at)),
-            ("deleted_at", time(self.deleted_at)),
-        ];
-        for (k, v) in optional {
-            if let Some(v) = v {
-                put(k, v);
-            }
-        }
-        Json::Object(m)
+        results::to_json(&TaskJson::new(self, depends_on, form))
     }
 }
 
@@ -232,32 +266,33 @@ pub enum TaskForm {
     },
 }
 
-/// Per-status task counts of a list.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// Per-status task counts of a list (the contract's counts object; a
+/// missing count reads as 0).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Counts {
+    /// Not started.
     pub todo: i64,
+    /// Claimed.
     pub in_progress: i64,
+    /// Paused.
     pub blocked: i64,
+    /// Finished.
     pub done: i64,
+    /// Abandoned.
     pub canceled: i64,
 }
 
 impl Counts {
     /// Adds `n` tasks of `status`.
     pub fn add(&mut self, status: &str, n: i64) {
-        match status {
-            "todo" => self.todo += n,
-            "in_progress" => self.in_progress += n,
-            "blocked" => self.blocked += n,
-            "done" => self.done += n,
-            "canceled" => self.canceled += n,
-            _ => {}
+        match Status::parse(status) {
+            Some(Status::Todo) => self.todo += n,
+            Some(Status::InProgress) => self.in_progress += n,
+            Some(Status::Blocked) => self.blocked += n,
+            Some(Status::Done) => self.done += n,
+            Some(Status::Canceled) => self.canceled += n,
+            None => {}
         }
-    }
-
-    /// The contract's counts object.
-    pub fn to_json(&self) -> Json {
-        json!({"todo": self.todo, "in_progress": self.in_progress, "blocked": self.blocked,
-               "done": self.done, "canceled": self.canceled})
     }
 }

@@ -10,11 +10,11 @@ mod request;
 pub use failure::failed;
 pub use request::{parse_arguments, shown_name};
 
+use crate::catalogue::{TOOLS, find_tool};
 use crate::clock::Clock;
 use crate::context::CallContext;
 use crate::error::{ToolError, ToolResult};
 use crate::glue::ToolReply;
-use crate::spec::{TOOLS, find_tool};
 use crate::store::Store;
 use crate::text::json_text;
 use crate::tools::{Output, call_tool};

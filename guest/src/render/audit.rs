@@ -5,6 +5,7 @@ use super::fmt::{self, str_of};
 use super::lists::more_line;
 use super::table::{Table, cell};
 use super::{Line, LineBuf, Span, Style, line};
+use crate::results::{AuditPage, from_json};
 use serde_json::Value;
 
 /// Data columns are cut to this width: the JSON has the rest.
@@ -12,39 +13,40 @@ const DATA_MAX: usize = 80;
 
 /// `get` → `{events, next_cursor}`.
 pub(crate) fn events(data: &Value) -> Option<Vec<Line>> {
-    let events = fmt::arr(data, "events")?;
+    let page: AuditPage = from_json(data)?;
+    let events = &page.events;
     let mut lines = Vec::new();
     if events.is_empty() {
         lines.push(line("no events", Style::Muted));
     } else {
         let mut t = Table::new(&[]);
-        for e in events.iter().filter(|e| e.is_object()) {
-            let kind = str_of(e, "kind").unwrap_or("?");
+        for e in events {
+            let kind = fmt::opt(&e.kind).unwrap_or("?");
             // Bypasses and expiries are what an audit is read for.
             let kind_style = match kind {
                 "private_bypass" | "expired" => Style::Warning,
                 _ => Style::Text,
             };
-            let target = str_of(e, "task_id")
-                .or_else(|| str_of(e, "list_id"))
+            let target = fmt::opt(&e.task_id)
+                .or_else(|| fmt::opt(&e.list_id))
                 .map(fmt::short_id);
             t.row(vec![
                 cell(
-                    str_of(e, "at").map(fmt::date).unwrap_or_default(),
+                    fmt::opt(&e.at).map(fmt::date).unwrap_or_default(),
                     Style::Muted,
                 ),
-                match str_of(e, "agent_id") {
+                match fmt::opt(&e.agent_id) {
                     Some(a) => cell(fmt::truncate(a, 24), Style::Text),
                     None => cell("—", Style::Muted),
                 },
                 cell(fmt::truncate(kind, 20), kind_style),
                 cell(target.unwrap_or_else(|| "—".into()), Style::Muted),
-                event_data(kind, e.get("data").unwrap_or(&Value::Null)),
+                event_data(kind, &e.data),
             ]);
         }
         lines.extend(t.lines());
     }
-    lines.extend(more_line(data));
+    lines.extend(more_line(page.next_cursor.as_deref()));
     Some(lines)
 }
 

@@ -1,19 +1,20 @@
 //! `task_claims` results: a task claimed (or resumed), nothing to claim and
 //! why, a lease renewed, expired claims released.
 
-use super::fmt::{self, str_of};
+use super::fmt;
 use super::items::id_list;
 use super::{Line, LineBuf, Style, line, task};
+use crate::results::{ClaimJson, ClaimNext, Claimed, Released, TaskJson, Waiting, from_json};
 use serde_json::Value;
 
 /// `lease until 12:15 (15m) · claim_…ZZZZZZ`: when the lease ends, and how
 /// long it lasts counted from the task's last update (when it was granted).
-fn lease_line(task: &Value, claim: Option<&Value>) -> Option<Line> {
+fn lease_line(task: &TaskJson, claim: Option<&ClaimJson>) -> Option<Line> {
     let claim = claim?;
     let mut l = LineBuf::new();
     l.push("  ", Style::Text);
-    if let Some(until) = str_of(claim, "expires_at") {
-        let granted = str_of(task, "updated_at");
+    if let Some(until) = fmt::opt(&claim.expires_at) {
+        let granted = fmt::opt(&task.updated_at);
         l.push(
             format!("lease until {}", fmt::compact_date(until, granted)),
             Style::Muted,
@@ -25,7 +26,7 @@ fn lease_line(task: &Value, claim: Option<&Value>) -> Option<Line> {
             l.push(format!(" ({})", fmt::duration(secs)), Style::Muted);
         }
     }
-    if let Some(token) = str_of(claim, "token") {
+    if let Some(token) = fmt::opt(&claim.token) {
         if l.width() > 2 {
             l.push(" · ", Style::Muted);
         }
@@ -37,11 +38,18 @@ fn lease_line(task: &Value, claim: Option<&Value>) -> Option<Line> {
 
 /// `claim_next` → `{task, claim, resumed?}` or `{task: null, waiting}`.
 pub(crate) fn claimed_next(data: &Value) -> Option<Vec<Line>> {
-    if let Some(t) = fmt::obj(data, "task") {
-        let resumed = data
-            .get("resumed")
-            .and_then(Value::as_bool)
-            .unwrap_or(false);
+    let waiting = match from_json(data)? {
+        ClaimNext::Claimed(claimed) => return Some(claimed_lines(&claimed)),
+        ClaimNext::Nothing(nothing) => nothing.waiting,
+    };
+    Some(vec![waiting_line(&waiting)])
+}
+
+/// A claimed (or resumed) task: its name, lease and notes.
+fn claimed_lines(claimed: &Claimed) -> Vec<Line> {
+    let t = &claimed.task;
+    {
+        let resumed = claimed.resumed;
         let mut head = LineBuf::new();
         // A resumed claim is the agent getting back what it was doing: worth
         // telling apart from fresh work.
@@ -55,37 +63,30 @@ pub(crate) fn claimed_next(data: &Value) -> Option<Vec<Line>> {
         );
         task::name(t, &mut head);
         let mut lines = vec![head.finish()];
-        lines.extend(lease_line(t, fmt::obj(data, "claim")));
+        lines.extend(lease_line(t, claimed.claim.as_ref()));
         lines.extend(task::notes_line(t, 2));
-        return Some(lines);
+        lines
     }
-    let waiting = fmt::obj(data, "waiting")?;
-    Some(vec![waiting_line(waiting)])
 }
 
 /// Why nothing was handed out; all zero means every task is closed.
-fn waiting_line(waiting: &Value) -> Line {
+fn waiting_line(waiting: &Waiting) -> Line {
     let known = [
-        ("claimed_by_others", "claimed by others"),
-        ("waiting_on_dependencies", "waiting on dependencies"),
-        ("assigned_to_others", "assigned to others"),
-        ("blocked", "paused"),
+        (waiting.claimed_by_others, "claimed by others"),
+        (waiting.waiting_on_dependencies, "waiting on dependencies"),
+        (waiting.assigned_to_others, "assigned to others"),
+        (waiting.blocked, "paused"),
     ];
     let mut reasons: Vec<String> = Vec::new();
-    for (key, words) in known {
-        if let Some(n) = fmt::int(waiting, key).filter(|n| *n != 0) {
+    for (n, words) in known {
+        if n != 0 {
             reasons.push(format!("{n} {words}"));
         }
     }
     // Reasons a newer guest may add still show, in their wire words.
-    if let Some(map) = waiting.as_object() {
-        for (key, v) in map {
-            if known.iter().any(|(k, _)| k == key) {
-                continue;
-            }
-            if let Some(n) = fmt::as_int(v).filter(|n| *n != 0) {
-                reasons.push(format!("{n} {}", fmt::truncate(&key.replace('_', " "), 30)));
-            }
+    for (key, v) in &waiting.more {
+        if let Some(n) = fmt::as_int(v).filter(|n| *n != 0) {
+            reasons.push(format!("{n} {}", fmt::truncate(&key.replace('_', " "), 30)));
         }
     }
     if reasons.is_empty() {
@@ -99,18 +100,21 @@ fn waiting_line(waiting: &Value) -> Line {
 
 /// `refresh` → `{task, claim}`.
 pub(crate) fn refreshed(data: &Value) -> Option<Vec<Line>> {
-    let t = fmt::obj(data, "task")?;
+    let Claimed { task: t, claim, .. } = from_json(data)?;
     let mut head = LineBuf::new();
     head.push("↻ renewed ", Style::Accent);
-    task::name(t, &mut head);
+    task::name(&t, &mut head);
     let mut lines = vec![head.finish()];
-    lines.extend(lease_line(t, fmt::obj(data, "claim")));
+    lines.extend(lease_line(&t, claim.as_ref()));
     Some(lines)
 }
 
 /// `release_expired` → `{released: [task ids], remaining}`.
 pub(crate) fn released(data: &Value) -> Option<Vec<Line>> {
-    let ids = fmt::arr(data, "released")?;
+    let Released {
+        released: ids,
+        remaining,
+    } = from_json(data)?;
     if ids.is_empty() {
         return Some(vec![line("no expired claims", Style::Muted)]);
     }
@@ -118,10 +122,10 @@ pub(crate) fn released(data: &Value) -> Option<Vec<Line>> {
         "↺ released {} back to todo",
         fmt::plural(ids.len(), "expired claim")
     );
-    let mut lines = vec![line(head, Style::Warning), id_list(ids)];
-    if let Some(left) = fmt::int(data, "remaining").filter(|n| *n > 0) {
+    let mut lines = vec![line(head, Style::Warning), id_list(&ids)];
+    if remaining > 0 {
         lines.push(line(
-            format!("  {left} more expired: run it again"),
+            format!("  {remaining} more expired: run it again"),
             Style::Muted,
         ));
     }

@@ -3,6 +3,7 @@
 
 use super::fmt::{self, str_of};
 use super::{Line, LineBuf, Style, line};
+use crate::results::{HelpResult, from_json};
 use serde_json::Value;
 
 /// Examples longer than this are cut (the model got them whole).
@@ -10,22 +11,22 @@ const EXAMPLE_MAX: usize = 240;
 
 /// Any `task_help` action: sections present in the data, in reading order.
 pub(crate) fn help(data: &Value) -> Option<Vec<Line>> {
+    let help: HelpResult = from_json(data)?;
     let mut lines = Vec::new();
-    if let Some(steps) = fmt::arr(data, "workflow") {
+    if let Some(steps) = &help.workflow {
         lines.push(line("Workflow", Style::Strong));
-        let texts: Vec<&str> = steps.iter().filter_map(Value::as_str).collect();
-        let w = texts.len().to_string().len();
-        for (i, step) in texts.iter().enumerate() {
+        let w = steps.len().to_string().len();
+        for (i, step) in steps.iter().enumerate() {
             item(&mut lines, &format!("{:>w$}. ", i + 1), step);
         }
     }
-    if let Some(rules) = fmt::arr(data, "rules") {
+    if let Some(rules) = &help.rules {
         lines.push(line("Rules", Style::Strong));
-        for rule in rules.iter().filter_map(Value::as_str) {
+        for rule in rules {
             item(&mut lines, "• ", rule);
         }
     }
-    if let Some(schemas) = data.get("schemas").and_then(Value::as_object) {
+    if let Some(schemas) = &help.schemas {
         lines.push(line("Schemas", Style::Strong));
         for (tool, actions) in schemas {
             let Some(actions) = actions.as_object() else {
@@ -36,21 +37,18 @@ pub(crate) fn help(data: &Value) -> Option<Vec<Line>> {
             }
         }
     }
-    if let Some(examples) = fmt::arr(data, "examples") {
+    if let Some(examples) = &help.examples {
         lines.push(line("Examples", Style::Strong));
-        for ex in examples.iter().filter(|e| e.is_object()) {
+        for ex in examples {
             lines.push(line(
-                format!("  {}", str_of(ex, "title").unwrap_or("(untitled)")),
+                format!("  {}", fmt::nonblank(&ex.title).unwrap_or("(untitled)")),
                 Style::Text,
             ));
             let mut l = LineBuf::new();
             l.push("    ", Style::Text);
-            l.push(str_of(ex, "tool").unwrap_or("?"), Style::Accent)
+            l.push(fmt::nonblank(&ex.tool).unwrap_or("?"), Style::Accent)
                 .push(" ", Style::Text);
-            l.push(
-                fmt::compact_json(ex.get("input").unwrap_or(&Value::Null), EXAMPLE_MAX),
-                Style::Muted,
-            );
+            l.push(fmt::compact_json(&ex.input, EXAMPLE_MAX), Style::Muted);
             lines.push(l.finish());
         }
     }

@@ -1,9 +1,11 @@
 //! `task_items` results: tasks created, added in bulk, updated, reordered,
 //! deleted. Each says what happened in a header, then shows the task rows.
 
-use super::fmt::{self, str_of};
+use super::fmt;
 use super::table::{Align, Table, cell};
 use super::{Line, LineBuf, Style, line, task};
+use crate::model::Status;
+use crate::results::{Moved, Reordered, TaskResult, TasksDeleted, TasksResult, from_json};
 use serde_json::Value;
 
 /// Moved tasks listed before `… N more`: a person checks where the first
@@ -25,56 +27,56 @@ fn header(mark: &str, verb: &str, style: Style, list_id: Option<&str>, prep: &st
 
 /// `create` → `{task}`.
 pub(crate) fn created(data: &Value) -> Option<Vec<Line>> {
-    let t = fmt::obj(data, "task")?;
+    let TaskResult { task: t } = from_json(data)?;
     let mut lines = vec![header(
         "✓",
         "created task",
         Style::Success,
-        str_of(t, "list_id"),
+        fmt::opt(&t.list_id),
         "in",
     )];
-    lines.extend(task::rows(std::slice::from_ref(t), 2));
+    lines.extend(task::rows(std::slice::from_ref(&t), 2));
     Some(lines)
 }
 
 /// `add_many` → `{tasks}` in the order given; dependencies inside the
 /// batch resolve to positions.
 pub(crate) fn added(data: &Value) -> Option<Vec<Line>> {
-    let tasks = fmt::arr(data, "tasks")?;
-    let list_id = tasks.iter().find_map(|t| str_of(t, "list_id"));
+    let TasksResult { tasks } = from_json(data)?;
+    let list_id = tasks.iter().find_map(|t| fmt::opt(&t.list_id));
     let verb = format!("added {}", fmt::plural(tasks.len(), "task"));
     let mut lines = vec![header("✓", &verb, Style::Success, list_id, "to")];
-    lines.extend(task::rows(tasks, 2));
+    lines.extend(task::rows(&tasks, 2));
     Some(lines)
 }
 
 /// `update` → `{task}`. The result does not say what changed, so the
 /// header names the state the task is now in.
 pub(crate) fn updated(data: &Value) -> Option<Vec<Line>> {
-    let t = fmt::obj(data, "task")?;
-    let (mark, verb, style) = match str_of(t, "status") {
-        Some("done") => ("✓", "task done", Style::Success),
-        Some("canceled") => ("✗", "task canceled", Style::Muted),
-        Some("blocked") => ("⏸", "task paused", Style::Warning),
+    let TaskResult { task: t } = from_json(data)?;
+    let (mark, verb, style) = match t.status {
+        Some(Status::Done) => ("✓", "task done", Style::Success),
+        Some(Status::Canceled) => ("✗", "task canceled", Style::Muted),
+        Some(Status::Blocked) => ("⏸", "task paused", Style::Warning),
         _ => ("✓", "task updated", Style::Success),
     };
-    let mut lines = vec![header(mark, verb, style, str_of(t, "list_id"), "in")];
-    lines.extend(task::rows(std::slice::from_ref(t), 2));
+    let mut lines = vec![header(mark, verb, style, fmt::opt(&t.list_id), "in")];
+    lines.extend(task::rows(std::slice::from_ref(&t), 2));
     Some(lines)
 }
 
 /// `reorder` → `{tasks: [{id, position}], shifted}`: the moved tasks at
 /// their new positions, and how many others moved to make room.
 pub(crate) fn reordered(data: &Value) -> Option<Vec<Line>> {
-    let tasks = fmt::arr(data, "tasks")?;
-    let mut sorted: Vec<&Value> = tasks.iter().filter(|t| t.is_object()).collect();
-    sorted.sort_by_key(|t| fmt::int(t, "position").unwrap_or(i64::MAX));
+    let result: Reordered = from_json(data)?;
+    let mut sorted: Vec<&Moved> = result.tasks.iter().collect();
+    sorted.sort_by_key(|t| t.position.unwrap_or(i64::MAX));
     let mut head = LineBuf::new();
     head.push(
         format!("↕ moved {}", fmt::plural(sorted.len(), "task")),
         Style::Accent,
     );
-    if let Some(n) = fmt::int(data, "shifted") {
+    if let Some(n) = result.shifted {
         head.push(
             format!(" · {} shifted", fmt::plural(n, "other task")),
             Style::Muted,
@@ -85,13 +87,13 @@ pub(crate) fn reordered(data: &Value) -> Option<Vec<Line>> {
     for row in sorted.iter().take(ORDER_MAX) {
         t.row(vec![
             cell(
-                fmt::int(row, "position")
-                    .map(|p| format!("#{p}"))
-                    .unwrap_or_default(),
+                row.position.map(|p| format!("#{p}")).unwrap_or_default(),
                 Style::Muted,
             ),
             cell(
-                str_of(row, "id").map(fmt::short_id).unwrap_or_default(),
+                fmt::nonblank(&row.id)
+                    .map(fmt::short_id)
+                    .unwrap_or_default(),
                 Style::Text,
             ),
         ]);
@@ -108,27 +110,24 @@ pub(crate) fn reordered(data: &Value) -> Option<Vec<Line>> {
 
 /// `delete` → `{deleted: [task ids]}`.
 pub(crate) fn deleted(data: &Value) -> Option<Vec<Line>> {
-    let ids = fmt::arr(data, "deleted")?;
+    let TasksDeleted { deleted: ids } = from_json(data)?;
     if ids.is_empty() {
         return Some(vec![line("nothing deleted", Style::Muted)]);
     }
     let verb = format!("deleted {}", fmt::plural(ids.len(), "task"));
     Some(vec![
         line(format!("✓ {verb}"), Style::Success),
-        id_list(ids),
+        id_list(&ids),
     ])
 }
 
 /// `  task_…A, task_…B, +3 more`: ids a person may want to recognize, on
 /// one line.
-pub(crate) fn id_list(ids: &[Value]) -> Line {
+pub(crate) fn id_list(ids: &[String]) -> Line {
     let shown: Vec<String> = ids
         .iter()
         .take(IDS_MAX)
-        .map(|v| match v.as_str() {
-            Some(id) => fmt::short_id(id),
-            None => fmt::compact_json(v, 20),
-        })
+        .map(|id| fmt::short_id(id))
         .collect();
     let mut l = LineBuf::new();
     l.push("  ", Style::Text)

@@ -1,28 +1,30 @@
 //! `task_lists` results: a list created or reused, the aligned list of lists,
 //! one list's details with its tasks, a deleted list.
 
-use super::fmt::{self, str_of};
+use super::fmt;
 use super::table::{Table, cell};
 use super::{Line, LineBuf, Span, Style, line, task};
+use crate::model::Visibility;
+use crate::results::{ListCreated, ListDeleted, ListDetail, ListJson, ListsPage, from_json};
 use serde_json::Value;
 
 /// Names longer than this are cut in tables.
 const NAME_MAX: usize = 40;
 
 /// `scope · visibility · owner @x`: where a list lives and who may see it.
-fn whereabouts(list: &Value, l: &mut LineBuf) {
+fn whereabouts(list: &ListJson, l: &mut LineBuf) {
     let mut parts: Vec<Span> = Vec::new();
-    let scope = fmt::scope(list);
+    let scope = scope(list);
     if !scope.is_empty() {
         parts.push(Span {
             text: scope,
             style: Style::Muted,
         });
     }
-    if let Some(v) = fmt::visibility(list) {
+    if let Some(v) = fmt::visibility(list.visibility.map_or("", Visibility::as_str)) {
         parts.push(v);
     }
-    if let Some(owner) = str_of(list, "owner_agent_id") {
+    if let Some(owner) = fmt::opt(&list.owner_agent_id) {
         parts.push(Span {
             text: format!("owner @{}", fmt::truncate(owner, 24)),
             style: Style::Muted,
@@ -37,8 +39,8 @@ fn whereabouts(list: &Value, l: &mut LineBuf) {
 }
 
 /// The list's name, or a placeholder for nameless data.
-fn name(list: &Value, max: usize) -> String {
-    str_of(list, "name")
+fn name(list: &ListJson, max: usize) -> String {
+    fmt::nonblank(&list.name)
         .map(|n| fmt::truncate(n, max))
         .unwrap_or_else(|| "(unnamed)".into())
 }
@@ -46,8 +48,8 @@ fn name(list: &Value, max: usize) -> String {
 /// `create` → `{list, created}`: a new list, or the existing one that
 /// `get_or_create` returned (said so, since no list was made).
 pub(crate) fn created(data: &Value) -> Option<Vec<Line>> {
-    let list = fmt::obj(data, "list")?;
-    let created = data.get("created").and_then(Value::as_bool).unwrap_or(true);
+    let ListCreated { list, created } = from_json(data)?;
+    let list = &list;
     let mut head = LineBuf::new();
     if created {
         head.push("✓ created list ", Style::Success);
@@ -55,7 +57,7 @@ pub(crate) fn created(data: &Value) -> Option<Vec<Line>> {
         head.push("↺ existing list ", Style::Muted);
     }
     head.push(name(list, 80), Style::Accent);
-    if let Some(id) = str_of(list, "id") {
+    if let Some(id) = fmt::nonblank(&list.id) {
         head.push(format!("  {}", fmt::short_id(id)), Style::Muted);
     }
     let mut more = LineBuf::new();
@@ -72,15 +74,17 @@ pub(crate) fn created(data: &Value) -> Option<Vec<Line>> {
 /// `find` → `{lists, next_cursor}`: one aligned row per list with its
 /// counters; a muted pointer when more pages exist.
 pub(crate) fn found(data: &Value) -> Option<Vec<Line>> {
-    let lists = fmt::arr(data, "lists")?;
+    let page: ListsPage = from_json(data)?;
+    let lists = &page.lists;
     let mut lines = Vec::new();
     if lists.is_empty() {
         lines.push(line("no lists", Style::Muted));
     } else {
         let mut t = Table::new(&[]);
-        for list in lists.iter().filter(|l| l.is_object()) {
-            let mut tail = fmt::counters(list.get("counts").unwrap_or(&Value::Null));
-            if str_of(list, "deleted_at").is_some() {
+        for entry in lists {
+            let list = &entry.list;
+            let mut tail = fmt::counters(&entry.counts);
+            if fmt::opt(&list.deleted_at).is_some() {
                 tail.push(Span {
                     text: "  deleted".into(),
                     style: Style::Error,
@@ -89,23 +93,32 @@ pub(crate) fn found(data: &Value) -> Option<Vec<Line>> {
             t.row(vec![
                 cell(name(list, NAME_MAX), Style::Accent),
                 cell(
-                    str_of(list, "id").map(fmt::short_id).unwrap_or_default(),
+                    fmt::nonblank(&list.id)
+                        .map(fmt::short_id)
+                        .unwrap_or_default(),
                     Style::Muted,
                 ),
-                cell(fmt::scope(list), Style::Muted),
-                fmt::visibility(list).into_iter().collect(),
+                cell(scope(list), Style::Muted),
+                fmt::visibility(list.visibility.map_or("", Visibility::as_str))
+                    .into_iter()
+                    .collect(),
                 tail,
             ]);
         }
         lines.extend(t.lines());
     }
-    lines.extend(more_line(data));
+    lines.extend(more_line(page.next_cursor.as_deref()));
     Some(lines)
 }
 
+/// `workspace:/work/main`: the list's scope in one token.
+fn scope(list: &ListJson) -> String {
+    fmt::scope_of(Some(&list.scope_type), Some(&list.scope_key))
+}
+
 /// `more: cursor …` when a page follows (the cursor itself is for the model).
-pub(crate) fn more_line(data: &Value) -> Option<Line> {
-    let cursor = str_of(data, "next_cursor")?;
+pub(crate) fn more_line(next_cursor: Option<&str>) -> Option<Line> {
+    let cursor = next_cursor.and_then(fmt::nonblank)?;
     Some(line(
         format!("more: cursor {}", fmt::truncate(cursor, 48)),
         Style::Muted,
@@ -116,33 +129,30 @@ pub(crate) fn more_line(data: &Value) -> Option<Line> {
 /// scope, visibility, counters), then the page's tasks in position order,
 /// then a pointer to the next page if there is one.
 pub(crate) fn detail(data: &Value) -> Option<Vec<Line>> {
-    let list = fmt::obj(data, "list")?;
-    let tasks = fmt::arr(data, "tasks");
+    let detail: ListDetail = from_json(data)?;
+    let list = &detail.list;
+    let tasks = detail.tasks.as_deref();
     let mut head = LineBuf::new();
     head.push(name(list, 80), Style::Accent);
-    if let Some(id) = str_of(list, "id") {
+    if let Some(id) = fmt::nonblank(&list.id) {
         head.push(format!("  {}", fmt::short_id(id)), Style::Muted);
     }
-    if let Some(at) = str_of(list, "deleted_at") {
+    if let Some(at) = fmt::opt(&list.deleted_at) {
         head.push(format!("  deleted {}", fmt::date(at)), Style::Error);
     }
     let mut sub = LineBuf::new();
     sub.push("  ", Style::Text);
     whereabouts(list, &mut sub);
-    let computed;
-    let counts = match (fmt::obj(data, "counts"), tasks) {
+    let counts = match (detail.counts, tasks) {
         (Some(c), _) => Some(c),
-        (None, Some(t)) => {
-            computed = fmt::count_tasks(t);
-            Some(&computed)
-        }
+        (None, Some(t)) => Some(fmt::count_tasks(t)),
         (None, None) => None,
     };
     if let Some(c) = counts {
         if sub.width() > 2 {
             sub.push(" · ", Style::Muted);
         }
-        sub.extend(&fmt::counters(c));
+        sub.extend(&fmt::counters(&c));
     }
     let mut lines = vec![head.finish()];
     let sub = sub.finish();
@@ -150,11 +160,11 @@ pub(crate) fn detail(data: &Value) -> Option<Vec<Line>> {
         lines.push(sub);
     }
     match tasks {
-        Some(t) if t.is_empty() => lines.push(line("  no tasks", Style::Muted)),
+        Some([]) => lines.push(line("  no tasks", Style::Muted)),
         Some(t) => lines.extend(task::rows(t, 2)),
         None => {}
     }
-    if let Some(more) = more_line(data) {
+    if let Some(more) = more_line(detail.next_cursor.flatten().as_deref()) {
         let mut l = LineBuf::new();
         l.push("  ", Style::Text).extend(&more);
         lines.push(l.finish());
@@ -164,8 +174,9 @@ pub(crate) fn detail(data: &Value) -> Option<Vec<Line>> {
 
 /// `delete` → `{list_id, deleted_tasks}`.
 pub(crate) fn deleted(data: &Value) -> Option<Vec<Line>> {
-    let id = str_of(data, "list_id");
-    let n = fmt::int(data, "deleted_tasks");
+    let result: ListDeleted = from_json(data)?;
+    let id = fmt::opt(&result.list_id);
+    let n = result.deleted_tasks;
     if id.is_none() && n.is_none() {
         return None;
     }

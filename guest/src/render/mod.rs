@@ -8,14 +8,14 @@
 //! that does not have the expected shape at all falls back to a generic
 //! key/value view, so a host can always show *something*.
 
-mod audit;
+pub(crate) mod audit;
 mod call;
-mod claims;
+pub(crate) mod claims;
 mod fmt;
 mod generic;
-mod help;
-mod items;
-mod lists;
+pub(crate) mod help;
+pub(crate) mod items;
+pub(crate) mod lists;
 mod table;
 mod task;
 #[cfg(test)]
@@ -30,23 +30,14 @@ pub use crate::glue::{Line, Span, Style};
 
 /// Renders a successful result of tool+action (data = the JSON object the tool returned).
 pub fn render_result(tool: &str, action: &str, data: &Value) -> Vec<Line> {
-    let specific = match (tool, action) {
-        ("task_lists", "create") => lists::created(data),
-        ("task_lists", "find") => lists::found(data),
-        ("task_lists", "get") => lists::detail(data),
-        ("task_lists", "delete") => lists::deleted(data),
-        ("task_items", "create") => items::created(data),
-        ("task_items", "add_many") => items::added(data),
-        ("task_items", "update") => items::updated(data),
-        ("task_items", "reorder") => items::reordered(data),
-        ("task_items", "delete") => items::deleted(data),
-        ("task_claims", "claim_next") => claims::claimed_next(data),
-        ("task_claims", "refresh") => claims::refreshed(data),
-        ("task_claims", "release_expired") => claims::released(data),
-        ("task_audit", "get") => audit::events(data),
-        ("task_help", _) => help::help(data),
-        _ => None,
-    };
+    // task_help renders every action alike (its data says which sections
+    // it holds), so even an unknown help action gets the help view.
+    let renderer = crate::catalogue::find_tool(tool).and_then(|t| match t.action(action) {
+        Some(a) => Some(a.render),
+        None if !t.takes_params => t.actions.first().map(|a| a.render),
+        None => None,
+    });
+    let specific = renderer.and_then(|render| render(data));
     // A specific renderer returns None when the data lacks the shape it
     // needs; the generic view still shows what came back.
     match specific {

@@ -3,10 +3,11 @@
 //! Shared by list details, created/updated tasks and claims, so a task looks
 //! the same wherever it shows up.
 
-use super::fmt::{self, str_of};
+use super::fmt::{self, opt};
 use super::table::{Align, Table, cell};
 use super::{Line, LineBuf, Span, Style};
-use serde_json::Value;
+use crate::model::Status;
+use crate::results::TaskJson;
 
 /// Titles longer than this are cut in rows (the full title is in the JSON).
 const TITLE_MAX: usize = 60;
@@ -28,22 +29,21 @@ pub(crate) fn table(indent: usize) -> Table {
 }
 
 /// Adds a task row and its memo line.
-pub(crate) fn add_row(t: &mut Table, task: &Value) {
-    let status = str_of(task, "status").unwrap_or("?");
-    let badge = fmt::status(status);
-    let deleted = str_of(task, "deleted_at").is_some();
-    let position = fmt::int(task, "position")
-        .map(|p| p.to_string())
-        .unwrap_or_default();
-    let title_style = if deleted || status == "canceled" {
+pub(crate) fn add_row(t: &mut Table, task: &TaskJson) {
+    let badge = fmt::status(task.status.map_or("?", Status::as_str));
+    let deleted = opt(&task.deleted_at).is_some();
+    let position = task.position.map(|p| p.to_string()).unwrap_or_default();
+    let title_style = if deleted || task.status == Some(Status::Canceled) {
         Style::Muted
     } else {
         Style::Text
     };
-    let title = str_of(task, "title")
+    let title = fmt::nonblank(&task.title)
         .map(|s| fmt::truncate(s, TITLE_MAX))
         .unwrap_or_else(|| "(untitled)".into());
-    let id = str_of(task, "id").map(fmt::short_id).unwrap_or_default();
+    let id = fmt::nonblank(&task.id)
+        .map(fmt::short_id)
+        .unwrap_or_default();
     t.row(vec![
         cell(position, Style::Muted),
         vec![badge.span()],
@@ -61,37 +61,30 @@ pub(crate) fn add_row(t: &mut Table, task: &Value) {
 /// because it is who is working on it right now. Dependencies are short
 /// ids in every view: a page of a list, or a single task, may not show
 /// the tasks they name, so a position could not always be given.
-fn extras(task: &Value) -> Vec<Span> {
+fn extras(task: &TaskJson) -> Vec<Span> {
     let mut l = LineBuf::new();
     let sep = |l: &mut LineBuf| {
         if !l.is_empty() {
             l.push(" · ", Style::Muted);
         }
     };
-    let claimer = str_of(task, "claimed_by_agent_id");
-    let assignee = str_of(task, "assigned_to_agent_id");
+    let claimer = opt(&task.claimed_by_agent_id);
+    let assignee = opt(&task.assigned_to_agent_id);
     if let Some(c) = claimer {
         l.push(format!("@{}", fmt::truncate(c, 24)), Style::Accent);
-        if let Some(until) = str_of(task, "claim_expires_at") {
-            let when = fmt::compact_date(until, str_of(task, "updated_at"));
+        if let Some(until) = opt(&task.claim_expires_at) {
+            let when = fmt::compact_date(until, opt(&task.updated_at));
             l.push(format!(" until {when}"), Style::Muted);
         }
     } else if let Some(a) = assignee {
-        let style = if str_of(task, "status") == Some("blocked") {
+        let style = if task.status == Some(Status::Blocked) {
             Style::Warning
         } else {
             Style::Muted
         };
         l.push(format!("@{}", fmt::truncate(a, 24)), style);
     }
-    let deps: Vec<String> = fmt::arr(task, "depends_on")
-        .map(|d| {
-            d.iter()
-                .filter_map(Value::as_str)
-                .map(fmt::short_id)
-                .collect()
-        })
-        .unwrap_or_default();
+    let deps: Vec<String> = task.depends_on.iter().map(|d| fmt::short_id(d)).collect();
     if !deps.is_empty() {
         sep(&mut l);
         let shown = deps.iter().take(6).cloned().collect::<Vec<_>>().join(", ");
@@ -102,7 +95,7 @@ fn extras(task: &Value) -> Vec<Span> {
         };
         l.push(format!("after {shown}{more}"), Style::Muted);
     }
-    if str_of(task, "deleted_at").is_some() {
+    if opt(&task.deleted_at).is_some() {
         sep(&mut l);
         l.push("deleted", Style::Error);
     }
@@ -111,9 +104,9 @@ fn extras(task: &Value) -> Vec<Span> {
 
 /// The memo under a task: its outcome once closed, else its notes (the
 /// agent's working memory), one line, muted.
-fn memo(task: &Value) -> Option<Vec<Span>> {
-    let closed = matches!(str_of(task, "status"), Some("done" | "canceled"));
-    let (label, text) = match (str_of(task, "outcome"), str_of(task, "notes")) {
+fn memo(task: &TaskJson) -> Option<Vec<Span>> {
+    let closed = task.status.is_some_and(Status::is_closed);
+    let (label, text) = match (opt(&task.outcome), opt(&task.notes)) {
         (Some(o), _) if closed => ("outcome", o),
         (_, Some(n)) => ("notes", n),
         (Some(o), None) => ("outcome", o),
@@ -126,9 +119,9 @@ fn memo(task: &Value) -> Option<Vec<Span>> {
 }
 
 /// A whole task table (rows in position order) indented by `indent`.
-pub(crate) fn rows(tasks: &[Value], indent: usize) -> Vec<Line> {
-    let mut sorted: Vec<&Value> = tasks.iter().filter(|t| t.is_object()).collect();
-    sorted.sort_by_key(|t| fmt::int(t, "position").unwrap_or(i64::MAX));
+pub(crate) fn rows(tasks: &[TaskJson], indent: usize) -> Vec<Line> {
+    let mut sorted: Vec<&TaskJson> = tasks.iter().collect();
+    sorted.sort_by_key(|t| t.position.unwrap_or(i64::MAX));
     let mut t = table(indent);
     for task in sorted {
         add_row(&mut t, task);
@@ -138,22 +131,22 @@ pub(crate) fn rows(tasks: &[Value], indent: usize) -> Vec<Line> {
 
 /// `#3 Write parser` with the title styled: the short way to name a task in
 /// a sentence (claims, updates).
-pub(crate) fn name(task: &Value, l: &mut LineBuf) {
-    if let Some(p) = fmt::int(task, "position") {
+pub(crate) fn name(task: &TaskJson, l: &mut LineBuf) {
+    if let Some(p) = task.position {
         l.push(format!("#{p} "), Style::Muted);
     }
-    let title = str_of(task, "title")
+    let title = fmt::nonblank(&task.title)
         .map(|s| fmt::truncate(s, TITLE_MAX))
         .unwrap_or_else(|| "(untitled)".into());
     l.push(title, Style::Strong);
-    if let Some(id) = str_of(task, "id") {
+    if let Some(id) = fmt::nonblank(&task.id) {
         l.push(format!("  {}", fmt::short_id(id)), Style::Muted);
     }
 }
 
 /// The notes line for a single task view (claims), or None without notes.
-pub(crate) fn notes_line(task: &Value, indent: usize) -> Option<Line> {
-    let notes = str_of(task, "notes")?;
+pub(crate) fn notes_line(task: &TaskJson, indent: usize) -> Option<Line> {
+    let notes = opt(&task.notes)?;
     let mut l = LineBuf::new();
     l.push(" ".repeat(indent), Style::Text)
         .push("notes: ", Style::Muted)

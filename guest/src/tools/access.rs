@@ -6,7 +6,7 @@ use serde_json::json;
 use super::call::Call;
 use crate::clock::format_ms;
 use crate::error::{ErrorCode, ToolError, ToolResult};
-use crate::model::{LIST_COLS, ListRow, TASK_COLS, TaskRow};
+use crate::model::{LIST_COLS, ListRow, Status, TASK_COLS, TaskRow};
 
 /// Loads a list (refusing soft-deleted ones unless asked) and checks access.
 pub fn list(call: &mut Call, list_id: &str, include_deleted: bool) -> ToolResult<ListRow> {
@@ -95,7 +95,7 @@ pub fn check(call: &mut Call, list: &ListRow) -> ToolResult<()> {
 /// Refuses a `claim_token` that is not the task's current one.
 pub fn check_token(token: Option<&str>, task: &TaskRow) -> ToolResult<()> {
     let Some(token) = token else { return Ok(()) };
-    if task.status == "in_progress" && task.claim_token.as_deref() == Some(token) {
+    if task.status == Status::InProgress && task.claim_token.as_deref() == Some(token) {
         return Ok(());
     }
     Err(ToolError::conflict(

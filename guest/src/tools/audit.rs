@@ -1,15 +1,16 @@
 //! `task_audit get`: the audit log, newest first. Without `list_id` (or
 //! `task_id`) it shows the private-bypass events the caller may see.
 
-use serde_json::{Value as Json, json};
+use serde_json::Value as Json;
 
 use super::access;
 use super::call::{Call, Output};
 use super::page::Page;
 use super::summary::plural;
+use crate::catalogue::DEFAULT_PAGE;
 use crate::clock::{format_ms, parse_rfc3339};
 use crate::error::{ToolError, ToolResult};
-use crate::spec::DEFAULT_PAGE;
+use crate::results::{self, AuditEvent, AuditPage};
 use crate::store::Value;
 use crate::text::quote;
 
@@ -94,16 +95,20 @@ pub fn get(call: &mut Call) -> ToolResult<Output> {
         chunk_args.push(want.into());
         let rows = call.rows(&chunk_sql, &chunk_args)?;
         for r in &rows {
-            let event = json!({
-                "id": r[1].as_str(),
-                "at": r[2].as_i64().map(format_ms),
-                "agent_id": r[3].as_str(),
-                "kind": r[4].as_str(),
-                "list_id": r[5].as_str(),
-                "task_id": r[6].as_str(),
-                "data": r[7].as_str().and_then(|d| serde_json::from_str::<Json>(d).ok()).unwrap_or(Json::Null),
-            });
-            if !page.add(event) {
+            let text = |i: usize| r[i].as_str().map(str::to_string);
+            let event = AuditEvent {
+                id: text(1),
+                at: r[2].as_i64().map(format_ms),
+                agent_id: text(3),
+                kind: text(4),
+                list_id: text(5),
+                task_id: text(6),
+                data: r[7]
+                    .as_str()
+                    .and_then(|d| serde_json::from_str::<Json>(d).ok())
+                    .unwrap_or(Json::Null),
+            };
+            if !page.add(results::to_json(&event)) {
                 break 'fill before.map(|s| format!("e{s}"));
             }
             before = r[0].as_i64();
@@ -128,6 +133,9 @@ pub fn get(call: &mut Call) -> ToolResult<Output> {
     );
     Ok(Output {
         summary,
-        data: json!({"events": events, "next_cursor": next_cursor}),
+        data: results::to_json(&AuditPage {
+            events,
+            next_cursor,
+        }),
     })
 }

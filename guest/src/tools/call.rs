@@ -3,10 +3,10 @@
 
 use serde_json::Value as Json;
 
+use crate::catalogue::{ActionSpec, Params, ToolSpec};
 use crate::context::{CallContext, require_agent};
 use crate::error::ToolResult;
 use crate::ids::{IdKind, new_id};
-use crate::spec::{ActionSpec, Params, ToolSpec};
 use crate::store::{Tx, Value};
 
 /// Most values in one `IN (…)` list: well under every engine's limit on

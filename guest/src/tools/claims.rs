@@ -9,11 +9,14 @@ use super::access::claimed_conflict;
 use super::call::{Call, IN_LIST_MAX, Output};
 use super::deps;
 use super::summary::{id_sample, plural, quoted};
+use crate::catalogue::DEFAULT_LEASE_MS;
 use crate::clock::format_ms;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::IdKind;
-use crate::model::{END_CLAIM, TASK_COLS, TaskRow};
-use crate::spec::DEFAULT_LEASE_MS;
+use crate::model::{END_CLAIM, Status, TASK_COLS, TaskForm, TaskRow};
+use crate::results::{
+    self, ClaimJson, ClaimNext, Claimed, NothingToClaim, Released, TaskJson, Waiting,
+};
 use crate::store::Value;
 
 fn lease_ms(call: &Call, fallback: Option<i64>) -> i64 {
@@ -22,10 +25,6 @@ fn lease_ms(call: &Call, fallback: Option<i64>) -> i64 {
         .map(|s| s * 1000)
         .or(fallback)
         .unwrap_or(DEFAULT_LEASE_MS)
-}
-
-fn claim_json(task: &TaskRow) -> Json {
-    json!({"token": task.claim_token, "expires_at": task.claim_expires_at.map(format_ms)})
 }
 
 /// `claim_next`: the caller's current claim in this list (resumed), else the
@@ -83,7 +82,7 @@ pub fn claim_next(call: &mut Call) -> ToolResult<Output> {
             "call claim_next again",
         ));
     }
-    if task.status == "in_progress" {
+    if task.status == Status::InProgress {
         let data = json!({"claimed_by": task.claimed_by_agent_id, "expired_at": task.claim_expires_at.map(format_ms)});
         call.event("expired", Some(&list.id), Some(&task.id), data)?;
     }
@@ -95,7 +94,7 @@ pub fn claim_next(call: &mut Call) -> ToolResult<Output> {
     )?;
     call.touch_list(&list.id)?;
     // Exactly what the UPDATE above wrote: no need to read the row back.
-    task.status = "in_progress".into();
+    task.status = Status::InProgress;
     task.claimed_by_agent_id = Some(agent);
     task.claim_token = Some(token);
     task.claim_expires_at = Some(expires);
@@ -110,10 +109,11 @@ pub fn claim_next(call: &mut Call) -> ToolResult<Output> {
 /// (flagged in the data) or `refreshed`.
 fn claim_output(call: &Call, task: &TaskRow, verb: &str) -> ToolResult<Output> {
     let deps = deps::of_task(call, &task.id)?;
-    let mut data = json!({"task": task.to_json(&deps), "claim": claim_json(task)});
-    if verb == "resumed" {
-        data["resumed"] = true.into();
-    }
+    let data = results::to_json(&ClaimNext::Claimed(Box::new(Claimed {
+        task: TaskJson::new(task, &deps, TaskForm::Whole),
+        claim: Some(ClaimJson::of(task)),
+        resumed: verb == "resumed",
+    })));
     let until = task.claim_expires_at.map(format_ms).unwrap_or_default();
     let summary = format!(
         "{verb} task {} {} (#{}), lease until {until}",
@@ -153,8 +153,13 @@ fn nothing_ready(call: &Call, list_id: &str, agent: &str) -> ToolResult<Output> 
             .unwrap_or(0)
     };
     let (blocked, by_others, assigned_others, on_deps) = (count(0), count(1), count(2), count(3));
-    let waiting = json!({"claimed_by_others": by_others, "waiting_on_dependencies": on_deps,
-                         "assigned_to_others": assigned_others, "blocked": blocked});
+    let waiting = Waiting {
+        claimed_by_others: by_others,
+        waiting_on_dependencies: on_deps,
+        assigned_to_others: assigned_others,
+        blocked,
+        more: Default::default(),
+    };
     let reasons: Vec<String> = [
         (by_others, "claimed by others"),
         (on_deps, "waiting on dependencies"),
@@ -172,7 +177,7 @@ fn nothing_ready(call: &Call, list_id: &str, agent: &str) -> ToolResult<Output> 
     };
     Ok(Output {
         summary,
-        data: json!({"task": Json::Null, "waiting": waiting}),
+        data: results::to_json(&ClaimNext::Nothing(NothingToClaim { task: (), waiting })),
     })
 }
 
@@ -182,7 +187,9 @@ pub fn refresh(call: &mut Call) -> ToolResult<Output> {
     let agent = call.agent()?.to_string();
     let task_id = call.params.str("task_id").unwrap_or_default().to_string();
     let (task, list) = access::task(call, &task_id)?;
-    if task.status != "in_progress" || task.claimed_by_agent_id.as_deref() != Some(agent.as_str()) {
+    if task.status != Status::InProgress
+        || task.claimed_by_agent_id.as_deref() != Some(agent.as_str())
+    {
         if task.held_by_other(Some(&agent), call.now) {
             return Err(claimed_conflict(&task));
         }
@@ -310,6 +317,9 @@ pub fn release_expired(call: &mut Call) -> ToolResult<Output> {
     };
     Ok(Output {
         summary,
-        data: json!({"released": released, "remaining": remaining}),
+        data: results::to_json(&Released {
+            released,
+            remaining,
+        }),
     })
 }

@@ -3,17 +3,18 @@
 
 use std::collections::{HashMap, HashSet};
 
-use serde_json::{Value as Json, json};
+use serde_json::json;
 
 use super::access;
 use super::call::{Call, Output};
 use super::deps;
 use super::positions;
 use super::summary::{id_sample, plural, quoted};
+use crate::catalogue::Params;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::IdKind;
-use crate::model::{END_CLAIM, TaskRow};
-use crate::spec::Params;
+use crate::model::{END_CLAIM, Status, TaskForm, TaskRow};
+use crate::results::{self, TaskJson, TaskResult, TasksDeleted, TasksResult};
 use crate::text::quote;
 
 /// A task about to be inserted.
@@ -51,7 +52,7 @@ fn insert(call: &Call, list_id: &str, at: i64, tasks: &[NewTask]) -> ToolResult<
             title: t.title.clone(),
             description: t.description.clone(),
             notes: t.notes.clone(),
-            status: "todo".into(),
+            status: Status::Todo,
             assigned_to_agent_id: t.assigned.clone(),
             claimed_by_agent_id: None,
             claim_token: None,
@@ -114,7 +115,9 @@ pub fn create(call: &mut Call) -> ToolResult<Output> {
     );
     Ok(Output {
         summary,
-        data: json!({"task": row.to_json(&task.depends_on)}),
+        data: results::to_json(&TaskResult {
+            task: TaskJson::new(&row, &task.depends_on, TaskForm::Whole),
+        }),
     })
 }
 
@@ -223,11 +226,13 @@ pub fn add_many(call: &mut Call) -> ToolResult<Output> {
         tasks.len() as i64,
     )?;
     let rows = insert(call, &list.id, at, &tasks)?;
-    let data: Vec<Json> = rows
-        .iter()
-        .zip(&tasks)
-        .map(|(r, t)| r.to_json(&t.depends_on))
-        .collect();
+    let data = TasksResult {
+        tasks: rows
+            .iter()
+            .zip(&tasks)
+            .map(|(r, t)| TaskJson::new(r, &t.depends_on, TaskForm::Whole))
+            .collect(),
+    };
     let summary = format!(
         "added {} to {} at #{}",
         plural(rows.len(), "task"),
@@ -236,7 +241,7 @@ pub fn add_many(call: &mut Call) -> ToolResult<Output> {
     );
     Ok(Output {
         summary,
-        data: json!({"tasks": data}),
+        data: results::to_json(&data),
     })
 }
 
@@ -289,6 +294,6 @@ pub fn delete(call: &mut Call) -> ToolResult<Output> {
     let summary = format!("deleted {}: {}", plural(ids.len(), "task"), id_sample(&ids));
     Ok(Output {
         summary,
-        data: json!({"deleted": ids}),
+        data: results::to_json(&TasksDeleted { deleted: ids }),
     })
 }

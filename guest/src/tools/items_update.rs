@@ -7,10 +7,11 @@ use super::access;
 use super::call::{Call, Output};
 use super::deps;
 use super::summary::quoted;
+use crate::catalogue::DEFAULT_LEASE_MS;
 use crate::clock::format_ms;
 use crate::error::{ErrorCode, ToolError, ToolResult};
-use crate::model::TaskRow;
-use crate::spec::DEFAULT_LEASE_MS;
+use crate::model::{Status, TaskForm, TaskRow};
+use crate::results::{self, TaskJson, TaskResult};
 
 /// `update`: see the rules in CONTRACT.md and `task_help workflow`.
 pub fn update(call: &mut Call) -> ToolResult<Output> {
@@ -41,19 +42,19 @@ pub fn update(call: &mut Call) -> ToolResult<Output> {
         new.assigned_to_agent_id = assigned.map(str::to_string);
     }
 
-    let holds_claim =
-        old.status == "in_progress" && old.claimed_by_agent_id.as_deref() == Some(agent.as_str());
-    if let Some(status) = p.str("status") {
+    let holds_claim = old.status == Status::InProgress
+        && old.claimed_by_agent_id.as_deref() == Some(agent.as_str());
+    if let Some(status) = p.str("status").and_then(Status::parse) {
         apply_status(call, &old, &mut new, status, &agent)?;
     }
-    if holds_claim && new.status == "in_progress" {
+    if holds_claim && new.status == Status::InProgress {
         // An update by the claim holder renews its lease.
         new.claim_expires_at = Some(call.now + old.lease_ms.unwrap_or(DEFAULT_LEASE_MS));
     }
 
     if new.is_closed() && new.outcome.as_deref().is_none_or(|o| o.trim().is_empty()) {
         // A closed task keeps a real outcome: it cannot be blanked later.
-        return Err(outcome_required(&old.id, &new.status));
+        return Err(outcome_required(&old.id, new.status));
     }
 
     let new_deps = match call.params.strs("depends_on") {
@@ -89,7 +90,9 @@ pub fn update(call: &mut Call) -> ToolResult<Output> {
         let summary = format!("task {} {} unchanged", old.id, quoted(&old.title));
         return Ok(Output {
             summary,
-            data: json!({"task": old.to_json(&old_deps)}),
+            data: results::to_json(&TaskResult {
+                task: TaskJson::new(&old, &old_deps, TaskForm::Whole),
+            }),
         });
     }
 
@@ -136,7 +139,9 @@ pub fn update(call: &mut Call) -> ToolResult<Output> {
     let summary = format!("task {} {} {what}", task.id, quoted(&task.title));
     Ok(Output {
         summary,
-        data: json!({"task": task.to_json(&deps_now)}),
+        data: results::to_json(&TaskResult {
+            task: TaskJson::new(&task, &deps_now, TaskForm::Whole),
+        }),
     })
 }
 
@@ -145,16 +150,16 @@ fn apply_status(
     call: &Call,
     old: &TaskRow,
     new: &mut TaskRow,
-    status: &str,
+    status: Status,
     agent: &str,
 ) -> ToolResult<()> {
-    if status == "in_progress" {
+    if status == Status::InProgress {
         return Err(ToolError::conflict(
             format!("task {} cannot be set to in_progress by update", old.id),
             "claim it with task_claims claim_next: it is the only way to start a task",
         ));
     }
-    if old.is_closed() && status != old.status && status != "todo" {
+    if old.is_closed() && status != old.status && status != Status::Todo {
         return Err(ToolError::conflict(
             format!(
                 "task {} is {}; it can only be reopened as todo",
@@ -163,7 +168,7 @@ fn apply_status(
             "update with status todo to reopen it, or create a new task",
         ));
     }
-    if (status == "done" || status == "canceled")
+    if status.is_closed()
         && call
             .params
             .str("outcome")
@@ -171,8 +176,11 @@ fn apply_status(
     {
         return Err(outcome_required(&old.id, status));
     }
-    new.status = status.to_string();
-    if status == "blocked" && old.status != "blocked" && !call.params.has("assigned_to_agent_id") {
+    new.status = status;
+    if status == Status::Blocked
+        && old.status != Status::Blocked
+        && !call.params.has("assigned_to_agent_id")
+    {
         // A paused task stays with whoever paused it unless released (null)
         // or transferred explicitly in the same call; pausing it again does
         // not take it from them.
@@ -180,13 +188,12 @@ fn apply_status(
     }
     // `in_progress` was refused above: every status set here ends the claim.
     new.end_claim();
-    match status {
-        "done" | "canceled" => {
-            if !old.is_closed() || old.status != status {
-                new.completed_at = Some(call.now);
-            }
+    if status.is_closed() {
+        if !old.is_closed() || old.status != status {
+            new.completed_at = Some(call.now);
         }
-        _ => new.completed_at = None,
+    } else {
+        new.completed_at = None;
     }
     Ok(())
 }
@@ -221,7 +228,7 @@ fn same_set(a: &[String], b: &[String]) -> bool {
 }
 
 /// The `outcome_required` error for closing `task_id` as `status`.
-fn outcome_required(task_id: &str, status: &str) -> ToolError {
+fn outcome_required(task_id: &str, status: Status) -> ToolError {
     ToolError::new(
         ErrorCode::OutcomeRequired,
         format!("task {task_id} closed as {status} needs a non-empty outcome"),

@@ -7,10 +7,11 @@ use super::access;
 use super::call::{Call, IN_LIST_MAX, Output};
 use super::positions;
 use super::summary::{plural, quoted};
+use crate::catalogue::DEFAULT_PAGE;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::IdKind;
-use crate::model::{Counts, END_CLAIM, LIST_COLS, ListRow, TASK_COLS, TaskRow};
-use crate::spec::DEFAULT_PAGE;
+use crate::model::{Counts, END_CLAIM, LIST_COLS, ListRow, TASK_COLS, TaskRow, Visibility};
+use crate::results::{self, ListCreated, ListDeleted, ListJson, ListWithCounts, ListsPage};
 use crate::store::Value;
 use crate::text::quote;
 
@@ -26,16 +27,16 @@ pub fn create(call: &mut Call) -> ToolResult<Output> {
     let visibility = call
         .params
         .str("visibility")
-        .unwrap_or("shared")
-        .to_string();
+        .and_then(Visibility::parse)
+        .unwrap_or(Visibility::Shared);
     let owner = call
         .params
         .str("owner_agent_id")
         .map(str::to_string)
-        .or_else(|| (visibility == "private").then(|| agent.clone()));
+        .or_else(|| (visibility == Visibility::Private).then(|| agent.clone()));
 
     if call.params.bool("get_or_create") == Some(true) {
-        if visibility == "private" && owner.as_deref() != Some(agent.as_str()) {
+        if visibility == Visibility::Private && owner.as_deref() != Some(agent.as_str()) {
             // It could only ever find that agent's private lists, which
             // the caller may not see: each call would make another.
             return Err(ToolError::invalid(
@@ -64,7 +65,10 @@ pub fn create(call: &mut Call) -> ToolResult<Output> {
             let summary = format!("found list {} {}", list.id, quoted(&list.name));
             return Ok(Output {
                 summary,
-                data: json!({"list": list.to_json(), "created": false}),
+                data: results::to_json(&ListCreated {
+                    list: ListJson::from(&list),
+                    created: false,
+                }),
             });
         }
     }
@@ -111,7 +115,10 @@ pub fn create(call: &mut Call) -> ToolResult<Output> {
     );
     Ok(Output {
         summary,
-        data: json!({"list": list.to_json(), "created": true}),
+        data: results::to_json(&ListCreated {
+            list: ListJson::from(&list),
+            created: true,
+        }),
     })
 }
 
@@ -197,16 +204,15 @@ pub fn find(call: &mut Call) -> ToolResult<Output> {
         call,
         &lists.iter().map(|l| l.id.as_str()).collect::<Vec<_>>(),
     )?;
-    let items: Vec<Json> = lists
+    let items: Vec<ListWithCounts> = lists
         .iter()
-        .map(|l| {
-            let mut j = l.to_json();
-            j["counts"] = counts
+        .map(|l| ListWithCounts {
+            list: ListJson::from(l),
+            counts: counts
                 .iter()
                 .find(|(id, _)| *id == l.id)
-                .map(|(_, c)| c.to_json())
-                .unwrap_or_else(|| Counts::default().to_json());
-            j
+                .map(|(_, c)| *c)
+                .unwrap_or_default(),
         })
         .collect();
     let summary = format!(
@@ -220,7 +226,10 @@ pub fn find(call: &mut Call) -> ToolResult<Output> {
     );
     Ok(Output {
         summary,
-        data: json!({"lists": items, "next_cursor": next_cursor}),
+        data: results::to_json(&ListsPage {
+            lists: items,
+            next_cursor,
+        }),
     })
 }
 
@@ -349,6 +358,9 @@ pub fn delete(call: &mut Call) -> ToolResult<Output> {
     );
     Ok(Output {
         summary,
-        data: json!({"list_id": list.id, "deleted_tasks": n}),
+        data: results::to_json(&ListDeleted {
+            list_id: Some(list.id.clone()),
+            deleted_tasks: Some(n),
+        }),
     })
 }

@@ -2,7 +2,7 @@
 //! position order (see `page.rs` for the bounds); a task is read from the
 //! store only for the page it is on.
 
-use serde_json::{Value as Json, json};
+use serde_json::Value as Json;
 
 use super::access;
 use super::call::{Call, Output};
@@ -10,10 +10,11 @@ use super::deps;
 use super::lists::counts_by_list;
 use super::page::Page;
 use super::summary::{plural, quoted};
+use crate::catalogue::DEFAULT_TASK_PAGE;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::{self, IdKind};
 use crate::model::{TASK_COLS, TaskForm, TaskRow};
-use crate::spec::DEFAULT_TASK_PAGE;
+use crate::results::{self, ListDetail, ListJson};
 use crate::store::Value;
 use crate::text::quote;
 
@@ -81,14 +82,20 @@ pub fn get(call: &mut Call) -> ToolResult<Output> {
     let include_deleted = call.params.bool("include_deleted") == Some(true);
     let list = access::list_param(call, include_deleted)?;
     let counts = counts_by_list(call, &[list.id.as_str()])?.remove(0).1;
-    let mut data = json!({"list": list.to_json(), "counts": counts.to_json()});
+    let mut detail: ListDetail<Json> = ListDetail {
+        list: ListJson::from(&list),
+        counts: Some(counts),
+        tasks: None,
+        next_cursor: None,
+    };
     let mut shown = None;
     if call.params.bool("include_tasks") != Some(false) {
         let (tasks, next) = page(call, &list.id, include_deleted)?;
         shown = Some((tasks.len(), next.is_some()));
-        data["tasks"] = Json::Array(tasks);
-        data["next_cursor"] = next.map(|a| a.cursor()).into();
+        detail.tasks = Some(tasks);
+        detail.next_cursor = Some(next.map(|a| a.cursor()));
     }
+    let data = results::to_json(&detail);
     let summary = format!(
         "list {} {}: {} todo, {} in progress, {} blocked, {} done, {} canceled{}",
         list.id,

@@ -2,18 +2,18 @@
 //! resolve the identity, run the action in one transaction, commit or roll back.
 
 mod access;
-mod audit;
+pub(crate) mod audit;
 mod call;
-mod claims;
+pub(crate) mod claims;
 mod deps;
-mod help;
-mod items;
-mod items_update;
-mod lists;
-mod lists_get;
+pub(crate) mod help;
+pub(crate) mod items;
+pub(crate) mod items_update;
+pub(crate) mod lists;
+pub(crate) mod lists_get;
 mod page;
 mod positions;
-mod reorder;
+pub(crate) mod reorder;
 pub(crate) mod summary;
 #[cfg(test)]
 mod tests;
@@ -21,11 +21,11 @@ mod tests;
 pub use call::{Call, Output};
 pub use help::catalogue;
 
+use crate::catalogue::{self, ActionSpec, Handler, ToolSpec};
 use crate::clock::Clock;
 use crate::context::{CallContext, effective_agent};
 use crate::error::{ErrorCode, ToolError, ToolResult};
 use crate::schema;
-use crate::spec::{self, ActionSpec, ToolSpec};
 use crate::store::Store;
 use crate::text::printable;
 
@@ -61,13 +61,16 @@ fn dispatch(
     clock: &dyn Clock,
 ) -> ToolResult<Output> {
     crate::envelope::check_tool(tool)?;
-    let tool_spec = spec::find_tool(tool).expect("checked just above");
+    let tool_spec = catalogue::find_tool(tool).expect("checked just above");
     let action_spec = find_action(tool_spec, action)?;
-    if !tool_spec.takes_params {
-        check_help_params(params)?;
-        return help::run(action_spec.name);
-    }
-    let params = spec::validate(tool_spec, action_spec, params)?;
+    let run = match action_spec.handler {
+        Handler::Help(help) => {
+            check_help_params(params)?;
+            return help(action_spec.name);
+        }
+        Handler::Call(run) => run,
+    };
+    let params = catalogue::validate(tool_spec, action_spec, params)?;
     let agent = effective_agent(ctx, params.str("agent_id"))?;
     let writes = action_spec.writes || params.bool("bypass_private") == Some(true);
 
@@ -111,7 +114,7 @@ fn find_action(tool: &'static ToolSpec, action: &str) -> ToolResult<&'static Act
             crate::text::quote(action),
             names.join(", ")
         );
-        if let Some(near) = spec::closest_name(action, names.iter().copied()) {
+        if let Some(near) = catalogue::closest_name(action, names.iter().copied()) {
             msg.push_str(&format!(" (did you mean {}?)", crate::text::quote(near)));
         }
         ToolError::new(
@@ -135,28 +138,5 @@ fn check_help_params(params: &str) -> ToolResult<()> {
             "task_help takes only action, no params",
             "call task_help with {\"action\": \"all\"}",
         ))
-    }
-}
-
-fn run(call: &mut Call) -> ToolResult<Output> {
-    match (call.tool.name, call.action.name) {
-        ("task_lists", "create") => lists::create(call),
-        ("task_lists", "find") => lists::find(call),
-        ("task_lists", "get") => lists_get::get(call),
-        ("task_lists", "delete") => lists::delete(call),
-        ("task_items", "create") => items::create(call),
-        ("task_items", "add_many") => items::add_many(call),
-        ("task_items", "update") => items_update::update(call),
-        ("task_items", "reorder") => reorder::reorder(call),
-        ("task_items", "delete") => items::delete(call),
-        ("task_claims", "claim_next") => claims::claim_next(call),
-        ("task_claims", "refresh") => claims::refresh(call),
-        ("task_claims", "release_expired") => claims::release_expired(call),
-        ("task_audit", "get") => audit::get(call),
-        (tool, action) => Err(ToolError::new(
-            ErrorCode::Internal,
-            format!("{tool} {action} has no handler"),
-            "",
-        )),
     }
 }

@@ -7,13 +7,14 @@
 
 use std::collections::{HashMap, HashSet};
 
-use serde_json::{Value as Json, json};
+use serde_json::json;
 
 use super::access;
 use super::call::{Call, IN_LIST_MAX, Output};
 use super::positions;
 use super::summary::plural;
 use crate::error::{ToolError, ToolResult};
+use crate::results::{self, Moved, Reordered};
 use crate::store::Value;
 
 /// Moved ids an audit event lists (the count is always there).
@@ -100,10 +101,13 @@ pub fn reorder(call: &mut Call) -> ToolResult<Output> {
         )?;
         call.touch_list(&list.id)?;
     }
-    let tasks: Vec<Json> = moved
+    let tasks: Vec<Moved> = moved
         .iter()
         .enumerate()
-        .map(|(k, id)| json!({"id": id, "position": index + k as i64 + 1}))
+        .map(|(k, id)| Moved {
+            id: id.to_string(),
+            position: Some(index + k as i64 + 1),
+        })
         .collect();
     let summary = if changed > 0 {
         format!(
@@ -121,7 +125,10 @@ pub fn reorder(call: &mut Call) -> ToolResult<Output> {
     };
     Ok(Output {
         summary,
-        data: json!({"tasks": tasks, "shifted": shifted}),
+        data: results::to_json(&Reordered {
+            tasks,
+            shifted: Some(shifted),
+        }),
     })
 }
 

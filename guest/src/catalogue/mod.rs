@@ -1,6 +1,8 @@
-//! The single definition of every tool, action and parameter. The validator,
-//! the JSON Schemas of the catalogue and `task_help` are all generated from
-//! these tables, so they cannot drift apart.
+//! The tool catalogue: the single definition of every tool, action and
+//! parameter, and of the handler and renderer of each action. The validator,
+//! the JSON Schemas of the catalogue, `task_help`, the dispatch of
+//! [`crate::tools::call_tool`] and of [`crate::render::render_result`] are
+//! all driven by these tables, so they cannot drift apart.
 
 mod defs;
 mod json_schema;
@@ -14,7 +16,10 @@ pub use json_schema::{action_schema, tool_input_schema};
 pub use suggest::closest as closest_name;
 pub use validate::{Params, is_agent_id, validate};
 
+use crate::error::ToolResult;
 use crate::ids::IdKind;
+use crate::render::Line;
+use crate::tools::{Call, Output};
 
 /// The shape and limits of one parameter.
 #[derive(Debug, Clone, Copy)]
@@ -83,6 +88,29 @@ pub struct ActionSpec {
     pub writes: bool,
     /// A worked example of `params`, as JSON; checked against this spec by tests.
     pub example: &'static str,
+    /// What runs the action.
+    pub handler: Handler,
+    /// What renders its result for a person: `None` when the data lacks the
+    /// shape it needs (the generic view is shown instead).
+    pub render: Renderer,
+}
+
+/// Runs one action of a tool that takes params, inside the call's
+/// transaction.
+pub type CallHandler = fn(&mut Call) -> ToolResult<Output>;
+
+/// Renders the result data of one action; `None` when the data does not
+/// have the action's result shape.
+pub type Renderer = fn(&serde_json::Value) -> Option<Vec<Line>>;
+
+/// How an action runs.
+#[derive(Debug, Clone, Copy)]
+pub enum Handler {
+    /// An action of a tool with params: validated params, identity and one
+    /// transaction ([`Call`]).
+    Call(CallHandler),
+    /// A `task_help` action: no params, no store; gets the action name.
+    Help(fn(&str) -> ToolResult<Output>),
 }
 
 /// MCP-style annotations of a tool.

@@ -1,7 +1,13 @@
 //! The tables: every tool, action and parameter of the contract.
 
-use super::{Access, ActionSpec, Annotations, Param, ToolSpec, Ty};
+use super::{Access, ActionSpec, Annotations, Handler, Param, ToolSpec, Ty};
 use crate::ids::IdKind;
+use crate::render::audit as ra;
+use crate::render::claims as rc;
+use crate::render::help as rh;
+use crate::render::items as ri;
+use crate::render::lists as rl;
+use crate::tools::{audit, claims, help, items, items_update, lists, lists_get, reorder};
 
 /// Task statuses.
 pub const STATUSES: &[&str] = &["todo", "in_progress", "blocked", "done", "canceled"];
@@ -177,6 +183,8 @@ const LISTS: &[ActionSpec] = &[
         access: Access::None,
         writes: true,
         example: r#"{"name":"Release 1.2","scope_type":"workspace","scope_key":"/repo","get_or_create":true}"#,
+        handler: Handler::Call(lists::create),
+        render: rl::created,
     },
     ActionSpec {
         name: "find",
@@ -198,6 +206,8 @@ const LISTS: &[ActionSpec] = &[
         access: Access::None,
         writes: false,
         example: r#"{"scope_type":"workspace","scope_key":"/repo"}"#,
+        handler: Handler::Call(lists::find),
+        render: rl::found,
     },
     ActionSpec {
         name: "get",
@@ -232,6 +242,8 @@ const LISTS: &[ActionSpec] = &[
         access: Access::List,
         writes: false,
         example: r#"{"list_id":"list_01JDQ4ZK8M3N5P7R9T1V3X5Z7B","status":["todo","in_progress"]}"#,
+        handler: Handler::Call(lists_get::get),
+        render: rl::detail,
     },
     ActionSpec {
         name: "delete",
@@ -240,6 +252,8 @@ const LISTS: &[ActionSpec] = &[
         access: Access::List,
         writes: true,
         example: r#"{"list_id":"list_01JDQ4ZK8M3N5P7R9T1V3X5Z7B"}"#,
+        handler: Handler::Call(lists::delete),
+        render: rl::deleted,
     },
 ];
 
@@ -272,6 +286,8 @@ const ITEMS: &[ActionSpec] = &[
         access: Access::List,
         writes: true,
         example: r#"{"list_id":"list_01JDQ4ZK8M3N5P7R9T1V3X5Z7B","title":"Write the migration","depends_on":["task_01JDQ50000000000000000000A"]}"#,
+        handler: Handler::Call(items::create),
+        render: ri::created,
     },
     ActionSpec {
         name: "add_many",
@@ -297,6 +313,8 @@ const ITEMS: &[ActionSpec] = &[
         access: Access::List,
         writes: true,
         example: r#"{"list_id":"list_01JDQ4ZK8M3N5P7R9T1V3X5Z7B","tasks":[{"ref":"schema","title":"Design schema"},{"title":"Write API","depends_on":["schema"]}]}"#,
+        handler: Handler::Call(items::add_many),
+        render: ri::added,
     },
     ActionSpec {
         name: "update",
@@ -338,6 +356,8 @@ const ITEMS: &[ActionSpec] = &[
         access: Access::List,
         writes: true,
         example: r#"{"task_id":"task_01JDQ50000000000000000000A","status":"done","outcome":"Migration 0002 adds the index; tests pass"}"#,
+        handler: Handler::Call(items_update::update),
+        render: ri::updated,
     },
     ActionSpec {
         name: "reorder",
@@ -375,6 +395,8 @@ const ITEMS: &[ActionSpec] = &[
         access: Access::List,
         writes: true,
         example: r#"{"list_id":"list_01JDQ4ZK8M3N5P7R9T1V3X5Z7B","task_ids":["task_01JDQ50000000000000000000A"],"position":1}"#,
+        handler: Handler::Call(reorder::reorder),
+        render: ri::reordered,
     },
     ActionSpec {
         name: "delete",
@@ -391,6 +413,8 @@ const ITEMS: &[ActionSpec] = &[
         access: Access::List,
         writes: true,
         example: r#"{"task_id":"task_01JDQ50000000000000000000A"}"#,
+        handler: Handler::Call(items::delete),
+        render: ri::deleted,
     },
 ];
 
@@ -402,6 +426,8 @@ const CLAIMS: &[ActionSpec] = &[
         access: Access::List,
         writes: true,
         example: r#"{"list_id":"list_01JDQ4ZK8M3N5P7R9T1V3X5Z7B","agent_id":"builder-1"}"#,
+        handler: Handler::Call(claims::claim_next),
+        render: rc::claimed_next,
     },
     ActionSpec {
         name: "refresh",
@@ -419,6 +445,8 @@ const CLAIMS: &[ActionSpec] = &[
         access: Access::List,
         writes: true,
         example: r#"{"task_id":"task_01JDQ50000000000000000000A","lease_seconds":1800}"#,
+        handler: Handler::Call(claims::refresh),
+        render: rc::refreshed,
     },
     ActionSpec {
         name: "release_expired",
@@ -432,6 +460,8 @@ const CLAIMS: &[ActionSpec] = &[
         access: Access::List,
         writes: true,
         example: r#"{"list_id":"list_01JDQ4ZK8M3N5P7R9T1V3X5Z7B"}"#,
+        handler: Handler::Call(claims::release_expired),
+        render: rc::released,
     },
 ];
 
@@ -464,6 +494,8 @@ const AUDIT: &[ActionSpec] = &[ActionSpec {
     access: Access::List,
     writes: false,
     example: r#"{"list_id":"list_01JDQ4ZK8M3N5P7R9T1V3X5Z7B","kinds":["status_changed"],"limit":20}"#,
+    handler: Handler::Call(audit::get),
+    render: ra::events,
 }];
 
 const HELP: &[ActionSpec] = &[
@@ -474,6 +506,8 @@ const HELP: &[ActionSpec] = &[
         access: Access::None,
         writes: false,
         example: "{}",
+        handler: Handler::Help(help::run),
+        render: rh::help,
     },
     ActionSpec {
         name: "workflow",
@@ -482,6 +516,8 @@ const HELP: &[ActionSpec] = &[
         access: Access::None,
         writes: false,
         example: "{}",
+        handler: Handler::Help(help::run),
+        render: rh::help,
     },
     ActionSpec {
         name: "schemas",
@@ -490,6 +526,8 @@ const HELP: &[ActionSpec] = &[
         access: Access::None,
         writes: false,
         example: "{}",
+        handler: Handler::Help(help::run),
+        render: rh::help,
     },
     ActionSpec {
         name: "examples",
@@ -498,6 +536,8 @@ const HELP: &[ActionSpec] = &[
         access: Access::None,
         writes: false,
         example: "{}",
+        handler: Handler::Help(help::run),
+        render: rh::help,
     },
 ];
 
@@ -568,4 +608,72 @@ pub static TOOLS: [ToolSpec; 5] = [
 /// The tool named `name`.
 pub fn find_tool(name: &str) -> Option<&'static ToolSpec> {
     TOOLS.iter().find(|t| t.name == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Status, Visibility};
+
+    #[test]
+    fn statuses_and_visibilities_are_their_enums() {
+        let names: Vec<&str> = Status::ALL.iter().map(|s| s.as_str()).collect();
+        assert_eq!(STATUSES, names.as_slice());
+        for s in Status::ALL {
+            assert_eq!(Status::parse(s.as_str()), Some(s));
+            assert_eq!(serde_json::to_value(s).unwrap(), s.as_str());
+        }
+        assert_eq!(Status::parse("running"), None);
+        let names: Vec<&str> = Visibility::ALL.iter().map(|v| v.as_str()).collect();
+        assert_eq!(VISIBILITIES, names.as_slice());
+        for v in Visibility::ALL {
+            assert_eq!(Visibility::parse(v.as_str()), Some(v));
+            assert_eq!(serde_json::to_value(v).unwrap(), v.as_str());
+        }
+    }
+
+    /// Every action of the contract has one row, hence one handler and
+    /// one renderer; help actions (and only they) take no params.
+    #[test]
+    fn every_action_has_a_handler_and_a_renderer() {
+        let rows: Vec<String> = TOOLS
+            .iter()
+            .flat_map(|t| {
+                t.actions
+                    .iter()
+                    .map(move |a| format!("{} {}", t.name, a.name))
+            })
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                "task_lists create",
+                "task_lists find",
+                "task_lists get",
+                "task_lists delete",
+                "task_items create",
+                "task_items add_many",
+                "task_items update",
+                "task_items reorder",
+                "task_items delete",
+                "task_claims claim_next",
+                "task_claims refresh",
+                "task_claims release_expired",
+                "task_audit get",
+                "task_help all",
+                "task_help workflow",
+                "task_help schemas",
+                "task_help examples",
+            ]
+        );
+        for t in &TOOLS {
+            for a in t.actions {
+                let help = matches!(a.handler, Handler::Help(_));
+                assert_eq!(help, !t.takes_params, "{} {}", t.name, a.name);
+                // A renderer is total: odd data gives None, never a panic.
+                let _ = (a.render)(&serde_json::Value::Null);
+                let _ = (a.render)(&serde_json::json!({}));
+            }
+        }
+    }
 }

@@ -1,0 +1,81 @@
+//! The tool catalogue as hosts publish it (MCP `tools/list`, Pi
+//! `registerTool`): name, title, a prompt description with every action's
+//! signature, the input schema and the annotations.
+
+use crate::catalogue::{self, ActionSpec, BATCH_ITEM, Param, TOOLS, ToolSpec, Ty};
+use crate::glue::{ToolAnnotations, ToolInfo};
+
+/// The five tools, as the WIT `catalogue` export returns them.
+pub fn catalogue() -> Vec<ToolInfo> {
+    TOOLS
+        .iter()
+        .map(|t| ToolInfo {
+            name: t.name.into(),
+            title: t.title.into(),
+            description: describe(t),
+            input_schema: catalogue::tool_input_schema(t).to_string(),
+            annotations: ToolAnnotations {
+                read_only: t.annotations.read_only,
+                destructive: t.annotations.destructive,
+                idempotent: t.annotations.idempotent,
+                // Nothing reaches beyond its own store.
+                open_world: false,
+            },
+        })
+        .collect()
+}
+
+/// `purpose` + one signature per action, e.g. `claim_next(list_id, lease_seconds?)`.
+fn describe(tool: &ToolSpec) -> String {
+    if !tool.takes_params {
+        return format!(
+            "{} Actions: {}.",
+            tool.purpose,
+            tool.action_names().join(", ")
+        );
+    }
+    let sigs: Vec<String> = tool.actions.iter().map(signature).collect();
+    format!(
+        "{} Actions: {}. Every action accepts agent_id; actions on a list accept bypass_private+bypass_reason. See task_help.",
+        tool.purpose,
+        sigs.join("; ")
+    )
+}
+
+fn signature(a: &ActionSpec) -> String {
+    let params: Vec<String> = a.own_params.iter().map(param_sig).collect();
+    format!("{}({})", a.name, params.join(", "))
+}
+
+/// `name` or `name?`; the add_many items spell out their own keys.
+fn param_sig(p: &Param) -> String {
+    let name = match p.ty {
+        Ty::Items { .. } => {
+            let keys: Vec<String> = BATCH_ITEM.iter().map(param_sig).collect();
+            format!("{}[{{{}}}]", p.name, keys.join(", "))
+        }
+        _ => p.name.to_string(),
+    };
+    if p.required { name } else { format!("{name}?") }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn catalogue_is_small_and_complete() {
+        let cat = catalogue();
+        assert_eq!(cat.len(), 5);
+        let size: usize = cat
+            .iter()
+            .map(|c| c.description.len() + c.input_schema.len())
+            .sum();
+        assert!(size < 4000, "catalogue is {size} bytes");
+        assert!(
+            cat[2]
+                .description
+                .contains("claim_next(list_id, lease_seconds?)")
+        );
+    }
+}

@@ -1,0 +1,57 @@
+//! The generated parts of `task_help`: every action's params schema and a
+//! worked example call of each, both from the catalogue tables.
+
+use serde_json::{Map, Value as Json, json};
+
+use crate::catalogue::{self, TOOLS};
+use crate::results::HelpExample;
+
+/// The `params` schema of every tool+action (`task_help`'s: no params).
+pub(super) fn schemas() -> Map<String, Json> {
+    let mut tools = Map::new();
+    for tool in TOOLS.iter() {
+        let mut actions = Map::new();
+        for a in tool.actions {
+            actions.insert(
+                a.name.into(),
+                json!({"summary": a.summary, "schema": catalogue::action_schema(tool, a)}),
+            );
+        }
+        tools.insert(tool.name.into(), Json::Object(actions));
+    }
+    tools
+}
+
+/// A worked call of every tool+action that takes params.
+pub(super) fn examples() -> Vec<HelpExample> {
+    let mut out = Vec::new();
+    for tool in TOOLS.iter().filter(|t| t.takes_params) {
+        for a in tool.actions {
+            let params: Json = serde_json::from_str(a.example).unwrap_or(Json::Null);
+            out.push(HelpExample {
+                title: a.summary.to_string(),
+                tool: tool.name.to_string(),
+                input: json!({"action": a.name, "params": params}),
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_example_passes_its_own_validator() {
+        for tool in TOOLS.iter() {
+            for a in tool.actions {
+                if !tool.takes_params {
+                    continue;
+                }
+                catalogue::validate(tool, a, a.example)
+                    .unwrap_or_else(|e| panic!("{} {}: {}", tool.name, a.name, e.message));
+            }
+        }
+    }
+}
