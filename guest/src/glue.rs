@@ -5,6 +5,11 @@
 //! adapts the imported `store` and `clock` to the domain traits and
 //! forwards the exported `tools` and `ui` to plain Rust.
 
+#![allow(
+    unsafe_code,
+    reason = "the generated bindings are the component's only unsafe code"
+)]
+
 wit_bindgen::generate!({
     world: "tasklists",
     path: "../wit",

@@ -115,38 +115,66 @@ impl fmt::Display for Visibility {
 /// A row of `lists`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListRow {
+    /// The list id (`list_…`).
     pub id: String,
+    /// Its name.
     pub name: String,
+    /// `global`, `workspace` or `thread`.
     pub scope_type: String,
+    /// The workspace or thread it belongs to (empty for global).
     pub scope_key: String,
+    /// Shared or private.
     pub visibility: Visibility,
+    /// The owner of a private list.
     pub owner_agent_id: Option<String>,
+    /// Who created it.
     pub created_by_agent_id: String,
+    /// Creation time, ms since the epoch.
     pub created_at: i64,
+    /// Last change, ms since the epoch.
     pub updated_at: i64,
+    /// When it was soft-deleted, if it was.
     pub deleted_at: Option<i64>,
 }
 
 /// A row of `tasks`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TaskRow {
+    /// The task id (`task_…`).
     pub id: String,
+    /// Its list.
     pub list_id: String,
+    /// Its place in the list's order (dense, from 1).
     pub position: i64,
+    /// One-line title.
     pub title: String,
+    /// Longer description.
     pub description: Option<String>,
+    /// The working memory agents write.
     pub notes: Option<String>,
+    /// Where it stands.
     pub status: Status,
+    /// The agent it is reserved for, if any.
     pub assigned_to_agent_id: Option<String>,
+    /// Who holds the claim.
     pub claimed_by_agent_id: Option<String>,
+    /// The token of the current claim.
     pub claim_token: Option<String>,
+    /// When the claim's lease ends, ms since the epoch.
     pub claim_expires_at: Option<i64>,
+    /// The claim's lease length.
     pub lease_ms: Option<i64>,
+    /// How it was closed.
     pub outcome: Option<String>,
+    /// Creation time, ms since the epoch.
     pub created_at: i64,
+    /// Last change, ms since the epoch.
     pub updated_at: i64,
+    /// First claim, ms since the epoch.
     pub started_at: Option<i64>,
+    /// When it was closed.
     pub completed_at: Option<i64>,
+    /// When it was soft-deleted, if it was.
     pub deleted_at: Option<i64>,
 }
 

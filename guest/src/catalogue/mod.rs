@@ -25,13 +25,26 @@ use crate::tools::{Call, Output};
 #[derive(Debug, Clone, Copy)]
 pub enum Ty {
     /// A string of `min..=max` characters.
-    Str { min: usize, max: usize },
+    Str {
+        /// Fewest characters.
+        min: usize,
+        /// Most characters.
+        max: usize,
+    },
     /// An agent id (1–200 characters); `nullable` also allows `null`.
-    Agent { nullable: bool },
+    Agent {
+        /// Whether `null` is accepted too.
+        nullable: bool,
+    },
     /// `true` or `false`.
     Bool,
     /// An integer in `min..=max`.
-    Int { min: i64, max: i64 },
+    Int {
+        /// Smallest value.
+        min: i64,
+        /// Largest value.
+        max: i64,
+    },
     /// One of the given strings.
     Enum(&'static [&'static str]),
     /// One of the given strings, or a non-empty array of them.
@@ -41,13 +54,19 @@ pub enum Ty {
     /// A non-empty array of ids of the given kind (at most `max`).
     Ids(IdKind, usize),
     /// An array of task ids or, inside add_many, batch-local refs.
-    Deps { refs: bool },
+    Deps {
+        /// Whether batch-local refs are accepted (inside add_many).
+        refs: bool,
+    },
     /// An RFC 3339 time.
     Time,
     /// An opaque pagination cursor from a previous result.
     Cursor,
     /// The add_many `tasks` array: 1–`max` objects shaped by [`defs::BATCH_ITEM`].
-    Items { max: usize },
+    Items {
+        /// Most items per call.
+        max: usize,
+    },
 }
 
 /// One parameter of an action.
