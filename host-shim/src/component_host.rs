@@ -14,10 +14,10 @@ use crate::error::HostError;
 #[cfg(any(test, feature = "fault-injection"))]
 use crate::imports::faults::FaultInjection;
 use crate::imports::store::StoreImport;
+use crate::reply::ToolOutput;
 use crate::sandbox::{self, Limiter, STDERR_CAPTURE_BYTES};
 use crate::state::HostState;
 use crate::trap;
-use crate::types::ToolOutput;
 use std::sync::Arc;
 use std::time::Duration;
 use tasklists_store::{BackendOptions, Deadline, sql_budget};

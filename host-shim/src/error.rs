@@ -18,9 +18,6 @@ pub enum HostError {
     /// The component trapped outside a tool call (catalogue, renderers).
     #[error("the component trapped: {0}")]
     Trap(String),
-    /// The component answered something the host cannot use.
-    #[error("the component returned malformed output: {0}")]
-    BadOutput(String),
     /// The MCP server could not start or its connection failed.
     #[error("MCP server: {0}")]
     Mcp(String),

@@ -27,11 +27,11 @@ mod engine;
 mod error;
 mod imports;
 pub mod mcp;
+mod reply;
 mod sandbox;
 pub mod serve;
 mod state;
 mod trap;
-mod types;
 
 pub use ansi::render_ansi;
 pub use bindings::{
@@ -47,8 +47,8 @@ pub use config::{
 pub use error::HostError;
 #[cfg(any(test, feature = "fault-injection"))]
 pub use imports::faults::FaultInjection;
+pub use reply::ToolOutput;
 pub use tasklists_store::{Location, OpenError};
-pub use types::ToolOutput;
 
 /// SHA-256 (hex) of the embedded component.
 pub fn component_sha256() -> &'static str {
