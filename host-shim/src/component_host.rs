@@ -7,7 +7,6 @@ use crate::bindings::{
     CallContext, CallFailure, FailureKind, Line, SizeLimit, Tasklists, ToolError, ToolInfo,
     ToolReply,
 };
-use crate::clock::Clock;
 use crate::config::{HostConfig, default_cache_dir};
 use crate::engine::{self, Runtime};
 use crate::error::HostError;
@@ -17,6 +16,7 @@ use crate::imports::store::StoreImport;
 use crate::reply::ToolOutput;
 use crate::sandbox::{self, Limiter, STDERR_CAPTURE_BYTES};
 use crate::state::HostState;
+use crate::time_source::Clock;
 use crate::trap;
 use std::sync::Arc;
 use std::time::Duration;

@@ -1,10 +1,10 @@
 //! How a [`crate::Host`] is set up: store location, clock, limits, cache, and
 //! where the defaults come from.
 
-use crate::clock::{Clock, SystemClock};
 use crate::error::HostError;
 #[cfg(any(test, feature = "fault-injection"))]
 use crate::imports::faults::FaultInjection;
+use crate::time_source::{Clock, SystemClock};
 use std::ffi::OsString;
 use std::fmt;
 use std::path::PathBuf;

@@ -18,7 +18,6 @@
 mod ansi;
 mod bindings;
 mod cache;
-mod clock;
 mod component_host;
 #[cfg(test)]
 mod component_host_tests;
@@ -31,6 +30,7 @@ mod reply;
 mod sandbox;
 pub mod serve;
 mod state;
+mod time_source;
 mod trap;
 
 pub use ansi::render_ansi;
@@ -38,7 +38,6 @@ pub use bindings::{
     CallContext, CallFailure, ErrorCode, FailureKind, Line, SizeLimit, Span, Style,
     ToolAnnotations, ToolError, ToolInfo, ToolReply,
 };
-pub use clock::{Clock, ManualClock, SystemClock};
 pub use component_host::Host;
 pub use config::{
     DEFAULT_BUSY_TIMEOUT, DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_PARAMS_BYTES,
@@ -49,6 +48,7 @@ pub use error::HostError;
 pub use imports::faults::FaultInjection;
 pub use reply::ToolOutput;
 pub use tasklists_store::{Location, OpenError};
+pub use time_source::{Clock, ManualClock, SystemClock};
 
 /// SHA-256 (hex) of the embedded component.
 pub fn component_sha256() -> &'static str {

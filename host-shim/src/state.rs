@@ -2,9 +2,9 @@
 //! while the component runs (the `T` of `Store<T>`, as `WasiCtx` +
 //! `ResourceTable` are in wasmtime-wasi's examples).
 
-use crate::clock::Clock;
 use crate::imports::store::StoreImport;
 use crate::sandbox::Limiter;
+use crate::time_source::Clock;
 use std::sync::Arc;
 use wasmtime::component::ResourceTable;
 use wasmtime_wasi::p2::pipe::MemoryOutputPipe;

@@ -1,6 +1,7 @@
 //! The tables: every tool, action and parameter of the contract.
 
-use super::{Access, ActionSpec, Annotations, Handler, Param, ToolSpec, Ty};
+use super::{Access, ActionSpec, Handler, Param, ToolSpec, Ty};
+use crate::glue::ToolAnnotations;
 use crate::ids::IdKind;
 use crate::render::audit as ra;
 use crate::render::claims as rc;
@@ -549,10 +550,12 @@ pub static TOOLS: [ToolSpec; 5] = [
         purpose: "Find, create, read and delete persistent task lists shared by agents.",
         actions: LISTS,
         takes_params: true,
-        annotations: Annotations {
+        annotations: ToolAnnotations {
             read_only: false,
             destructive: true,
             idempotent: false,
+            // Nothing reaches beyond its own store.
+            open_world: false,
         },
     },
     ToolSpec {
@@ -561,10 +564,12 @@ pub static TOOLS: [ToolSpec; 5] = [
         purpose: "Add, update (notes, status, outcome), reorder and delete tasks. Never set in_progress: use task_claims claim_next.",
         actions: ITEMS,
         takes_params: true,
-        annotations: Annotations {
+        annotations: ToolAnnotations {
             read_only: false,
             destructive: true,
             idempotent: false,
+            // Nothing reaches beyond its own store.
+            open_world: false,
         },
     },
     ToolSpec {
@@ -573,10 +578,12 @@ pub static TOOLS: [ToolSpec; 5] = [
         purpose: "Claim the next ready task atomically (two agents never get the same one), extend or recover leases.",
         actions: CLAIMS,
         takes_params: true,
-        annotations: Annotations {
+        annotations: ToolAnnotations {
             read_only: false,
             destructive: false,
             idempotent: false,
+            // Nothing reaches beyond its own store.
+            open_world: false,
         },
     },
     ToolSpec {
@@ -585,10 +592,12 @@ pub static TOOLS: [ToolSpec; 5] = [
         purpose: "Read the audit log of changes, claims and private-list bypasses.",
         actions: AUDIT,
         takes_params: true,
-        annotations: Annotations {
+        annotations: ToolAnnotations {
             read_only: true,
             destructive: false,
             idempotent: true,
+            // Nothing reaches beyond its own store.
+            open_world: false,
         },
     },
     ToolSpec {
@@ -597,10 +606,12 @@ pub static TOOLS: [ToolSpec; 5] = [
         purpose: "The reference: workflow, rules, parameter schemas and examples. Takes only action.",
         actions: HELP,
         takes_params: false,
-        annotations: Annotations {
+        annotations: ToolAnnotations {
             read_only: true,
             destructive: false,
             idempotent: true,
+            // Nothing reaches beyond its own store.
+            open_world: false,
         },
     },
 ];

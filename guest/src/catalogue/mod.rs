@@ -17,6 +17,7 @@ pub use suggest::closest as closest_name;
 pub use validate::{Params, is_agent_id, validate};
 
 use crate::error::ToolResult;
+use crate::glue::ToolAnnotations;
 use crate::ids::IdKind;
 use crate::render::Line;
 use crate::tools::{Call, Output};
@@ -132,17 +133,6 @@ pub enum Handler {
     Help(fn(&str) -> ToolResult<Output>),
 }
 
-/// MCP-style annotations of a tool.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Annotations {
-    /// Never changes state.
-    pub read_only: bool,
-    /// May delete or overwrite data.
-    pub destructive: bool,
-    /// Repeating the same call has no further effect.
-    pub idempotent: bool,
-}
-
 /// One tool of the contract.
 #[derive(Debug, Clone, Copy)]
 pub struct ToolSpec {
@@ -157,8 +147,8 @@ pub struct ToolSpec {
     /// Whether calls carry a `params` object (`task_help` takes only its
     /// action).
     pub takes_params: bool,
-    /// MCP annotations.
-    pub annotations: Annotations,
+    /// MCP annotations, as the catalogue publishes them.
+    pub annotations: ToolAnnotations,
 }
 
 impl ToolSpec {

@@ -9,7 +9,7 @@
 //! key/value view, so a host can always show *something*.
 
 pub(crate) mod audit;
-mod call;
+mod call_line;
 pub(crate) mod claims;
 mod fmt;
 mod generic;
@@ -101,7 +101,7 @@ pub fn render_error(err: &ToolError) -> Vec<Line> {
 
 /// Renders the call itself in ONE line: tool, action, key params (list/task id shortened, title, status…).
 pub fn render_call(tool: &str, action: &str, params: &Value) -> Vec<Line> {
-    vec![call::line(tool, action, params)]
+    vec![call_line::line(tool, action, params)]
 }
 
 /// Plain text of lines (spans concatenated, lines joined with '\n'), for tests.

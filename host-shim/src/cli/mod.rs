@@ -3,7 +3,7 @@
 //! is rendered to stderr), 2 usage or host errors.
 
 mod args;
-mod call;
+mod call_tool;
 mod catalogue;
 mod demo;
 mod demo_script;
@@ -97,7 +97,7 @@ pub(crate) fn run() -> ExitCode {
             tool,
             request,
             json,
-        } => call::run(&globals, &tool, &request, json),
+        } => call_tool::run(&globals, &tool, &request, json),
         Command::Tools { json } => catalogue::tools(&globals, json),
         Command::Mcp => mcp::run(&globals),
         Command::DbPath => catalogue::db_path(&globals),

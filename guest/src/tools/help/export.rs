@@ -3,7 +3,7 @@
 //! signature, the input schema and the annotations.
 
 use crate::catalogue::{self, ActionSpec, BATCH_ITEM, Param, TOOLS, ToolSpec, Ty};
-use crate::glue::{ToolAnnotations, ToolInfo};
+use crate::glue::ToolInfo;
 
 /// The five tools, as the WIT `catalogue` export returns them.
 pub fn catalogue() -> Vec<ToolInfo> {
@@ -14,13 +14,7 @@ pub fn catalogue() -> Vec<ToolInfo> {
             title: t.title.into(),
             description: describe(t),
             input_schema: catalogue::tool_input_schema(t).to_string(),
-            annotations: ToolAnnotations {
-                read_only: t.annotations.read_only,
-                destructive: t.annotations.destructive,
-                idempotent: t.annotations.idempotent,
-                // Nothing reaches beyond its own store.
-                open_world: false,
-            },
+            annotations: t.annotations,
         })
         .collect()
 }
