@@ -1,6 +1,7 @@
 //! [`Host`]: one store backend and the component, called tool by
 //! tool. This file owns the instance lifecycle: limits per call, rollback
-//! after every call, and turning traps into the contract's `internal` error.
+//! after every call, and handing a call that could not finish (too large,
+//! trapped) to the component's `failed`, which words the reply.
 
 use crate::bindings::exports::tasklists::component::tools::Guest as Tools;
 use crate::bindings::{
@@ -51,7 +52,7 @@ struct Live {
     calls: u32,
 }
 
-/// The component behind one SQLite connection. Not `Sync`: share it
+/// The component behind one store connection. Not `Sync`: share it
 /// between threads in a `Mutex` (it is `Send`).
 pub struct Host {
     runtime: Arc<Runtime>,

@@ -2,8 +2,8 @@
 //!
 //! The component (built from `guest/` by `build.rs` and embedded in this
 //! crate) holds every rule, validation and text; this crate gives it a SQL
-//! store (`tasklists-store`'s SQLite backend), a clock and a deny-all WASI sandbox, and carries calls
-//! in and results out. [`Host`] is the core of the API (the MCP server,
+//! store (a `tasklists-store` backend: SQLite), a clock and a deny-all WASI
+//! sandbox, and carries calls in and the component's replies out. [`Host`] is the core of the API (the MCP server,
 //! [`mcp::serve_stdio`], is built on it):
 //!
 //! ```no_run
