@@ -40,9 +40,9 @@ use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
 const MAX_CALLS_PER_INSTANCE: u32 = 1_000;
 
 /// The time limit of a failure's reply, whatever the call's own was.
-pub const REPLY_TIMEOUT: Duration = Duration::from_secs(1);
+const REPLY_TIMEOUT: Duration = Duration::from_secs(1);
 /// The memory cap of a failure's reply, whatever the call's own was.
-pub const REPLY_MEMORY_BYTES: usize = 16 << 20;
+const REPLY_MEMORY_BYTES: usize = 16 << 20;
 
 /// A live instance and the store it lives in.
 struct Live {
@@ -64,7 +64,8 @@ pub struct Host {
     /// `Store` while one is).
     parked: Option<StoreImport>,
     live: Option<Live>,
-    /// Bounds the SQL work of the call in progress (see `deadline.rs`).
+    /// Bounds the SQL work of the call in progress ([`Deadline`]: the
+    /// store's busy and progress handlers obey it).
     deadline: Deadline,
 }
 
@@ -144,7 +145,7 @@ impl Host {
         ctx: &CallContext,
     ) -> Result<ToolReply, HostError> {
         let size = arguments.len();
-        self.run_call(tool, true, size, |tools, store| {
+        self.run_call(true, size, |tools, store| {
             tools.call_call(store, tool, arguments, ctx)
         })
     }
@@ -159,7 +160,7 @@ impl Host {
         ctx: &CallContext,
     ) -> Result<ToolReply, HostError> {
         let size = params.len() + action.len();
-        self.run_call(tool, false, size, |tools, store| {
+        self.run_call(false, size, |tools, store| {
             tools.call_call_action(store, tool, action, params, ctx)
         })
     }
@@ -193,8 +194,7 @@ impl Host {
     }
 
     /// The component's reply to a call the host could not finish. It runs
-    /// under limits of its own (at least [`REPLY_TIMEOUT`] and
-    /// [`REPLY_MEMORY_BYTES`]), since the call's own limits (a zero
+    /// under limits of its own (at least 1 s and 16 MiB), since the call's own limits (a zero
     /// timeout, a tiny memory cap) may be what failed; a fresh instance
     /// made for it is not kept for the calls that follow.
     pub fn failed(&mut self, failure: &CallFailure) -> Result<ToolReply, HostError> {
@@ -216,13 +216,11 @@ impl Host {
     /// by a fresh instance with the component's words for what happened.
     fn run_call(
         &mut self,
-        tool: &str,
         whole_request: bool,
         size: usize,
         f: impl FnOnce(&Tools, &mut Store<HostState>) -> wasmtime::Result<ToolReply>,
     ) -> Result<ToolReply, HostError> {
         let failure = |kind, committed| CallFailure {
-            tool: tool.to_string(),
             whole_request,
             kind,
             committed,

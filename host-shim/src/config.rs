@@ -135,11 +135,11 @@ pub fn default_location() -> Result<Location, HostError> {
 
 /// [`default_location`] over any environment (tests pass a map).
 pub(crate) fn location_from(env: impl Fn(&str) -> Option<OsString>) -> Result<Location, HostError> {
-    let var = |key: &str| env(key).filter(|v| !v.is_empty());
-    if let Some(text) = var("TASKLISTS_DB") {
-        return Ok(Location::parse(&text.to_string_lossy()));
+    // Paths stay OS strings: a file name need not be UTF-8.
+    let path = |key: &str| env(key).filter(|v| !v.is_empty()).map(PathBuf::from);
+    if let Some(path) = path("TASKLISTS_DB") {
+        return Ok(path.into());
     }
-    let path = |key: &str| var(key).map(PathBuf::from);
     // The XDG spec says relative values are invalid and must be ignored.
     if let Some(data) = path("XDG_DATA_HOME").filter(|p| p.is_absolute()) {
         return Ok(data.join("tasklists").join("tasks.db").into());

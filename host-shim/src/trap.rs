@@ -60,9 +60,16 @@ impl Trapped {
     /// The host error for a trapped catalogue or renderer call.
     pub(crate) fn into_host_error(self) -> HostError {
         HostError::Trap(match self.kind {
-            FailureKind::TimedOut(ms) => format!("the call ran past its time limit of {ms} ms"),
+            FailureKind::TimedOut(ms) => format!("it ran past its time limit of {ms} ms"),
+            FailureKind::OutOfMemory(size) => format!(
+                "its memory would grow to {} KiB, over its limit of {} KiB",
+                size.bytes >> 10,
+                size.limit >> 10
+            ),
             FailureKind::Trapped(what) | FailureKind::HostBug(what) => what,
-            other => format!("{other:?}"),
+            FailureKind::LeftOpen => "it returned with a write transaction open".into(),
+            // Only tool calls have a size limit.
+            FailureKind::TooLarge(size) => format!("{} bytes sent", size.bytes),
         })
     }
 }

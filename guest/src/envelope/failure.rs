@@ -95,7 +95,6 @@ mod tests {
 
     fn failure(kind: FailureKind, committed: bool) -> CallFailure {
         CallFailure {
-            tool: "task_items".into(),
             whole_request: false,
             kind,
             committed,

@@ -43,8 +43,8 @@ pub fn call_action(
     store: &dyn Store,
     clock: &dyn Clock,
 ) -> ToolReply {
-    let result = check_tool(tool).and_then(|()| call_tool(tool, action, params, ctx, store, clock));
-    reply(result)
+    // call_tool answers an unknown tool the same way.
+    reply(call_tool(tool, action, params, ctx, store, clock))
 }
 
 /// The reply the agent receives for `result`: on success the summary, a
@@ -71,21 +71,26 @@ pub fn reply(result: ToolResult<Output>) -> ToolReply {
     }
 }
 
+/// Checks the tool name before anything else of a call is read.
+pub fn check_tool(name: &str) -> ToolResult<()> {
+    match find_tool(name) {
+        Some(_) => Ok(()),
+        None => Err(unknown_tool(name)),
+    }
+}
+
 /// The one answer to a tool name that is not one of the five, whichever
 /// way it was called: `invalid_params` listing the real ones.
-pub fn check_tool(name: &str) -> ToolResult<()> {
-    if find_tool(name).is_some() {
-        return Ok(());
-    }
+pub fn unknown_tool(name: &str) -> ToolError {
     let names: Vec<&str> = TOOLS.iter().map(|t| t.name).collect();
-    Err(ToolError::invalid(
+    ToolError::invalid(
         format!(
             "unknown tool {}; the tools are {}",
             shown_name(name),
             names.join(", ")
         ),
         "call task_help all for the reference",
-    ))
+    )
 }
 
 #[cfg(test)]

@@ -60,8 +60,8 @@ fn dispatch(
     store: &dyn Store,
     clock: &dyn Clock,
 ) -> ToolResult<Output> {
-    crate::envelope::check_tool(tool)?;
-    let tool_spec = catalogue::find_tool(tool).expect("checked just above");
+    let tool_spec =
+        catalogue::find_tool(tool).ok_or_else(|| crate::envelope::unknown_tool(tool))?;
     let action_spec = find_action(tool_spec, action)?;
     let run = match action_spec.handler {
         Handler::Help(help) => {

@@ -89,13 +89,13 @@ fn run(
                     // or instance: the next call gets a new one, and this
                     // one's reply comes from it.
                     host = Host::open_lazily(config.clone()).map(Box::new);
-                    failed(&mut host, &job.tool, what)
+                    failed(&mut host, what)
                 }
             },
             Err(e) => {
                 let what = format!("it could not be restarted: {e}; restart the server");
                 host = Host::open_lazily(config.clone()).map(Box::new);
-                failed(&mut host, &job.tool, what)
+                failed(&mut host, what)
             }
         };
         // The client may have cancelled the request: its answer is dropped
@@ -104,10 +104,9 @@ fn run(
     }
 }
 
-/// The component's reply to a host bug during a call of `tool`.
-fn failed(host: &mut Result<Box<Host>, HostError>, tool: &str, what: String) -> Answer {
+/// The component's reply to a host bug during a call.
+fn failed(host: &mut Result<Box<Host>, HostError>, what: String) -> Answer {
     let failure = CallFailure {
-        tool: tool.to_string(),
         whole_request: true,
         kind: FailureKind::HostBug(what),
         committed: false,

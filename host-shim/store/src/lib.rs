@@ -8,7 +8,8 @@
 //! - [`Backend`]: one connection's worth of transactions, the seam every
 //!   host serves the `store` import through (the wasmtime host, a Node
 //!   addon), in the spirit of Spin's `factor-sqlite` `Connection`.
-//! - [`Location`]: which store a host is pointed at (a file path today).
+//! - [`Location`]: which store a host is pointed at (a file path today; a
+//!   server URL will be one more variant).
 //! - [`sqlite`]: the SQLite backend (feature `sqlite`, on by default).
 //!
 //! Nothing here depends on wasmtime.

@@ -13,11 +13,6 @@ pub enum Location {
 }
 
 impl Location {
-    /// The location a user typed (`--db`, `TASKLISTS_DB`): a file path.
-    pub fn parse(text: &str) -> Location {
-        Location::SqliteFile(PathBuf::from(text))
-    }
-
     /// The database file, for a file-backed store.
     pub fn file(&self) -> Option<&Path> {
         match self {
@@ -54,6 +49,6 @@ impl From<&PathBuf> for Location {
 
 impl From<&str> for Location {
     fn from(text: &str) -> Self {
-        Location::parse(text)
+        Location::SqliteFile(PathBuf::from(text))
     }
 }
