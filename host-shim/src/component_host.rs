@@ -15,34 +15,19 @@ use crate::error::HostError;
 use crate::imports::faults::FaultInjection;
 use crate::imports::store::StoreImport;
 use crate::reply::ToolOutput;
-use crate::sandbox::{self, Limiter, STDERR_CAPTURE_BYTES};
+use crate::sandbox::{self, Limiter};
 use crate::state::HostState;
 use crate::time_source::Clock;
 use crate::trap;
 use std::sync::Arc;
 use std::time::Duration;
+use tasklists_store::limits::{
+    MAX_CALLS_PER_INSTANCE, REPLY_MEMORY_BYTES, REPLY_TIMEOUT, STDERR_CAPTURE_BYTES,
+};
 use tasklists_store::{BackendOptions, Deadline, sql_budget};
 use wasmtime::Store;
 use wasmtime::component::ResourceTable;
 use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
-
-/// How many calls one instance serves before it is replaced.
-///
-/// Instances are kept between calls: a fresh one per call was measured at
-/// 2x the cost of a call (claim_next 460 µs fresh vs 240 µs reused,
-/// task_lists get 1.29 ms vs 0.66 ms, on a busy 2-core machine), because
-/// every call then re-grows linear memory and redoes the component's
-/// first-call setup. What a long-lived instance could accumulate stays
-/// bounded: a trap always discards the instance, so does any output on
-/// stderr (only panics write there, and the capture buffer is finite),
-/// and after this many calls it is recycled anyway (allocator
-/// fragmentation, caches). The memory cap applies per instance.
-const MAX_CALLS_PER_INSTANCE: u32 = 1_000;
-
-/// The time limit of a failure's reply, whatever the call's own was.
-const REPLY_TIMEOUT: Duration = Duration::from_secs(1);
-/// The memory cap of a failure's reply, whatever the call's own was.
-const REPLY_MEMORY_BYTES: usize = 16 << 20;
 
 /// A live instance and the store it lives in.
 struct Live {

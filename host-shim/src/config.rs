@@ -12,17 +12,10 @@ use std::sync::Arc;
 use std::time::Duration;
 use tasklists_store::Location;
 
-/// Default per-call time limit of the component.
-pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(10);
-/// Default cap on the component's linear memory, per instance.
-pub const DEFAULT_MEMORY_LIMIT_BYTES: usize = 64 << 20;
-/// Default cap on the size of a call's params (and of a whole request).
-pub const DEFAULT_MAX_PARAMS_BYTES: usize = 4 << 20;
-/// Default time a write waits for another process's lock before `busy`.
-/// Kept well under [`DEFAULT_CALL_TIMEOUT`], so a lock held too long is a
-/// typed `busy` error rather than a timeout (the wait also stops at the
-/// call's own deadline).
-pub const DEFAULT_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+pub use tasklists_store::limits::{
+    DEFAULT_BUSY_TIMEOUT, DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_PARAMS_BYTES,
+    DEFAULT_MEMORY_LIMIT_BYTES,
+};
 
 /// Everything [`crate::Host::open`] needs. Build it with [`HostConfig::new`]
 /// and the `with_*` methods; the fields stay public for tests.
@@ -128,26 +121,15 @@ impl fmt::Debug for HostConfig {
 
 /// The store every host shares by default: `$TASKLISTS_DB`, else
 /// `$XDG_DATA_HOME/tasklists/tasks.db`, else
-/// `$HOME/.local/share/tasklists/tasks.db`. Never guesses beyond that.
+/// `$HOME/.local/share/tasklists/tasks.db` ([`Location::default_from`]).
+/// Never guesses beyond that.
 pub fn default_location() -> Result<Location, HostError> {
     location_from(|key| std::env::var_os(key))
 }
 
 /// [`default_location`] over any environment (tests pass a map).
 pub(crate) fn location_from(env: impl Fn(&str) -> Option<OsString>) -> Result<Location, HostError> {
-    // Paths stay OS strings: a file name need not be UTF-8.
-    let path = |key: &str| env(key).filter(|v| !v.is_empty()).map(PathBuf::from);
-    if let Some(path) = path("TASKLISTS_DB") {
-        return Ok(path.into());
-    }
-    // The XDG spec says relative values are invalid and must be ignored.
-    if let Some(data) = path("XDG_DATA_HOME").filter(|p| p.is_absolute()) {
-        return Ok(data.join("tasklists").join("tasks.db").into());
-    }
-    if let Some(home) = path("HOME") {
-        return Ok(home.join(".local/share/tasklists/tasks.db").into());
-    }
-    Err(HostError::NoDatabasePath)
+    Location::default_from(env).ok_or(HostError::NoDatabasePath)
 }
 
 /// The default cache of compiled components: `$TASKLISTS_CACHE_DIR`, else

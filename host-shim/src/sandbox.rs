@@ -9,12 +9,6 @@ use wasmtime::ResourceLimiter;
 use wasmtime_wasi::p2::pipe::{ClosedInputStream, MemoryOutputPipe, SinkOutputStream};
 use wasmtime_wasi::{HostMonotonicClock, HostWallClock, WasiCtx, WasiCtxBuilder};
 
-/// How much of the component's stderr is kept. Rust writes its panic
-/// message there just before trapping; the host quotes it in the error.
-/// The pipe lives as long as one instance, and an instance that wrote
-/// anything is replaced after its call, so it never fills up.
-pub(crate) const STDERR_CAPTURE_BYTES: usize = 16 << 10;
-
 /// Table elements one instance may have (Rust needs a few hundred).
 const MAX_TABLE_ELEMENTS: usize = 1 << 16;
 /// Core instances, tables and memories one component instance may create.

@@ -13,8 +13,10 @@ mod open;
 mod statements;
 #[cfg(test)]
 mod tests;
+mod watch;
 
 pub use open::{enable_wal, open};
+pub use watch::SqliteWatch;
 
 use crate::{Backend, BackendOptions, OpenError, Rows, StoreError, TxId, Value};
 use errors::READ_ONLY;

@@ -72,6 +72,14 @@ pub fn open(
         .map_err(db_err)?;
     conn.set_db_config(DbConfig::SQLITE_DBCONFIG_DEFENSIVE, true)
         .map_err(db_err)?;
+    // Query-planner stability: a cached statement keeps its plan instead
+    // of being re-prepared whenever its bindings were cleared (rusqlite
+    // clears them when a statement goes back into its cache, and SQLite
+    // then expires any plan that looked at a bound value), so the claim
+    // queries are planned once per connection. Plans stay the ones the
+    // schema's indexes give.
+    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)
+        .map_err(db_err)?;
 
     // Reading the schema is what makes SQLite notice a damaged or foreign
     // file; do it before switching to WAL, which writes.

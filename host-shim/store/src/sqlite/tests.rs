@@ -316,3 +316,41 @@ fn the_busy_wait_stops_at_the_calls_deadline() {
         started.elapsed()
     );
 }
+
+#[test]
+fn the_change_check_moves_on_every_commit_and_never_creates_the_file() {
+    use crate::Watch;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("watched.db");
+    let mut watch = super::SqliteWatch::new(path.clone());
+    assert_eq!(watch.version().unwrap(), None);
+    assert!(!path.exists(), "a check must not create the database");
+
+    let mut backend = open_ctx(&path, Duration::from_millis(100));
+    let write = |backend: &mut SqliteBackend, n: i64| {
+        backend.begin_call();
+        let tx = backend.begin(true).unwrap();
+        backend
+            .execute(tx, "CREATE TABLE IF NOT EXISTS t (n INTEGER)", &[])
+            .unwrap();
+        backend
+            .execute(tx, "INSERT INTO t VALUES (?1)", &[Value::Integer(n)])
+            .unwrap();
+        backend.commit(tx).unwrap();
+        backend.end_call();
+    };
+    write(&mut backend, 1);
+    let first = watch.version().unwrap().expect("the file exists now");
+    assert_eq!(watch.version().unwrap(), Some(first), "nothing changed");
+    write(&mut backend, 2);
+    let second = watch.version().unwrap().unwrap();
+    assert_ne!(second, first, "a commit moves it");
+
+    // A read-only transaction moves nothing.
+    backend.begin_call();
+    let tx = backend.begin(false).unwrap();
+    backend.query(tx, "SELECT n FROM t", &[]).unwrap();
+    backend.commit(tx).unwrap();
+    backend.end_call();
+    assert_eq!(watch.version().unwrap(), Some(second));
+}

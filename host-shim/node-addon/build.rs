@@ -1,0 +1,5 @@
+//! Sets the linker flags a Node addon needs on the target platform.
+
+fn main() {
+    napi_build::setup();
+}

@@ -1,0 +1,41 @@
+//! The native host shim as a Node addon (`tasklists.node`): what the
+//! component imports besides its deny-all WASI, served by the very code the
+//! wasmtime host uses.
+//!
+//! - [`Store`]: the `store` import over a `tasklists-store` backend (the
+//!   SQLite one: same pragmas, WAL switching, fair busy handler, deadline
+//!   through the progress handler, ATTACH blocked, planner stability).
+//! - [`now_ms`]: the `clock` import.
+//! - [`ChangeWatch`]: the store's change check, for hosts with live views.
+//! - [`host_defaults`], [`default_database_path`]: the per-call limits and
+//!   the default database, defined once for every host.
+//!
+//! The Node host library (`host-shim/node`) loads it in the worker thread
+//! that runs the component, so a busy wait here never blocks the caller's
+//! event loop. Values and errors cross in the shapes jco gives the WIT
+//! types (`values.rs`, `errors.rs`), so the library passes them through.
+
+mod defaults;
+mod errors;
+mod store;
+mod values;
+mod watch;
+
+pub use defaults::{HostDefaults, default_database_path, host_defaults};
+pub use store::{Store, StoreOptions};
+pub use values::{SqlRows, SqlValue};
+pub use watch::ChangeWatch;
+
+use napi::bindgen_prelude::BigInt;
+use napi_derive::napi;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// The `clock` import: milliseconds since the Unix epoch (UTC), as the
+/// BigInt jco expects for an `s64`.
+#[napi]
+pub fn now_ms() -> BigInt {
+    let ms = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
+    BigInt::from(ms)
+}

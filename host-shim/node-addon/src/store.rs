@@ -1,0 +1,153 @@
+//! The `store` import: one backend connection per [`Store`], one
+//! transaction at a time, for one call at a time. The worker that runs the
+//! component wraps each call in `beginCall` / `endCall`, exactly as the
+//! wasmtime host does around an instance call.
+
+use crate::errors::{host_bug, store_error};
+use crate::values::{SqlRows, SqlValue, from_rows, to_values};
+use napi::bindgen_prelude::BigInt;
+use napi_derive::napi;
+use std::time::Duration;
+use tasklists_store::{Backend, BackendOptions, Deadline, Location, TxId, limits, sql_budget};
+
+/// How a [`Store`] is opened; a field left out takes every host's default.
+#[napi(object)]
+pub struct StoreOptions {
+    /// How long a write waits for another process's lock before `busy`.
+    pub busy_timeout_ms: Option<u32>,
+    /// A query result larger than this many bytes is refused.
+    pub max_result_bytes: Option<u32>,
+}
+
+type Result<T> = napi::Result<T, String>;
+
+/// One connection to the store the component reads and writes.
+#[napi]
+pub struct Store {
+    backend: Box<dyn Backend>,
+    deadline: Deadline,
+}
+
+#[napi]
+impl Store {
+    /// A store on the database file at `path` (created with its parent
+    /// directories by the first transaction that needs it).
+    #[napi(constructor)]
+    pub fn new(path: String, options: Option<StoreOptions>) -> Self {
+        let options = options.unwrap_or(StoreOptions {
+            busy_timeout_ms: None,
+            max_result_bytes: None,
+        });
+        let deadline = Deadline::new();
+        let backend = tasklists_store::open(
+            &Location::from(path.as_str()),
+            BackendOptions {
+                busy_timeout: options
+                    .busy_timeout_ms
+                    .map_or(limits::DEFAULT_BUSY_TIMEOUT, |ms| {
+                        Duration::from_millis(u64::from(ms))
+                    }),
+                deadline: deadline.clone(),
+                // As in the wasmtime host: a result that could never be
+                // copied into the component's capped memory is refused.
+                max_result_bytes: options
+                    .max_result_bytes
+                    .map_or(limits::DEFAULT_MEMORY_LIMIT_BYTES, |n| n as usize),
+            },
+        );
+        Store { backend, deadline }
+    }
+
+    /// Opens the connection now, for a host that must fail at once on a
+    /// bad database; throws with the reason (`code` `open`).
+    #[napi]
+    pub fn connect(&mut self) -> Result<()> {
+        self.backend
+            .connect()
+            .map_err(|e| napi::Error::new("open".to_string(), e.to_string()))
+    }
+
+    /// Starts a tool call limited to `time_limit_ms`: waits for locks and
+    /// statements stop a little before it, so the component can still
+    /// roll back and answer.
+    #[napi]
+    pub fn begin_call(&mut self, time_limit_ms: f64) {
+        let limit = Duration::from_secs_f64(time_limit_ms.max(0.0) / 1000.0);
+        self.deadline.start(sql_budget(limit));
+        self.backend.begin_call();
+    }
+
+    /// Ends the call: rolls back a transaction left open and says what it
+    /// was (`true` a write, `false` a read, `null` nothing).
+    #[napi]
+    pub fn end_call(&mut self) -> Option<bool> {
+        self.deadline.clear();
+        self.backend.end_call()
+    }
+
+    /// Whether the call in progress (or just ended) committed a write.
+    #[napi]
+    pub fn committed_write(&self) -> bool {
+        self.backend.committed_write()
+    }
+
+    /// Opens a transaction (`write` takes the write lock at once); returns
+    /// its handle.
+    #[napi]
+    pub fn begin(&mut self, write: bool) -> Result<i64> {
+        let id = self.backend.begin(write).map_err(store_error)?;
+        Ok(handle(id))
+    }
+
+    /// Runs a statement; returns the rows it changed (a `u64`, as BigInt).
+    #[napi]
+    pub fn execute(&mut self, tx: i64, sql: String, params: Vec<SqlValue>) -> Result<BigInt> {
+        let params = to_values(params).map_err(host_bug)?;
+        let changed = self
+            .backend
+            .execute(tx_id(tx), &sql, &params)
+            .map_err(store_error)?;
+        Ok(BigInt::from(changed))
+    }
+
+    /// Runs a statement that returns rows.
+    #[napi]
+    pub fn query(&mut self, tx: i64, sql: String, params: Vec<SqlValue>) -> Result<SqlRows> {
+        let params = to_values(params).map_err(host_bug)?;
+        let rows = self
+            .backend
+            .query(tx_id(tx), &sql, &params)
+            .map_err(store_error)?;
+        Ok(from_rows(rows))
+    }
+
+    /// Commits and ends the transaction.
+    #[napi]
+    pub fn commit(&mut self, tx: i64) -> Result<()> {
+        self.backend.commit(tx_id(tx)).map_err(store_error)
+    }
+
+    /// Rolls back and ends the transaction.
+    #[napi]
+    pub fn rollback(&mut self, tx: i64) -> Result<()> {
+        self.backend.rollback(tx_id(tx)).map_err(store_error)
+    }
+
+    /// The component dropped the handle: an unfinished transaction rolls
+    /// back.
+    #[napi]
+    pub fn abandon(&mut self, tx: i64) {
+        self.backend.abandon(tx_id(tx));
+    }
+}
+
+/// Transaction ids count up from 0 per connection, far below 2^53, so a
+/// JavaScript number carries them exactly.
+fn handle(id: TxId) -> i64 {
+    i64::try_from(id).unwrap_or(i64::MAX)
+}
+
+/// A handle back to its id; a negative one names no transaction.
+fn tx_id(handle: i64) -> TxId {
+    TxId::try_from(handle).unwrap_or(TxId::MAX)
+}

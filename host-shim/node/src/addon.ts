@@ -1,0 +1,79 @@
+// Loading the native host shim addon (`native/tasklists.node`, built from
+// host-shim/node-addon): the store, the clock, the change check and the
+// defaults every host shares. A missing addon, or one built for another
+// Node ABI, is one clear error naming the command that builds it.
+
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import { HostError } from "./errors.js";
+
+/** The command that builds everything the Node host loads. */
+export const BUILD_COMMAND = "bash scripts/node-host";
+
+/** Where the build puts the addon. */
+export const ADDON_PATH = fileURLToPath(new URL("../native/tasklists.node", import.meta.url));
+
+/** A store value, in jco's shape of WIT `value`. */
+export interface SqlValue {
+  tag: "null" | "integer" | "real" | "text" | "blob";
+  val?: bigint | number | string | Uint8Array;
+}
+
+/** WIT `rows`. */
+export interface SqlRows {
+  columns: string[];
+  rows: SqlValue[][];
+}
+
+/** One connection to the store (host-shim/node-addon/src/store.rs). */
+export interface NativeStore {
+  connect(): void;
+  beginCall(timeLimitMs: number): void;
+  endCall(): boolean | null;
+  committedWrite(): boolean;
+  begin(write: boolean): number;
+  execute(tx: number, sql: string, params: SqlValue[]): bigint;
+  query(tx: number, sql: string, params: SqlValue[]): SqlRows;
+  commit(tx: number): void;
+  rollback(tx: number): void;
+  abandon(tx: number): void;
+}
+
+/** The limits every host applies by default (host-shim/store/src/limits.rs). */
+export interface HostDefaults {
+  callTimeoutMs: number;
+  memoryLimitBytes: number;
+  maxParamsBytes: number;
+  busyTimeoutMs: number;
+  maxCallsPerInstance: number;
+  stderrCaptureBytes: number;
+  replyTimeoutMs: number;
+  replyMemoryBytes: number;
+}
+
+/** What the addon exports (host-shim/node-addon/src/lib.rs). */
+export interface Addon {
+  Store: new (path: string, options?: { busyTimeoutMs?: number; maxResultBytes?: number }) => NativeStore;
+  ChangeWatch: new (path: string) => { version(): number | null };
+  nowMs(): bigint;
+  hostDefaults(): HostDefaults;
+  defaultDatabasePath(): string | null;
+}
+
+let loaded: Addon | undefined;
+
+/** The addon, loaded once per thread. */
+export function addon(): Addon {
+  if (!loaded) {
+    try {
+      loaded = createRequire(import.meta.url)(ADDON_PATH) as Addon;
+    } catch (e) {
+      const why = e instanceof Error ? e.message.split("\n")[0] : String(e);
+      throw new HostError(
+        "not-built",
+        `the native host shim addon could not be loaded from ${ADDON_PATH} (${why}); build it with: ${BUILD_COMMAND}`,
+      );
+    }
+  }
+  return loaded;
+}

@@ -1,0 +1,376 @@
+// The Node host: the component in a worker thread, driven from the
+// caller's thread. Calls run one at a time, in the order they were made;
+// each has a deadline, and a call past it terminates the worker (its
+// store connection closes, so an open transaction rolls back) and is
+// answered by the component's own words for a timeout, from a fresh
+// worker that also serves the calls after it.
+
+import { readFile, readdir } from "node:fs/promises";
+import { Worker } from "node:worker_threads";
+import { BUILD_COMMAND, addon, type HostDefaults } from "./addon.js";
+import { HostError } from "./errors.js";
+import type { Entry, Request, Response, WorkerStart } from "./protocol.js";
+import { prepareModules } from "./runner.js";
+import { COMMITTED, type StoreFault } from "./store-import.js";
+import type { CallContext, CallFailure, FailureKind, Line, ToolError, ToolInfo, ToolReply } from "./types.js";
+
+const GENERATED = new URL("../generated/", import.meta.url);
+const GLUE = new URL("tasklists.js", GENERATED);
+const WORKER = new URL("./worker.js", import.meta.url);
+
+/** The JavaScript heap a worker may use (the component's memory is capped apart). */
+const WORKER_HEAP_MB = 256;
+
+/** How a {@link NodeHost} is set up; every limit defaults to the wasmtime host's. */
+export interface HostOptions {
+  /** The database file [default: $TASKLISTS_DB, else $XDG_DATA_HOME/tasklists/tasks.db, else ~/.local/share/tasklists/tasks.db]. */
+  db?: string;
+  /** Wall-time limit of one call, in milliseconds. */
+  callTimeoutMs?: number;
+  /** Cap on the component's linear memory, in bytes. */
+  memoryLimitBytes?: number;
+  /** Arguments (or params) larger than this are refused before the component runs. */
+  maxParamsBytes?: number;
+  /** How long a write waits for another process's lock before `busy`. */
+  busyTimeoutMs?: number;
+}
+
+/** The limits in effect. */
+interface Limits extends HostDefaults {
+  db: string;
+}
+
+/** A running worker and what is waiting on it. */
+interface Running {
+  worker: Worker;
+  ready: Promise<void>;
+  /** Settles the request in flight when the worker stops. */
+  stopped: Promise<string>;
+}
+
+/** No context: anonymous, nothing pinned. */
+const NO_CONTEXT: CallContext = { agentPinned: false };
+
+/** Where a host's compiled component and its memory bounds come from. */
+interface Compiled {
+  modules: Record<string, WebAssembly.Module>;
+  replyModules: Record<string, WebAssembly.Module>;
+  initialMemoryBytes: number;
+}
+
+async function compile(memoryLimitBytes: number, replyMemoryLimitBytes: number): Promise<Compiled> {
+  let names: string[];
+  try {
+    names = (await readdir(GENERATED)).filter((n) => n.endsWith(".wasm"));
+    await readFile(GLUE);
+  } catch {
+    names = [];
+  }
+  if (names.length === 0) {
+    throw new HostError("not-built", `the transpiled component is missing from ${GENERATED.pathname}; build it with: ${BUILD_COMMAND}`);
+  }
+  const files: Record<string, Uint8Array> = {};
+  for (const name of names) files[name] = new Uint8Array(await readFile(new URL(name, GENERATED)));
+  const build = async (limit: number) => {
+    const { modules, initialMemoryBytes } = prepareModules(files, limit);
+    const compiled: Record<string, WebAssembly.Module> = {};
+    for (const [name, bytes] of Object.entries(modules)) compiled[name] = await WebAssembly.compile(bytes as Uint8Array<ArrayBuffer>);
+    return { compiled, initialMemoryBytes };
+  };
+  const call = await build(memoryLimitBytes);
+  const reply = replyMemoryLimitBytes === memoryLimitBytes ? call : await build(replyMemoryLimitBytes);
+  return { modules: call.compiled, replyModules: reply.compiled, initialMemoryBytes: call.initialMemoryBytes };
+}
+
+/** A failure the host could not have the component word (a catalogue or renderer call). */
+function describe(kind: FailureKind): string {
+  switch (kind.tag) {
+    case "timed-out":
+      return `it ran past its time limit of ${kind.val} ms`;
+    case "out-of-memory":
+      return `its memory would grow to ${kind.val.bytes >> 10n} KiB, over its limit of ${kind.val.limit >> 10n} KiB`;
+    case "trapped":
+    case "host-bug":
+      return kind.val;
+    case "left-open":
+      return "it returned with a write transaction open";
+    case "too-large":
+      return `${kind.val.bytes} bytes sent`;
+  }
+}
+
+/** The tasklists component, sandboxed in a worker thread of this process. */
+export class NodeHost {
+  readonly #limits: Limits;
+  readonly #compiled: Compiled;
+  /** `[COMMITTED]`, written by the worker, read after a forced stop. */
+  readonly #flags = new Int32Array(new SharedArrayBuffer(4));
+  #running: Running | null = null;
+  #tail: Promise<unknown> = Promise.resolve();
+  #nextId = 0;
+  #closed = false;
+  #watch: { version(): number | null } | null = null;
+
+  private constructor(limits: Limits, compiled: Compiled) {
+    this.#limits = limits;
+    this.#compiled = compiled;
+  }
+
+  /**
+   * Loads the component (compiled once per host, off the event loop) and
+   * starts its worker. Fails with a {@link HostError} `not-built` naming
+   * the build command when the addon or the transpiled component is missing.
+   */
+  static async open(options: HostOptions = {}): Promise<NodeHost> {
+    const native = addon();
+    const defaults = native.hostDefaults();
+    const db = options.db || native.defaultDatabasePath();
+    if (!db) {
+      throw new HostError("worker", "no database path: pass --db, set TASKLISTS_DB, XDG_DATA_HOME or HOME");
+    }
+    const limits: Limits = {
+      ...defaults,
+      db,
+      callTimeoutMs: options.callTimeoutMs ?? defaults.callTimeoutMs,
+      memoryLimitBytes: options.memoryLimitBytes ?? defaults.memoryLimitBytes,
+      maxParamsBytes: options.maxParamsBytes ?? defaults.maxParamsBytes,
+      busyTimeoutMs: options.busyTimeoutMs ?? defaults.busyTimeoutMs,
+    };
+    const replyMemory = Math.max(limits.memoryLimitBytes, limits.replyMemoryBytes);
+    const host = new NodeHost(limits, await compile(limits.memoryLimitBytes, replyMemory));
+    await host.#start().ready;
+    return host;
+  }
+
+  /** The database file this host serves. */
+  get db(): string {
+    return this.#limits.db;
+  }
+
+  /**
+   * Runs the agent's call: `tool` as the agent named it, `args` the JSON
+   * text it sent (`{"action": …, "params": {…}}`). The reply is the
+   * component's, whatever happened: a refusal, a trap, a timeout, the
+   * memory cap, arguments over the size limit.
+   */
+  call(tool: string, args: string, ctx: CallContext = NO_CONTEXT): Promise<ToolReply> {
+    return this.#toolCall(true, Buffer.byteLength(args), "tools.call", [tool, args, ctx]);
+  }
+
+  /** Runs a call whose action and params (JSON text, `""` for none) are held apart. */
+  callAction(tool: string, action: string, params: string, ctx: CallContext = NO_CONTEXT): Promise<ToolReply> {
+    const size = Buffer.byteLength(params) + Buffer.byteLength(action);
+    return this.#toolCall(false, size, "tools.callAction", [tool, action, params, ctx]);
+  }
+
+  /** The component's reply to a call a host could not finish. */
+  failed(failure: CallFailure): Promise<ToolReply> {
+    return this.#queue(() => this.#failed(failure));
+  }
+
+  /** The five tools with descriptions, JSON Schemas and annotations. */
+  catalogue(): Promise<ToolInfo[]> {
+    return this.#plain("tools.catalogue", []) as Promise<ToolInfo[]>;
+  }
+
+  /** Renders a successful result (`data` as the tool returned it). */
+  renderResult(tool: string, action: string, data: string): Promise<Line[]> {
+    return this.#plain("ui.renderResult", [tool, action, data]) as Promise<Line[]>;
+  }
+
+  /** Renders a failed call: the error, then its hint. */
+  renderError(error: ToolError): Promise<Line[]> {
+    return this.#plain("ui.renderError", [error]) as Promise<Line[]>;
+  }
+
+  /** Renders the reply to a call made with `args`: the result, or the error and its hint. */
+  renderReply(tool: string, args: string, reply: ToolReply): Promise<Line[]> {
+    return this.#plain("ui.renderReply", [tool, args, reply]) as Promise<Line[]>;
+  }
+
+  /** Renders the call itself (tool, action, key params) in one line. */
+  renderCall(tool: string, action: string, params: string): Promise<Line[]> {
+    return this.#plain("ui.renderCall", [tool, action, params]) as Promise<Line[]>;
+  }
+
+  /**
+   * A number that changes whenever a write was committed to the database
+   * since the last read, by any process (`PRAGMA data_version` on a
+   * connection of its own); `null` while the file does not exist or when
+   * it cannot tell now. Cheap and synchronous: poll it on a timer to keep
+   * a live view current.
+   */
+  dataVersion(): number | null {
+    this.#watch ??= new (addon().ChangeWatch)(this.#limits.db);
+    try {
+      return this.#watch.version();
+    } catch {
+      return null;
+    }
+  }
+
+  /** Test-only: makes the store misbehave on a statement of the next call. */
+  injectFault(fault: StoreFault | null): Promise<void> {
+    return this.#queue(async () => {
+      await this.#send({ id: this.#nextId++, op: "arm", fault }, this.#limits.callTimeoutMs);
+    });
+  }
+
+  /** Stops the worker after the calls already made; later calls fail. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#tail.catch(() => {});
+    await this.#stop();
+  }
+
+  #queue<T>(job: () => Promise<T>): Promise<T> {
+    if (this.#closed) return Promise.reject(new HostError("closed", "the host is closed"));
+    const run = this.#tail.then(job, job);
+    this.#tail = run.catch(() => {});
+    return run;
+  }
+
+  #toolCall(wholeRequest: boolean, size: number, entry: Entry, args: unknown[]): Promise<ToolReply> {
+    return this.#queue(async () => {
+      const failure = (kind: FailureKind, committed: boolean): CallFailure => ({ wholeRequest, kind, committed });
+      if (size > this.#limits.maxParamsBytes) {
+        const limit = { bytes: BigInt(size), limit: BigInt(this.#limits.maxParamsBytes) };
+        return this.#failed(failure({ tag: "too-large", val: limit }, false));
+      }
+      const answer = await this.#run(entry, args, this.#limits.callTimeoutMs);
+      if (answer.ok) return answer.value as ToolReply;
+      return this.#failed(failure(answer.kind, answer.committed));
+    });
+  }
+
+  /** A catalogue or renderer call: a trap is the host's error. */
+  #plain(entry: Entry, args: unknown[]): Promise<unknown> {
+    return this.#queue(async () => {
+      const answer = await this.#run(entry, args, this.#limits.callTimeoutMs);
+      if (answer.ok) return answer.value;
+      throw new HostError("trapped", `the component failed: ${describe(answer.kind)}`);
+    });
+  }
+
+  async #failed(failure: CallFailure): Promise<ToolReply> {
+    const limit = Math.max(this.#limits.callTimeoutMs, this.#limits.replyTimeoutMs);
+    const answer = await this.#run("tools.failed", [failure], limit);
+    if (answer.ok) return answer.value as ToolReply;
+    throw new HostError("trapped", `the component could not word a failed call: ${describe(answer.kind)}`);
+  }
+
+  /** Runs one export in the worker, within `timeLimitMs`. */
+  async #run(
+    entry: Entry,
+    args: unknown[],
+    timeLimitMs: number,
+  ): Promise<{ ok: true; value: unknown } | { ok: false; kind: FailureKind; committed: boolean }> {
+    Atomics.store(this.#flags, COMMITTED, 0);
+    const response = await this.#send({ id: this.#nextId++, op: "run", entry, args, timeLimitMs }, timeLimitMs);
+    if (response === "timed-out") {
+      // V8 cannot interrupt a wasm call from outside but by terminating
+      // its thread; the store's own deadline (80% of the limit) has
+      // already stopped any SQL, and closing the connection rolls back.
+      const committed = Atomics.load(this.#flags, COMMITTED) === 1;
+      await this.#stop();
+      return { ok: false, kind: { tag: "timed-out", val: BigInt(timeLimitMs) }, committed };
+    }
+    if ("stopped" in response) {
+      return { ok: false, kind: { tag: "host-bug", val: response.stopped }, committed: Atomics.load(this.#flags, COMMITTED) === 1 };
+    }
+    if (response.ok) return { ok: true, value: response.value };
+    return { ok: false, kind: response.kind, committed: response.committed };
+  }
+
+  /** Sends a request; resolves with its response, or why none came. */
+  async #send(request: Request, timeLimitMs: number): Promise<Response | "timed-out" | { stopped: string }> {
+    const running = this.#running ?? this.#start();
+    await running.ready;
+    return new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const onMessage = (message: Response) => {
+        if (message.id !== request.id) return;
+        done();
+        resolve(message);
+      };
+      const done = () => {
+        clearTimeout(timer);
+        running.worker.off("message", onMessage);
+      };
+      running.worker.on("message", onMessage);
+      timer = setTimeout(() => {
+        done();
+        resolve("timed-out");
+      }, timeLimitMs);
+      running.stopped.then((why) => {
+        done();
+        resolve({ stopped: why });
+      });
+      running.worker.postMessage(request);
+    });
+  }
+
+  /** Starts a worker (the compiled modules are shared, not compiled again). */
+  #start(): Running {
+    const start: WorkerStart = {
+      db: this.#limits.db,
+      modules: this.#compiled.modules,
+      replyModules: this.#compiled.replyModules,
+      glue: GLUE.href,
+      busyTimeoutMs: this.#limits.busyTimeoutMs,
+      memoryLimitBytes: this.#limits.memoryLimitBytes,
+      replyMemoryLimitBytes: Math.max(this.#limits.memoryLimitBytes, this.#limits.replyMemoryBytes),
+      initialMemoryBytes: this.#compiled.initialMemoryBytes,
+      flags: this.#flags,
+    };
+    const worker = new Worker(WORKER, {
+      workerData: start,
+      // The worker sees no environment of the process (the component
+      // could not anyway: its WASI has none), and never writes to the
+      // process's stdout, which may carry a protocol (MCP).
+      env: {},
+      stdout: true,
+      stderr: true,
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+    });
+    // An idle host never keeps the process alive; a call in flight does
+    // (its deadline timer is referenced).
+    worker.unref();
+    worker.stdout.on("data", (chunk: Buffer) => process.stderr.write(chunk));
+    worker.stderr.on("data", (chunk: Buffer) => process.stderr.write(chunk));
+    const stopped = new Promise<string>((resolve) => {
+      worker.once("error", (e) => resolve(`the worker thread failed: ${e.message}`));
+      worker.once("exit", (code) => resolve(`the worker thread stopped (exit code ${code})`));
+    });
+    const ready = new Promise<void>((resolve, reject) => {
+      const onMessage = (message: { ready?: true; fatal?: { code: HostError["code"]; message: string } }) => {
+        if (message.ready) {
+          worker.off("message", onMessage);
+          resolve();
+        } else if (message.fatal) {
+          worker.off("message", onMessage);
+          reject(new HostError(message.fatal.code, message.fatal.message));
+        }
+      };
+      worker.on("message", onMessage);
+      stopped.then((why) => reject(new HostError("worker", why)));
+    });
+    ready.catch(() => {
+      if (this.#running?.worker === worker) this.#running = null;
+      void worker.terminate();
+    });
+    stopped.then(() => {
+      if (this.#running?.worker === worker) this.#running = null;
+    });
+    const running = { worker, ready, stopped };
+    this.#running = running;
+    return running;
+  }
+
+  async #stop(): Promise<void> {
+    const running = this.#running;
+    this.#running = null;
+    if (running) await running.worker.terminate();
+  }
+}

@@ -1,0 +1,10 @@
+// The Node host library: the tasklists component, transpiled by jco, run
+// in a worker thread with a deny-all WASI, a per-call deadline and a
+// memory cap, its store and clock served by the native host shim addon.
+// The host the Pi package and the Node MCP server use.
+
+export { NodeHost, type HostOptions } from "./host.js";
+export { HostError, type HostErrorCode } from "./errors.js";
+export { BUILD_COMMAND } from "./addon.js";
+export type { StoreFault } from "./store-import.js";
+export type * from "./types.js";

@@ -1,0 +1,78 @@
+// The MCP server on the Node host, built on the official TypeScript SDK
+// (`@modelcontextprotocol/server`, v2, which serves both the 2026-07-28
+// protocol and the 2025 `initialize` handshake on stdio). It only carries
+// what the component answers: the tool list is the component's catalogue,
+// every reply is the component's text and structured data, and an unknown
+// tool is a JSON-RPC invalid-params error worded by the component.
+
+import { INVALID_PARAMS, ProtocolError, Server } from "@modelcontextprotocol/server";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import type { NodeHost } from "./host.js";
+import type { CallContext, ToolInfo, ToolReply } from "./types.js";
+
+/** The package's version, reported as the server's. */
+const VERSION = "0.1.0";
+
+/** A catalogue entry as an MCP tool, every annotation set explicitly. */
+function tool(info: ToolInfo) {
+  let inputSchema: { type: "object"; [key: string]: unknown };
+  try {
+    inputSchema = JSON.parse(info.inputSchema);
+  } catch {
+    // The component always publishes an object schema; anything else
+    // degrades to "any object", as in the native server.
+    inputSchema = { type: "object" };
+  }
+  return {
+    name: info.name,
+    title: info.title,
+    description: info.description,
+    inputSchema,
+    annotations: {
+      readOnlyHint: info.annotations.readOnly,
+      destructiveHint: info.annotations.destructive,
+      idempotentHint: info.annotations.idempotent,
+      openWorldHint: info.annotations.openWorld,
+    },
+  };
+}
+
+/** A reply as MCP's result, carried as the component made it. */
+function result(reply: ToolReply) {
+  return {
+    content: [{ type: "text" as const, text: reply.text }],
+    structuredContent: JSON.parse(reply.structured) as Record<string, unknown>,
+    isError: reply.outcome.tag === "err",
+  };
+}
+
+/**
+ * Serves MCP on stdin/stdout until stdin closes; resolves once every call
+ * already made has finished (a write the client sent is never cut short).
+ */
+export async function serveMcp(host: NodeHost, ctx: CallContext): Promise<void> {
+  const catalogue = await host.catalogue();
+  const tools = catalogue.map(tool);
+  const known = new Set(catalogue.map((t) => t.name));
+  const handle = serveStdio(
+    () => {
+      const server = new Server({ name: "tasklists", version: VERSION, title: "Task lists" }, { capabilities: { tools: {} } });
+      server.setRequestHandler("tools/list", async () => ({ tools }));
+      server.setRequestHandler("tools/call", async (request) => {
+        const { name, arguments: args } = request.params;
+        // The arguments go to the component as the client sent them; it
+        // checks them like any other request (keys, action, params, size).
+        const reply = await host.call(name, JSON.stringify(args ?? {}), ctx);
+        if (reply.outcome.tag === "err" && !known.has(name)) {
+          throw new ProtocolError(INVALID_PARAMS, reply.outcome.val.message);
+        }
+        return result(reply);
+      });
+      return server;
+    },
+    { onerror: (e) => process.stderr.write(`tasklists-node mcp: ${e.message}\n`) },
+  );
+  await new Promise<void>((resolve) => process.stdin.once("close", resolve));
+  await host.close();
+  await handle.close();
+}

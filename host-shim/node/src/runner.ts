@@ -1,0 +1,189 @@
+// One component instance at a time, inside the worker, run the way the
+// wasmtime host runs it (`component_host.rs`): each call is bracketed by
+// the store's `beginCall` / `endCall` (a transaction left open rolls back),
+// a trap discards the instance (the next call gets a fresh one), and an
+// instance is also replaced after it wrote to stderr or served its quota
+// of calls.
+
+import { addon, type NativeStore } from "./addon.js";
+import { capMemory } from "./memory-cap.js";
+import type { Entry, WorkerStart } from "./protocol.js";
+import { COMMITTED, Faults, storeImports } from "./store-import.js";
+import type { ComponentExports, FailureKind } from "./types.js";
+import { ExitCalled, StderrCapture, denyAllWasi } from "./wasi.js";
+
+type Instantiate = (
+  getCoreModule: (path: string) => WebAssembly.Module,
+  imports: Record<string, Record<string, unknown>>,
+  instantiateCore: (module: WebAssembly.Module, imports: WebAssembly.Imports) => WebAssembly.Instance,
+) => ComponentExports;
+
+/** A live instance: its exports, its memory's size, the calls it served. */
+interface Live {
+  exports: ComponentExports;
+  memoryBytes: () => number;
+  calls: number;
+}
+
+/** The longest panic message passed on (as in the wasmtime host). */
+const MAX_PANIC_CHARS = 400;
+
+/** A call that did not complete: what to tell the component's `failed`. */
+export interface Trapped {
+  kind: FailureKind;
+  committed: boolean;
+}
+
+/** What Rust prints on stderr when an allocation fails. */
+const ALLOCATION_FAILED = /memory allocation of (\d+) bytes failed/;
+
+/** The panic message Rust printed before trapping, if any. */
+function panicMessage(stderr: string): string | undefined {
+  const at = stderr.indexOf("panicked at");
+  if (at < 0) return undefined;
+  const text = stderr.slice(at).trim().replace(/\s+/g, " ");
+  return text.length > MAX_PANIC_CHARS ? `${text.slice(0, MAX_PANIC_CHARS)}…` : text;
+}
+
+export class Runner {
+  readonly #store: NativeStore;
+  readonly #stderr: StderrCapture;
+  readonly #faults = new Faults();
+  readonly #start: WorkerStart;
+  readonly #instantiate: Instantiate;
+  readonly #maxCalls: number;
+  #live: Live | null = null;
+
+  private constructor(start: WorkerStart, instantiate: Instantiate) {
+    const native = addon();
+    const defaults = native.hostDefaults();
+    this.#start = start;
+    this.#instantiate = instantiate;
+    this.#maxCalls = defaults.maxCallsPerInstance;
+    this.#stderr = new StderrCapture(defaults.stderrCaptureBytes);
+    this.#store = new native.Store(start.db, {
+      busyTimeoutMs: start.busyTimeoutMs,
+      maxResultBytes: start.memoryLimitBytes,
+    });
+  }
+
+  /** A runner over the transpiled glue at `start.glue`. */
+  static async load(start: WorkerStart): Promise<Runner> {
+    const glue = (await import(start.glue)) as { instantiate: Instantiate };
+    return new Runner(start, glue.instantiate);
+  }
+
+  /** Arms (or disarms) a test fault from the next call on. */
+  arm(fault: Faults["armed"]): void {
+    this.#faults.armed = fault;
+  }
+
+  /** Runs one export under the call's limits. */
+  run(entry: Entry, args: unknown[], timeLimitMs: number): { ok: true; value: unknown } | ({ ok: false } & Trapped) {
+    Atomics.store(this.#start.flags, COMMITTED, 0);
+    // A failure's reply runs in an instance of its own, under the reply's
+    // memory cap, which is not kept; the live instance stays as it was.
+    const reply = entry === "tools.failed";
+    const limit = reply ? this.#start.replyMemoryLimitBytes : this.#start.memoryLimitBytes;
+    let live: Live;
+    try {
+      live = (reply ? null : this.#live) ?? this.#fresh(reply);
+    } catch (e) {
+      return { ok: false, ...this.#classify(e, false, limit) };
+    }
+    if (!reply) this.#live = null;
+    this.#faults.beginCall();
+    this.#store.beginCall(timeLimitMs);
+    let value: unknown;
+    let error: unknown;
+    let threw = false;
+    try {
+      const [iface, fn] = entry.split(".") as ["tools" | "ui", string];
+      value = (live.exports[iface] as unknown as Record<string, (...a: unknown[]) => unknown>)[fn](...args);
+    } catch (e) {
+      threw = true;
+      error = e;
+    }
+    const leftOpen = this.#store.endCall();
+    const committed = this.#store.committedWrite();
+    if (threw) return { ok: false, ...this.#classify(error, committed, limit, live.memoryBytes()) };
+    // Returning with a write still open is a component bug that would
+    // silently lose the write: say so instead.
+    if (leftOpen === true) return { ok: false, kind: { tag: "left-open" }, committed };
+    live.calls += 1;
+    if (!reply && live.calls < this.#maxCalls && !this.#stderr.written) this.#live = live;
+    return { ok: true, value };
+  }
+
+  /** A new instance with its own stderr and WASI. */
+  #fresh(reply: boolean): Live {
+    this.#stderr.clear();
+    const { initialMemoryBytes } = this.#start;
+    const modules = reply ? this.#start.replyModules : this.#start.modules;
+    const limit = reply ? this.#start.replyMemoryLimitBytes : this.#start.memoryLimitBytes;
+    if (initialMemoryBytes > limit) throw new MemoryCapExceeded(initialMemoryBytes, limit);
+    let memory: WebAssembly.Memory | undefined;
+    const exports = this.#instantiate(
+      (name) => {
+        const module = modules[name];
+        if (!module) throw new Error(`the transpiled component asked for an unknown core module ${name}`);
+        return module;
+      },
+      {
+        ...denyAllWasi(this.#stderr),
+        ...storeImports(this.#store, addon().nowMs, this.#start.flags, this.#faults),
+      },
+      (module, imports) => {
+        const instance = new WebAssembly.Instance(module, imports);
+        // The module that defines the memory exports it: remember it, to
+        // report the size it had when an allocation failed.
+        const exported = instance.exports.memory;
+        if (exported instanceof WebAssembly.Memory) memory ??= exported;
+        return instance;
+      },
+    );
+    return { exports, memoryBytes: () => memory?.buffer.byteLength ?? 0, calls: 0 };
+  }
+
+  /** What stopped a call, in the component's terms. */
+  #classify(error: unknown, committed: boolean, limit: number, memoryBytes = 0): Trapped {
+    if (error instanceof MemoryCapExceeded) {
+      return { kind: { tag: "out-of-memory", val: { bytes: BigInt(error.bytes), limit: BigInt(error.limit) } }, committed };
+    }
+    const stderr = this.#stderr.text();
+    const allocation = ALLOCATION_FAILED.exec(stderr);
+    if (allocation) {
+      const wanted = memoryBytes + Number(allocation[1]);
+      return { kind: { tag: "out-of-memory", val: { bytes: BigInt(Math.max(wanted, limit + 1)), limit: BigInt(limit) } }, committed };
+    }
+    const trap = error instanceof Error ? error.message : String(error);
+    if (error instanceof ExitCalled) return { kind: { tag: "trapped", val: trap }, committed };
+    const panic = panicMessage(stderr);
+    return { kind: { tag: "trapped", val: panic ? `${panic} (${trap})` : trap }, committed };
+  }
+}
+
+/** The cap is below the memory the component starts with. */
+class MemoryCapExceeded extends Error {
+  constructor(
+    readonly bytes: number,
+    readonly limit: number,
+  ) {
+    super(`the component's memory would grow to ${bytes >> 10} KiB, over its limit of ${limit >> 10} KiB`);
+  }
+}
+
+/** The core modules, with the memory cap written into the one that defines memory. */
+export function prepareModules(
+  files: Record<string, Uint8Array>,
+  memoryLimitBytes: number,
+): { modules: Record<string, Uint8Array>; initialMemoryBytes: number } {
+  const modules: Record<string, Uint8Array> = {};
+  let initialMemoryBytes = 0;
+  for (const [name, bytes] of Object.entries(files)) {
+    const capped = capMemory(bytes, memoryLimitBytes);
+    modules[name] = capped.bytes;
+    initialMemoryBytes = Math.max(initialMemoryBytes, capped.initialBytes);
+  }
+  return { modules, initialMemoryBytes };
+}

@@ -1,0 +1,19 @@
+// The component's boundary types, as jco generates them from the WIT at
+// build time (generated/interfaces/*.d.ts): one definition, never a
+// hand-kept copy.
+
+export type {
+  CallContext,
+  ErrorCode,
+  ToolError,
+  ToolReply,
+} from "../generated/interfaces/tasklists-component-types.js";
+export type {
+  CallFailure,
+  FailureKind,
+  SizeLimit,
+  ToolAnnotations,
+  ToolInfo,
+} from "../generated/interfaces/tasklists-component-tools.js";
+export type { Line, Span, Style } from "../generated/interfaces/tasklists-component-ui.js";
+export type { Root as ComponentExports } from "../generated/tasklists.js";

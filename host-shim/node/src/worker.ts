@@ -1,0 +1,33 @@
+// The worker thread that runs the component: it owns the instance and the
+// store connection, so a busy wait or a long statement never blocks the
+// caller's event loop, and the host can stop a runaway call by
+// terminating this thread (V8 has neither fuel nor epochs for wasm).
+
+import { parentPort, workerData } from "node:worker_threads";
+import { HostError } from "./errors.js";
+import type { Request, Response, WorkerStart } from "./protocol.js";
+import { Runner } from "./runner.js";
+
+const port = parentPort;
+if (!port) throw new Error("worker.js runs as a worker thread of a NodeHost");
+
+try {
+  const runner = await Runner.load(workerData as WorkerStart);
+  port.on("message", (request: Request) => {
+    let response: Response;
+    if (request.op === "arm") {
+      runner.arm(request.fault);
+      response = { id: request.id, ok: true, value: null };
+    } else {
+      const result = runner.run(request.entry, request.args, request.timeLimitMs);
+      response = result.ok
+        ? { id: request.id, ok: true, value: result.value }
+        : { id: request.id, ok: false, kind: result.kind, committed: result.committed };
+    }
+    port.postMessage(response);
+  });
+  port.postMessage({ ready: true });
+} catch (e) {
+  const code = e instanceof HostError ? e.code : "worker";
+  port.postMessage({ fatal: { code, message: e instanceof Error ? e.message : String(e) } });
+}
