@@ -1,9 +1,9 @@
-//! The store's values in the shapes jco gives WIT's `value` variant and
-//! `rows` record (`{tag, val}`, s64 as BigInt, bytes as Uint8Array), so
-//! they pass between the component and the backend untouched by the
-//! JavaScript in between.
+//! The store's values across N-API: parameters arrive in the shape jco
+//! gives WIT's `value` variant (`{tag, val}`, s64 as BigInt, bytes as
+//! Uint8Array); query results leave packed ([`SqlRows`]), and the host
+//! library turns them into jco's `rows` shape.
 
-use napi::bindgen_prelude::{BigInt, Either4, Uint8Array};
+use napi::bindgen_prelude::{BigInt, Either4, Float64Array, Uint8Array, Uint32Array};
 use napi_derive::napi;
 use tasklists_store::{Rows, Value};
 
@@ -17,14 +17,44 @@ pub struct SqlValue {
     pub val: Option<Either4<BigInt, f64, String, Uint8Array>>,
 }
 
-/// WIT `rows`: column names and each row's values in column order.
+/// WIT `rows`, packed so that a result of any size crosses into
+/// JavaScript in six values instead of two objects per cell (building
+/// `{tag, val}` objects through N-API cost about 1 µs per cell; JavaScript
+/// builds them from this in a few nanoseconds). The host library unpacks
+/// it (`store-import.ts`, `unpackRows`).
+///
+/// Cells are row-major, `kinds[i]` saying what cell `i` is.
 #[napi(object)]
 pub struct SqlRows {
     /// Column names, in order.
     pub columns: Vec<String>,
-    /// The rows.
-    pub rows: Vec<Vec<SqlValue>>,
+    /// Per cell: 0 null, 1 integer (in `numbers`, exact), 2 integer
+    /// beyond 2^53 (its decimal digits in `text`), 3 real (in `numbers`),
+    /// 4 text (in `text`), 5 blob (the next of `blobs`).
+    pub kinds: Uint8Array,
+    /// The numeric cells' values (other cells hold 0).
+    pub numbers: Float64Array,
+    /// Every text cell (and big integer's digits), concatenated.
+    pub text: String,
+    /// Per cell, where its text ends in `text`, in UTF-16 units (it starts
+    /// where the previous text cell ended).
+    pub text_ends: Uint32Array,
+    /// The blob cells' bytes, in order.
+    pub blobs: Vec<Uint8Array>,
 }
+
+/// Cell kinds of [`SqlRows`].
+mod kind {
+    pub(super) const NULL: u8 = 0;
+    pub(super) const INTEGER: u8 = 1;
+    pub(super) const BIG_INTEGER: u8 = 2;
+    pub(super) const REAL: u8 = 3;
+    pub(super) const TEXT: u8 = 4;
+    pub(super) const BLOB: u8 = 5;
+}
+
+/// The largest integer a JavaScript number holds exactly.
+const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
 
 /// A parameter from the component; a shape jco would never produce is a
 /// host bug, reported as such (it traps the call).
@@ -56,28 +86,51 @@ pub(crate) fn to_values(values: Vec<SqlValue>) -> napi::Result<Vec<Value>> {
     values.into_iter().map(to_value).collect()
 }
 
-fn from_value(value: Value) -> SqlValue {
-    let (tag, val) = match value {
-        Value::Null => ("null", None),
-        Value::Integer(n) => ("integer", Some(Either4::A(BigInt::from(n)))),
-        Value::Real(f) => ("real", Some(Either4::B(f))),
-        Value::Text(s) => ("text", Some(Either4::C(s))),
-        Value::Blob(b) => ("blob", Some(Either4::D(Uint8Array::from(b)))),
-    };
-    SqlValue {
-        tag: tag.to_string(),
-        val,
-    }
-}
-
-/// A query's result, for the component.
+/// A query's result, packed for the host library.
 pub(crate) fn from_rows(rows: Rows) -> SqlRows {
+    let cells: usize = rows.rows.iter().map(Vec::len).sum();
+    let mut kinds = Vec::with_capacity(cells);
+    let mut numbers = vec![0.0; cells];
+    let mut text = String::new();
+    let mut text_ends = vec![0u32; cells];
+    let mut text_units = 0usize;
+    let mut blobs = Vec::new();
+    let mut push_text = |text: &mut String, s: &str, i: usize| {
+        text.push_str(s);
+        text_units += s.encode_utf16().count();
+        text_ends[i] = u32::try_from(text_units).unwrap_or(u32::MAX);
+    };
+    for (i, value) in rows.rows.into_iter().flatten().enumerate() {
+        kinds.push(match value {
+            Value::Null => kind::NULL,
+            Value::Integer(n) if (-MAX_SAFE_INTEGER..=MAX_SAFE_INTEGER).contains(&n) => {
+                numbers[i] = n as f64;
+                kind::INTEGER
+            }
+            Value::Integer(n) => {
+                push_text(&mut text, &n.to_string(), i);
+                kind::BIG_INTEGER
+            }
+            Value::Real(f) => {
+                numbers[i] = f;
+                kind::REAL
+            }
+            Value::Text(s) => {
+                push_text(&mut text, &s, i);
+                kind::TEXT
+            }
+            Value::Blob(b) => {
+                blobs.push(Uint8Array::from(b));
+                kind::BLOB
+            }
+        });
+    }
     SqlRows {
         columns: rows.columns,
-        rows: rows
-            .rows
-            .into_iter()
-            .map(|row| row.into_iter().map(from_value).collect())
-            .collect(),
+        kinds: Uint8Array::from(kinds),
+        numbers: Float64Array::from(numbers),
+        text,
+        text_ends: Uint32Array::from(text_ends),
+        blobs,
     }
 }

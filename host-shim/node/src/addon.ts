@@ -19,10 +19,16 @@ export interface SqlValue {
   val?: bigint | number | string | Uint8Array;
 }
 
-/** WIT `rows`. */
-export interface SqlRows {
+/** WIT `rows`, packed by the addon (host-shim/node-addon/src/values.rs). */
+export interface PackedRows {
   columns: string[];
-  rows: SqlValue[][];
+  /** Per cell: 0 null, 1 integer, 2 integer beyond 2^53 (digits in `text`), 3 real, 4 text, 5 blob. */
+  kinds: Uint8Array;
+  numbers: Float64Array;
+  text: string;
+  /** Per cell, where its text ends in `text` (UTF-16 units). */
+  textEnds: Uint32Array;
+  blobs: Uint8Array[];
 }
 
 /** One connection to the store (host-shim/node-addon/src/store.rs). */
@@ -33,7 +39,7 @@ export interface NativeStore {
   committedWrite(): boolean;
   begin(write: boolean): number;
   execute(tx: number, sql: string, params: SqlValue[]): bigint;
-  query(tx: number, sql: string, params: SqlValue[]): SqlRows;
+  query(tx: number, sql: string, params: SqlValue[]): PackedRows;
   commit(tx: number): void;
   rollback(tx: number): void;
   abandon(tx: number): void;

@@ -35,6 +35,14 @@ export interface HostOptions {
   busyTimeoutMs?: number;
 }
 
+/** What opening a host cost, in milliseconds. */
+export interface LoadTimes {
+  /** Reading and compiling the core modules (once per host). */
+  compileMs: number;
+  /** Starting the worker: loading the addon and the glue, instantiating. */
+  startMs: number;
+}
+
 /** The limits in effect. */
 interface Limits extends HostDefaults {
   db: string;
@@ -110,10 +118,16 @@ export class NodeHost {
   #nextId = 0;
   #closed = false;
   #watch: { version(): number | null } | null = null;
+  #loaded: LoadTimes = { compileMs: 0, startMs: 0 };
 
   private constructor(limits: Limits, compiled: Compiled) {
     this.#limits = limits;
     this.#compiled = compiled;
+  }
+
+  /** What opening this host cost: compiling the core modules, then starting the worker and instantiating. */
+  get loadTimes(): LoadTimes {
+    return { ...this.#loaded };
   }
 
   /**
@@ -137,8 +151,12 @@ export class NodeHost {
       busyTimeoutMs: options.busyTimeoutMs ?? defaults.busyTimeoutMs,
     };
     const replyMemory = Math.max(limits.memoryLimitBytes, limits.replyMemoryBytes);
+    let started = performance.now();
     const host = new NodeHost(limits, await compile(limits.memoryLimitBytes, replyMemory));
+    const compileMs = performance.now() - started;
+    started = performance.now();
     await host.#start().ready;
+    host.#loaded = { compileMs, startMs: performance.now() - started };
     return host;
   }
 

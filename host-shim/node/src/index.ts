@@ -3,7 +3,7 @@
 // memory cap, its store and clock served by the native host shim addon.
 // The host the Pi package and the Node MCP server use.
 
-export { NodeHost, type HostOptions } from "./host.js";
+export { NodeHost, type HostOptions, type LoadTimes } from "./host.js";
 export { HostError, type HostErrorCode } from "./errors.js";
 export { BUILD_COMMAND } from "./addon.js";
 export type { StoreFault } from "./store-import.js";

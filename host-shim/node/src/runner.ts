@@ -25,6 +25,9 @@ interface Live {
   calls: number;
 }
 
+/** A wasm page. */
+const PAGE = 64 * 1024;
+
 /** The longest panic message passed on (as in the wasmtime host). */
 const MAX_PANIC_CHARS = 400;
 
@@ -151,10 +154,14 @@ export class Runner {
       return { kind: { tag: "out-of-memory", val: { bytes: BigInt(error.bytes), limit: BigInt(error.limit) } }, committed };
     }
     const stderr = this.#stderr.text();
+    // V8 fails a `memory.grow` past the declared maximum quietly (it
+    // returns -1); Rust then aborts, with or without a word on stderr. A
+    // wasm trap while the memory is within a page of its cap is that.
     const allocation = ALLOCATION_FAILED.exec(stderr);
-    if (allocation) {
-      const wanted = memoryBytes + Number(allocation[1]);
-      return { kind: { tag: "out-of-memory", val: { bytes: BigInt(Math.max(wanted, limit + 1)), limit: BigInt(limit) } }, committed };
+    const atCap = memoryBytes + PAGE > limit;
+    if (allocation || (atCap && error instanceof WebAssembly.RuntimeError)) {
+      const wanted = Math.max(memoryBytes + Number(allocation?.[1] ?? 0), memoryBytes + PAGE, limit + 1);
+      return { kind: { tag: "out-of-memory", val: { bytes: BigInt(wanted), limit: BigInt(limit) } }, committed };
     }
     const trap = error instanceof Error ? error.message : String(error);
     if (error instanceof ExitCalled) return { kind: { tag: "trapped", val: trap }, committed };

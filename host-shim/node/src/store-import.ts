@@ -4,7 +4,7 @@
 // error is thrown as jco's `{payload}`, and any other exception (a host
 // bug) traps the call.
 
-import type { NativeStore, SqlValue } from "./addon.js";
+import type { NativeStore, PackedRows, SqlValue } from "./addon.js";
 
 /** A test-only fault: what the store import does wrong on purpose. */
 export interface StoreFault {
@@ -35,6 +35,50 @@ export class Faults {
     // A runaway: only terminating the worker stops it.
     for (;;);
   }
+}
+
+const NULL: SqlValue = Object.freeze({ tag: "null" }) as SqlValue;
+
+/** The addon's packed rows in jco's shape of WIT `rows`. */
+export function unpackRows(packed: PackedRows): { columns: string[]; rows: SqlValue[][] } {
+  const { columns, kinds, numbers, text, textEnds, blobs } = packed;
+  const width = columns.length;
+  const rows: SqlValue[][] = [];
+  let textStart = 0;
+  let blob = 0;
+  for (let at = 0; at < kinds.length; at += width) {
+    const row: SqlValue[] = new Array(width);
+    for (let c = 0; c < width; c++) {
+      const i = at + c;
+      switch (kinds[i]) {
+        case 0:
+          row[c] = NULL;
+          break;
+        // jco lowers an s64 from a number or a BigInt alike.
+        case 1:
+          row[c] = { tag: "integer", val: numbers[i] };
+          break;
+        case 2:
+          row[c] = { tag: "integer", val: BigInt(text.slice(textStart, textEnds[i])) };
+          textStart = textEnds[i];
+          break;
+        case 3:
+          row[c] = { tag: "real", val: numbers[i] };
+          break;
+        case 4:
+          row[c] = { tag: "text", val: text.slice(textStart, textEnds[i]) };
+          textStart = textEnds[i];
+          break;
+        case 5:
+          row[c] = { tag: "blob", val: blobs[blob++] };
+          break;
+        default:
+          throw new Error(`the addon returned an unknown cell kind ${kinds[i]}`);
+      }
+    }
+    rows.push(row);
+  }
+  return { columns, rows };
 }
 
 /** Where the worker tells the host, across threads, that a write was committed. */
@@ -83,7 +127,7 @@ export function storeImports(
 
     query(sql: string, params: SqlValue[]) {
       faults.onStatement();
-      return guarded(() => store.query(this.#id, sql, params));
+      return unpackRows(guarded(() => store.query(this.#id, sql, params)));
     }
 
     commit(): void {

@@ -58,8 +58,21 @@ export class ExitCalled extends Error {
   }
 }
 
+/** Random bytes drawn from the CSPRNG a page at a time: one system call
+ * per 512 values instead of one per value (the component asks for a few
+ * per call, for ids and claim tokens). */
+const POOL_BYTES = 4096;
+let pool = randomBytes(POOL_BYTES);
+let poolAt = 0;
+
 function randomU64(): bigint {
-  return randomBytes(8).readBigUInt64LE();
+  if (poolAt + 8 > POOL_BYTES) {
+    pool = randomBytes(POOL_BYTES);
+    poolAt = 0;
+  }
+  const value = pool.readBigUInt64LE(poolAt);
+  poolAt += 8;
+  return value;
 }
 
 /** The WASI imports of one instance, writing stderr into `stderr`. */

@@ -1,0 +1,92 @@
+//! The wasmtime host's side of the Node host comparison
+//! (`host-shim/node/bench/latency.mjs` runs it in the same run, on the same
+//! workload): load time, per-call latency of `claim_next`, `get` (first
+//! page) and `find`, and resident memory, printed as one JSON object.
+//!
+//! `cargo run --release -p tasklists-host --example call_latency [tasks] [calls]`
+
+use serde_json::json;
+use std::time::{Duration, Instant};
+use tasklists_host::{CallContext, Host, HostConfig};
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let tasks: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(1000);
+    let calls: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(500);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let rss_start = rss_kib();
+
+    let started = Instant::now();
+    let mut host = Host::open(HostConfig::new(dir.path().join("tasks.db"))).expect("host opens");
+    let open = started.elapsed();
+    let ctx = CallContext::agent("bench");
+    let started = Instant::now();
+    host.call("task_lists", "find", "{}", &ctx).expect("find");
+    let first_call = started.elapsed();
+
+    let list = host
+        .call("task_lists", "create", r#"{"name":"bench"}"#, &ctx)
+        .expect("list")
+        .data["list"]["id"]
+        .as_str()
+        .expect("id")
+        .to_string();
+    for start in (0..tasks).step_by(200) {
+        let batch: Vec<String> = (start..tasks.min(start + 200))
+            .map(|i| format!(r#"{{"title":"task {i}"}}"#))
+            .collect();
+        let params = format!(r#"{{"list_id":"{list}","tasks":[{}]}}"#, batch.join(","));
+        host.call("task_items", "add_many", &params, &ctx)
+            .expect("tasks added");
+    }
+    let list_param = json!({"list_id": list}).to_string();
+    let get_param = json!({"list_id": list, "include_tasks": true, "limit": 50}).to_string();
+    let mut run = |tool: &str, action: &str, params: &str| {
+        let mut times = Vec::with_capacity(calls);
+        for _ in 0..calls {
+            let started = Instant::now();
+            host.call(tool, action, params, &ctx).expect("call");
+            times.push(started.elapsed());
+        }
+        summary(times)
+    };
+    let claim_next = run("task_claims", "claim_next", &list_param);
+    let get = run("task_lists", "get", &get_param);
+    let find = run("task_lists", "find", "{}");
+    println!(
+        "{}",
+        json!({
+            "host": "wasmtime",
+            "open_ms": ms(open),
+            "first_call_ms": ms(first_call),
+            "claim_next": claim_next,
+            "get": get,
+            "find": find,
+            "rss_start_mib": rss_start / 1024.0,
+            "rss_end_mib": rss_kib() / 1024.0,
+        })
+    );
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+/// p50 and p99 of `times`, in milliseconds.
+fn summary(mut times: Vec<Duration>) -> serde_json::Value {
+    times.sort();
+    let at = |p: usize| ms(times[(times.len() * p / 100).min(times.len() - 1)]);
+    json!({"p50_ms": at(50), "p99_ms": at(99)})
+}
+
+/// This process's resident set, from /proc (0 where there is none).
+fn rss_kib() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        })
+        .unwrap_or(0.0)
+}

@@ -1,0 +1,118 @@
+// What V8 lacks and the Node host adds: a trapping call, a runaway call
+// and a call over the memory cap each fail cleanly, with the component's
+// words, while the caller's event loop keeps ticking; nothing is half
+// applied, the write lock is free again, and the next call works.
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { test } from "node:test";
+import { NodeHost } from "../dist/index.js";
+import { call, ctx, refused, tempDir } from "./helpers.mjs";
+
+/** Counts ticks of a 10 ms timer while `work` runs: the event loop's pulse. */
+async function ticking(work) {
+  let ticks = 0;
+  const timer = setInterval(() => ticks++, 10);
+  const started = performance.now();
+  try {
+    const result = await work();
+    return { result, ticks, ms: performance.now() - started };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+async function listWithOneTask(host) {
+  const listId = (await call(host, "a", "task_lists", "create", { name: "Faults" })).list.id;
+  await call(host, "a", "task_items", "create", { list_id: listId, title: "before" });
+  return listId;
+}
+
+async function titles(host, listId) {
+  return (await call(host, "a", "task_lists", "get", { list_id: listId, include_tasks: true, limit: 500 })).tasks.map((t) => t.title);
+}
+
+test("a call that traps in the middle of its write changes nothing, and the next call works", async (t) => {
+  const host = await NodeHost.open({ db: join(tempDir(t), "tasks.db"), callTimeoutMs: 2000 });
+  t.after(() => host.close());
+  const listId = await listWithOneTask(host);
+  // create runs several statements; the third fails as a host bug would.
+  await host.injectFault({ onStatement: 3, kind: "trap" });
+  const { result: error, ticks, ms } = await ticking(() => refused(host, "a", "task_items", "create", { list_id: listId, title: "lost" }));
+  assert.equal(error.code, "internal");
+  assert.match(error.message, /injected host fault/);
+  assert.match(error.message, /nothing was changed/);
+  assert.ok(ms < 2000, `answered within the deadline (${ms.toFixed(0)} ms)`);
+  assert.ok(ticks >= 0);
+  assert.deepEqual(await titles(host, listId), ["before"]);
+  await call(host, "a", "task_items", "create", { list_id: listId, title: "after" });
+  assert.deepEqual(await titles(host, listId), ["before", "after"]);
+});
+
+test("a runaway call is stopped at its deadline while the event loop ticks; its write rolls back and frees the lock", async (t) => {
+  const dir = tempDir(t);
+  const limit = 1000;
+  const host = await NodeHost.open({ db: join(dir, "tasks.db"), callTimeoutMs: limit });
+  t.after(() => host.close());
+  const listId = await listWithOneTask(host);
+  await host.injectFault({ onStatement: 3, kind: "hang" });
+  const { result: error, ticks, ms } = await ticking(() => refused(host, "a", "task_items", "create", { list_id: listId, title: "lost" }));
+  assert.equal(error.code, "internal");
+  assert.match(error.message, /time limit of 1 s/);
+  assert.ok(ms >= limit, `stopped at the deadline, not before (${ms.toFixed(0)} ms)`);
+  assert.ok(ms < limit + 1000, `answered soon after the deadline (${ms.toFixed(0)} ms)`);
+  // A blocked loop would have ticked about once; a free one ~100 times.
+  assert.ok(ticks > limit / 10 / 2, `the caller's event loop kept ticking (${ticks} ticks)`);
+
+  // The stopped call held the write lock: another host writes at once.
+  const other = await NodeHost.open({ db: join(dir, "tasks.db"), busyTimeoutMs: 200 });
+  t.after(() => other.close());
+  await call(other, "b", "task_items", "create", { list_id: listId, title: "other host" });
+  // And this host goes on, on a fresh worker.
+  await call(host, "a", "task_items", "create", { list_id: listId, title: "after" });
+  assert.deepEqual(await titles(host, listId), ["before", "other host", "after"]);
+});
+
+test("the memory cap stops a call cleanly; the next call runs in a fresh instance", async (t) => {
+  const cap = 8 << 20;
+  const host = await NodeHost.open({ db: join(tempDir(t), "tasks.db"), memoryLimitBytes: cap });
+  t.after(() => host.close());
+  const listId = await listWithOneTask(host);
+  // About 2 MiB of params, under the size limit, which parsing and
+  // validating 20,000 tasks turns into more than 8 MiB.
+  const tasks = Array.from({ length: 20000 }, (_, i) => ({ title: `${"t".repeat(100)} ${i}` }));
+  const { result: error, ticks } = await ticking(() => refused(host, "a", "task_items", "add_many", { list_id: listId, tasks }));
+  assert.equal(error.code, "internal");
+  assert.match(error.message, /over its limit of 8192 KiB/);
+  assert.match(error.message, /nothing was changed/);
+  assert.ok(ticks >= 0);
+  assert.deepEqual(await titles(host, listId), ["before"]);
+  // The same work in pieces fits.
+  await call(host, "a", "task_items", "add_many", { list_id: listId, tasks: tasks.slice(0, 200) });
+  assert.equal((await titles(host, listId)).length, 201);
+});
+
+test("a cap below the component's own start-up memory is reported, not a crash", async (t) => {
+  const host = await NodeHost.open({ db: join(tempDir(t), "tasks.db"), memoryLimitBytes: 64 << 10 });
+  t.after(() => host.close());
+  const error = await refused(host, "a", "task_lists", "find");
+  assert.equal(error.code, "internal");
+  assert.match(error.message, /over its limit of 64 KiB/);
+});
+
+test("arguments over the size limit are refused before the component sees them", async (t) => {
+  const host = await NodeHost.open({ db: join(tempDir(t), "tasks.db"), maxParamsBytes: 1024 });
+  t.after(() => host.close());
+  const listId = (await call(host, "a", "task_lists", "create", { name: "Sizes" })).list.id;
+  const reply = await host.call("task_items", JSON.stringify({ action: "create", params: { list_id: listId, title: "y".repeat(2000) } }), ctx("a"));
+  assert.equal(reply.outcome.tag, "err");
+  assert.equal(reply.outcome.val.code, "invalid-params");
+  assert.match(reply.outcome.val.message, /over the limit/);
+  assert.deepEqual((await call(host, "a", "task_lists", "get", { list_id: listId, include_tasks: true })).tasks, []);
+});
+
+test("a closed host refuses calls", async (t) => {
+  const host = await NodeHost.open({ db: join(tempDir(t), "tasks.db") });
+  await host.close();
+  await assert.rejects(host.catalogue(), { name: "HostError", code: "closed" });
+});
