@@ -6,7 +6,8 @@
 // tool is a JSON-RPC invalid-params error worded by the component.
 
 import { INVALID_PARAMS, ProtocolError, Server } from "@modelcontextprotocol/server";
-import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { StdioServerTransport, serveStdio } from "@modelcontextprotocol/server/stdio";
+import { PassThrough } from "node:stream";
 import type { NodeHost } from "./host.js";
 import type { CallContext, ToolInfo, ToolReply } from "./types.js";
 
@@ -46,33 +47,74 @@ function result(reply: ToolReply) {
   };
 }
 
+/** Counts the calls being served, so that the end of input waits for their answers. */
+class InFlight {
+  #count = 0;
+  #waiters: (() => void)[] = [];
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    this.#count++;
+    try {
+      return await work();
+    } finally {
+      if (--this.#count === 0) for (const wake of this.#waiters.splice(0)) wake();
+    }
+  }
+
+  /** Resolves once no call is being served. */
+  idle(): Promise<void> {
+    return this.#count === 0 ? Promise.resolve() : new Promise((resolve) => this.#waiters.push(resolve));
+  }
+}
+
 /**
- * Serves MCP on stdin/stdout until stdin closes; resolves once every call
- * already made has finished (a write the client sent is never cut short).
+ * Serves MCP on stdin/stdout until stdin closes, then answers every request
+ * already received before it returns (as the native server does; the SDK's
+ * stdio transport alone would drop answers still in flight at the end of
+ * input), and closes the host.
  */
 export async function serveMcp(host: NodeHost, ctx: CallContext): Promise<void> {
   const catalogue = await host.catalogue();
   const tools = catalogue.map(tool);
   const known = new Set(catalogue.map((t) => t.name));
+  const inFlight = new InFlight();
+  // The transport reads a copy of stdin that ends only once every call
+  // received has been answered.
+  const input = new PassThrough();
+  const inputEnded = new Promise<void>((resolve) => {
+    process.stdin.on("data", (chunk: Buffer) => input.write(chunk));
+    process.stdin.once("end", resolve);
+    process.stdin.once("error", () => resolve());
+  });
   const handle = serveStdio(
     () => {
       const server = new Server({ name: "tasklists", version: VERSION, title: "Task lists" }, { capabilities: { tools: {} } });
       server.setRequestHandler("tools/list", async () => ({ tools }));
-      server.setRequestHandler("tools/call", async (request) => {
-        const { name, arguments: args } = request.params;
-        // The arguments go to the component as the client sent them; it
-        // checks them like any other request (keys, action, params, size).
-        const reply = await host.call(name, JSON.stringify(args ?? {}), ctx);
-        if (reply.outcome.tag === "err" && !known.has(name)) {
-          throw new ProtocolError(INVALID_PARAMS, reply.outcome.val.message);
-        }
-        return result(reply);
-      });
+      server.setRequestHandler("tools/call", (request) =>
+        inFlight.run(async () => {
+          const { name, arguments: args } = request.params;
+          // The arguments go to the component as the client sent them; it
+          // checks them like any other request (keys, action, params, size).
+          const reply = await host.call(name, JSON.stringify(args ?? {}), ctx);
+          if (reply.outcome.tag === "err" && !known.has(name)) {
+            throw new ProtocolError(INVALID_PARAMS, reply.outcome.val.message);
+          }
+          return result(reply);
+        }),
+      );
       return server;
     },
-    { onerror: (e) => process.stderr.write(`tasklists-node mcp: ${e.message}\n`) },
+    {
+      transport: new StdioServerTransport(input, process.stdout),
+      onerror: (e) => process.stderr.write(`tasklists-node mcp: ${e.message}\n`),
+    },
   );
-  await new Promise<void>((resolve) => process.stdin.once("close", resolve));
+  await inputEnded;
+  await inFlight.idle();
+  // The last answers are written after their handlers return: let them out.
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  await new Promise((resolve) => process.stdout.write("", resolve));
+  input.end();
   await host.close();
   await handle.close();
 }

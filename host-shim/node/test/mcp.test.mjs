@@ -22,3 +22,29 @@ test("the MCP contract tests pass against the Node MCP server", { timeout: 600_0
   });
   assert.equal(pytest.status, 0, "the MCP contract suite failed against the Node server: see pytest's report above");
 });
+
+test("the Node MCP server answers every request it received before stdin closed", async (t) => {
+  const { tempDir } = await import("./helpers.mjs");
+  const db = join(tempDir(t), "tasks.db");
+  const requests = [
+    { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } },
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    ...Array.from({ length: 5 }, (_, i) => ({
+      jsonrpc: "2.0",
+      id: 10 + i,
+      method: "tools/call",
+      params: { name: "task_lists", arguments: { action: "create", params: { name: `piped ${i}` } } },
+    })),
+  ];
+  // All requests at once, then end of input: the answers must still come.
+  const server = spawnSync(join(PACKAGE, "bin", "tasklists-node"), ["--db", db, "--agent-id", "piped", "mcp"], {
+    input: requests.map((r) => JSON.stringify(r)).join("\n") + "\n",
+    encoding: "utf8",
+    timeout: 60_000,
+    env: { ...process.env, TASKLISTS_AGENT_ID: "", TASKLISTS_DB: "" },
+  });
+  assert.equal(server.status, 0, server.stderr);
+  const answers = server.stdout.trim().split("\n").map((line) => JSON.parse(line));
+  assert.deepEqual(answers.map((a) => a.id).sort((a, b) => a - b), [1, 10, 11, 12, 13, 14]);
+  for (const answer of answers.filter((a) => a.id >= 10)) assert.equal(answer.result.isError, false, JSON.stringify(answer));
+});
