@@ -38,6 +38,7 @@ async function node() {
     const host = await NodeHost.open({ db: join(dir, "tasks.db") });
     const openMs = performance.now() - started;
     const { compileMs, startMs } = host.loadTimes;
+    const rssOpen = mib();
     const ctx = { agentId: "bench", agentPinned: false };
     started = performance.now();
     await host.callAction("task_lists", "find", "{}", ctx);
@@ -68,6 +69,7 @@ async function node() {
       get: await run("task_lists", "get", JSON.stringify({ list_id: list, include_tasks: true, limit: 50 })),
       find: await run("task_lists", "find", "{}"),
       rss_start_mib: rssStart,
+      rss_open_mib: rssOpen,
       rss_end_mib: mib(),
     };
     await host.close();
@@ -102,6 +104,7 @@ const rows = [
   ["find p50 (ms)", n.find.p50_ms, w.find.p50_ms],
   ["find p99 (ms)", n.find.p99_ms, w.find.p99_ms],
   ["RSS before loading (MiB)", n.rss_start_mib, w.rss_start_mib],
+  ["RSS once open (MiB)", n.rss_open_mib, null],
   ["RSS after the calls (MiB)", n.rss_end_mib, w.rss_end_mib],
 ];
 const fmt = (v) => (v === null ? "—" : v.toFixed(v < 10 ? 3 : 1));

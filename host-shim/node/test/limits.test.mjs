@@ -38,12 +38,11 @@ test("a call that traps in the middle of its write changes nothing, and the next
   const listId = await listWithOneTask(host);
   // create runs several statements; the third fails as a host bug would.
   await host.injectFault({ onStatement: 3, kind: "trap" });
-  const { result: error, ticks, ms } = await ticking(() => refused(host, "a", "task_items", "create", { list_id: listId, title: "lost" }));
+  const { result: error, ms } = await ticking(() => refused(host, "a", "task_items", "create", { list_id: listId, title: "lost" }));
   assert.equal(error.code, "internal");
   assert.match(error.message, /injected host fault/);
   assert.match(error.message, /nothing was changed/);
   assert.ok(ms < 2000, `answered within the deadline (${ms.toFixed(0)} ms)`);
-  assert.ok(ticks >= 0);
   assert.deepEqual(await titles(host, listId), ["before"]);
   await call(host, "a", "task_items", "create", { list_id: listId, title: "after" });
   assert.deepEqual(await titles(host, listId), ["before", "after"]);
@@ -81,11 +80,11 @@ test("the memory cap stops a call cleanly; the next call runs in a fresh instanc
   // About 2 MiB of params, under the size limit, which parsing and
   // validating 20,000 tasks turns into more than 8 MiB.
   const tasks = Array.from({ length: 20000 }, (_, i) => ({ title: `${"t".repeat(100)} ${i}` }));
-  const { result: error, ticks } = await ticking(() => refused(host, "a", "task_items", "add_many", { list_id: listId, tasks }));
+  const { result: error, ms } = await ticking(() => refused(host, "a", "task_items", "add_many", { list_id: listId, tasks }));
   assert.equal(error.code, "internal");
   assert.match(error.message, /over its limit of 8192 KiB/);
   assert.match(error.message, /nothing was changed/);
-  assert.ok(ticks >= 0);
+  assert.ok(ms < 10_000, `answered within the deadline (${ms.toFixed(0)} ms)`);
   assert.deepEqual(await titles(host, listId), ["before"]);
   // The same work in pieces fits.
   await call(host, "a", "task_items", "add_many", { list_id: listId, tasks: tasks.slice(0, 200) });
