@@ -52,8 +52,10 @@ interface Limits extends HostDefaults {
 interface Running {
   worker: Worker;
   ready: Promise<void>;
-  /** Settles the request in flight when the worker stops. */
+  /** Resolves with why the worker stopped. */
   stopped: Promise<string>;
+  /** Settles the request in flight, if any, when the worker stops. */
+  onStop: ((why: string) => void) | null;
 }
 
 /** No context: anonymous, nothing pinned. */
@@ -315,16 +317,18 @@ export class NodeHost {
       const done = () => {
         clearTimeout(timer);
         running.worker.off("message", onMessage);
+        running.onStop = null;
       };
       running.worker.on("message", onMessage);
       timer = setTimeout(() => {
         done();
         resolve("timed-out");
       }, timeLimitMs);
-      running.stopped.then((why) => {
+      // One request at a time: the worker's one stop handler settles it.
+      running.onStop = (why) => {
         done();
         resolve({ stopped: why });
-      });
+      };
       running.worker.postMessage(request);
     });
   }
@@ -378,10 +382,11 @@ export class NodeHost {
       if (this.#running?.worker === worker) this.#running = null;
       void worker.terminate();
     });
-    stopped.then(() => {
+    const running: Running = { worker, ready, stopped, onStop: null };
+    stopped.then((why) => {
       if (this.#running?.worker === worker) this.#running = null;
+      running.onStop?.(why);
     });
-    const running = { worker, ready, stopped };
     this.#running = running;
     return running;
   }
