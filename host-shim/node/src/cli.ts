@@ -38,6 +38,7 @@ async function main(): Promise<void> {
         "pin-agent": { type: "boolean" },
         workspace: { type: "string" },
         thread: { type: "string" },
+        // Accepted as the native CLI accepts it; the MCP server renders nothing.
         color: { type: "string" },
         help: { type: "boolean", short: "h" },
       },

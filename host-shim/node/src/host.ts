@@ -5,12 +5,12 @@
 // answered by the component's own words for a timeout, from a fresh
 // worker that also serves the calls after it.
 
-import { readFile, readdir } from "node:fs/promises";
+import { access, readFile, readdir } from "node:fs/promises";
 import { Worker } from "node:worker_threads";
 import { BUILD_COMMAND, addon, type HostDefaults } from "./addon.js";
 import { HostError } from "./errors.js";
 import type { Entry, Request, Response, WorkerStart } from "./protocol.js";
-import { prepareModules } from "./runner.js";
+import { prepareModules } from "./memory-cap.js";
 import { COMMITTED, type StoreFault } from "./store-import.js";
 import type { CallContext, CallFailure, FailureKind, Line, ToolError, ToolInfo, ToolReply } from "./types.js";
 
@@ -72,7 +72,7 @@ async function compile(memoryLimitBytes: number, replyMemoryLimitBytes: number):
   let names: string[];
   try {
     names = (await readdir(GENERATED)).filter((n) => n.endsWith(".wasm"));
-    await readFile(GLUE);
+    await access(GLUE);
   } catch {
     names = [];
   }

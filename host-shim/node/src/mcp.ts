@@ -7,12 +7,13 @@
 
 import { INVALID_PARAMS, ProtocolError, Server } from "@modelcontextprotocol/server";
 import { StdioServerTransport, serveStdio } from "@modelcontextprotocol/server/stdio";
+import { createRequire } from "node:module";
 import { PassThrough } from "node:stream";
 import type { NodeHost } from "./host.js";
 import type { CallContext, ToolInfo, ToolReply } from "./types.js";
 
 /** The package's version, reported as the server's. */
-const VERSION = "0.1.0";
+const VERSION: string = createRequire(import.meta.url)("../package.json").version;
 
 /** A catalogue entry as an MCP tool, every annotation set explicitly. */
 function tool(info: ToolInfo) {

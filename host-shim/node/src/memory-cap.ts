@@ -79,3 +79,18 @@ export function capMemory(module: Uint8Array, limitBytes: number): MemoryCap {
   }
   return { bytes: module, initialBytes: 0 };
 }
+
+/** The core modules, with the memory cap written into the one that defines memory. */
+export function prepareModules(
+  files: Record<string, Uint8Array>,
+  memoryLimitBytes: number,
+): { modules: Record<string, Uint8Array>; initialMemoryBytes: number } {
+  const modules: Record<string, Uint8Array> = {};
+  let initialMemoryBytes = 0;
+  for (const [name, bytes] of Object.entries(files)) {
+    const capped = capMemory(bytes, memoryLimitBytes);
+    modules[name] = capped.bytes;
+    initialMemoryBytes = Math.max(initialMemoryBytes, capped.initialBytes);
+  }
+  return { modules, initialMemoryBytes };
+}

@@ -6,9 +6,8 @@
 // of calls.
 
 import { addon, type NativeStore } from "./addon.js";
-import { capMemory } from "./memory-cap.js";
 import type { Entry, WorkerStart } from "./protocol.js";
-import { COMMITTED, Faults, storeImports } from "./store-import.js";
+import { Faults, storeImports } from "./store-import.js";
 import type { ComponentExports, FailureKind } from "./types.js";
 import { ExitCalled, StderrCapture, denyAllWasi } from "./wasi.js";
 
@@ -83,7 +82,6 @@ export class Runner {
 
   /** Runs one export under the call's limits. */
   run(entry: Entry, args: unknown[], timeLimitMs: number): { ok: true; value: unknown } | ({ ok: false } & Trapped) {
-    Atomics.store(this.#start.flags, COMMITTED, 0);
     // A failure's reply runs in an instance of its own, under the reply's
     // memory cap, which is not kept; the live instance stays as it was.
     const reply = entry === "tools.failed";
@@ -178,19 +176,4 @@ class MemoryCapExceeded extends Error {
   ) {
     super(`the component's memory would grow to ${bytes >> 10} KiB, over its limit of ${limit >> 10} KiB`);
   }
-}
-
-/** The core modules, with the memory cap written into the one that defines memory. */
-export function prepareModules(
-  files: Record<string, Uint8Array>,
-  memoryLimitBytes: number,
-): { modules: Record<string, Uint8Array>; initialMemoryBytes: number } {
-  const modules: Record<string, Uint8Array> = {};
-  let initialMemoryBytes = 0;
-  for (const [name, bytes] of Object.entries(files)) {
-    const capped = capMemory(bytes, memoryLimitBytes);
-    modules[name] = capped.bytes;
-    initialMemoryBytes = Math.max(initialMemoryBytes, capped.initialBytes);
-  }
-  return { modules, initialMemoryBytes };
 }

@@ -138,6 +138,7 @@ export function storeImports(
       if (this.#write) Atomics.store(flags, COMMITTED, 1);
     }
 
+    /** In the WIT interface; today's component drops an unfinished transaction instead. */
     rollback(): void {
       this.#done = true;
       guarded(() => store.rollback(this.#id));
