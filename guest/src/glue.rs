@@ -19,7 +19,10 @@ wit_bindgen::generate!({
 pub use exports::tasklists::component::tools::{
     CallFailure, FailureKind, ToolAnnotations, ToolInfo,
 };
-pub use exports::tasklists::component::ui::{Line, Span, Style};
+pub use exports::tasklists::component::ui::{
+    Choice, CommandEffect, CommandInfo, CommandOutput, Completion, Confirmation, Line, Span, Style,
+    WidgetAction, WidgetChange, WidgetMode, WidgetView,
+};
 pub use tasklists::component::types::{CallContext, ErrorCode, ToolError, ToolReply};
 
 #[cfg(target_arch = "wasm32")]
@@ -27,8 +30,11 @@ mod component {
     use super::exports::tasklists::component::tools::Guest as ToolsGuest;
     use super::exports::tasklists::component::ui::Guest as UiGuest;
     use super::tasklists::component::{clock as wclock, store as wstore};
-    use super::{CallContext, CallFailure, Line, ToolError, ToolInfo, ToolReply};
-    use crate::{envelope, render, store, tools};
+    use super::{
+        CallContext, CallFailure, CommandEffect, CommandInfo, Completion, Line, ToolError,
+        ToolInfo, ToolReply, WidgetView,
+    };
+    use crate::{envelope, render, store, tools, views};
 
     struct Component;
     super::export!(Component with_types_in super);
@@ -153,6 +159,30 @@ mod component {
         }
         fn render_call(tool: String, action: String, params: String) -> Vec<Line> {
             render::render_call(&tool, &action, &parse(&params))
+        }
+        fn render_collapsed(tool: String, arguments: String, reply: ToolReply) -> Vec<Line> {
+            render::render_collapsed(&tool, &arguments, &reply)
+        }
+        fn widget(ctx: CallContext, view: WidgetView) -> Vec<Line> {
+            views::widget(&ctx, &view, &WitStore, &WitClock)
+        }
+        fn commands() -> Vec<CommandInfo> {
+            views::commands()
+        }
+        fn run_command(
+            name: String,
+            args: String,
+            ctx: CallContext,
+            width: u32,
+            confirmed: bool,
+        ) -> CommandEffect {
+            views::run_command(&name, &args, &ctx, width, confirmed, &WitStore, &WitClock)
+        }
+        fn complete(name: String, prefix: String, ctx: CallContext) -> Vec<Completion> {
+            views::complete(&name, &prefix, &ctx, &WitStore, &WitClock)
+        }
+        fn compaction_memory(ctx: CallContext) -> String {
+            views::compaction_memory(&ctx, &WitStore, &WitClock)
         }
     }
 }

@@ -17,6 +17,7 @@ pub mod schema;
 pub mod store;
 pub mod text;
 pub mod tools;
+pub mod views;
 
 mod glue;
 

@@ -61,6 +61,15 @@ pub fn render_reply(tool: &str, arguments: &str, reply: &crate::glue::ToolReply)
     }
 }
 
+/// Renders the reply folded to what a transcript shows by default: the
+/// first line of the expanded form and how many lines it hides.
+pub fn render_collapsed(tool: &str, arguments: &str, reply: &crate::glue::ToolReply) -> Vec<Line> {
+    render_reply(tool, arguments, reply)
+        .into_iter()
+        .take(1)
+        .collect()
+}
+
 /// Renders a failed call: code + message in the error style, then the hint (muted) if non-empty.
 pub fn render_error(err: &ToolError) -> Vec<Line> {
     let mut lines = Vec::new();
