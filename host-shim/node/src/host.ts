@@ -12,7 +12,19 @@ import { HostError } from "./errors.js";
 import type { Entry, Request, Response, WorkerStart } from "./protocol.js";
 import { prepareModules } from "./memory-cap.js";
 import { COMMITTED, type StoreFault } from "./store-import.js";
-import type { CallContext, CallFailure, FailureKind, Line, ToolError, ToolInfo, ToolReply } from "./types.js";
+import type {
+  CallContext,
+  CallFailure,
+  CommandEffect,
+  CommandInfo,
+  Completion,
+  FailureKind,
+  Line,
+  ToolError,
+  ToolInfo,
+  ToolReply,
+  WidgetView,
+} from "./types.js";
 
 const GENERATED = new URL("../generated/", import.meta.url);
 const GLUE = new URL("tasklists.js", GENERATED);
@@ -211,6 +223,43 @@ export class NodeHost {
   /** Renders the call itself (tool, action, key params) in one line. */
   renderCall(tool: string, action: string, params: string): Promise<Line[]> {
     return this.#plain("ui.renderCall", [tool, action, params]) as Promise<Line[]>;
+  }
+
+  /** The reply folded to what a transcript shows by default (`renderReply` is the expanded form). */
+  renderCollapsed(tool: string, args: string, reply: ToolReply): Promise<Line[]> {
+    return this.#plain("ui.renderCollapsed", [tool, args, reply]) as Promise<Line[]>;
+  }
+
+  /**
+   * The widget's lines for the lists visible in `ctx` (at most 10, the
+   * frame included, at most `view.width` columns); none: hide it.
+   */
+  widget(ctx: CallContext, view: WidgetView): Promise<Line[]> {
+    return this.#plain("ui.widget", [ctx, view]) as Promise<Line[]>;
+  }
+
+  /** The slash commands (name, description, usage), in menu order. */
+  commands(): Promise<CommandInfo[]> {
+    return this.#plain("ui.commands", []) as Promise<CommandInfo[]>;
+  }
+
+  /**
+   * Runs a slash command with the text after its name; the effect says
+   * what to do: show lines, ask a question or offer a choice (then run it
+   * again), or change the widget.
+   */
+  runCommand(name: string, args: string, ctx: CallContext, width: number, confirmed = false): Promise<CommandEffect> {
+    return this.#plain("ui.runCommand", [name, args, ctx, width, confirmed]) as Promise<CommandEffect>;
+  }
+
+  /** Suggestions for a command's arguments given what was typed so far. */
+  complete(name: string, prefix: string, ctx: CallContext): Promise<Completion[]> {
+    return this.#plain("ui.complete", [name, prefix, ctx]) as Promise<Completion[]>;
+  }
+
+  /** The agent's current claims as compact text for the model after a compaction ("" for none). */
+  compactionMemory(ctx: CallContext): Promise<string> {
+    return this.#plain("ui.compactionMemory", [ctx]) as Promise<string>;
   }
 
   /**

@@ -31,7 +31,13 @@ export type Entry =
   | "ui.renderResult"
   | "ui.renderError"
   | "ui.renderReply"
-  | "ui.renderCall";
+  | "ui.renderCall"
+  | "ui.renderCollapsed"
+  | "ui.widget"
+  | "ui.commands"
+  | "ui.runCommand"
+  | "ui.complete"
+  | "ui.compactionMemory";
 
 /** A request to the worker. */
 export type Request =

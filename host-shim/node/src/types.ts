@@ -15,5 +15,19 @@ export type {
   ToolAnnotations,
   ToolInfo,
 } from "../generated/interfaces/tasklists-component-tools.js";
-export type { Line, Span, Style } from "../generated/interfaces/tasklists-component-ui.js";
+export type {
+  Choice,
+  CommandEffect,
+  CommandInfo,
+  CommandOutput,
+  Completion,
+  Confirmation,
+  Line,
+  Span,
+  Style,
+  WidgetAction,
+  WidgetChange,
+  WidgetMode,
+  WidgetView,
+} from "../generated/interfaces/tasklists-component-ui.js";
 export type { Root as ComponentExports } from "../generated/tasklists.js";
