@@ -1,0 +1,217 @@
+// Driving a real Pi (0.73.1, from pi/node_modules) headless: `pi --mode
+// rpc` in a temporary HOME / PI_CODING_AGENT_DIR, offline, without a
+// session file, with a mock model declared in models.json and the
+// extension loaded with `-e` (or installed). Every process started here is
+// stopped by `stopAll()`, whatever happened.
+
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** The package root (pi/). */
+export const PACKAGE = resolve(here, "..");
+/** The repository root. */
+export const ROOT = resolve(PACKAGE, "..");
+/** The extension's entry point. */
+export const EXTENSION = join(PACKAGE, "src", "index.ts");
+/** Pi's CLI script, run with this Node. */
+export const PI_CLI = join(PACKAGE, "node_modules", "@mariozechner", "pi-coding-agent", "dist", "cli.js");
+/** The native CLI (second agent in another process). */
+export const TASKLISTS_BIN = process.env.TASKLISTS_BIN || join(ROOT, "target", "release", "tasklists");
+
+const running = new Set();
+const dirs = new Set();
+
+/** Removes ANSI escape sequences (the widget's lines carry the theme's colors). */
+export function strip(text) {
+  return text.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, "").replace(/\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g, "");
+}
+
+/**
+ * A temporary home: HOME, PI_CODING_AGENT_DIR with models.json declaring
+ * the mock model at `baseUrl`, a workspace directory and a database path.
+ */
+export function makeHome(baseUrl) {
+  const dir = mkdtempSync(join(tmpdir(), "tasklists-pi-"));
+  dirs.add(dir);
+  const home = join(dir, "home");
+  const agentDir = join(home, ".pi", "agent");
+  const workspace = join(dir, "workspace");
+  mkdirSync(agentDir, { recursive: true });
+  mkdirSync(workspace, { recursive: true });
+  const models = {
+    providers: {
+      mock: {
+        baseUrl: baseUrl ?? "http://127.0.0.1:9/v1",
+        api: "openai-completions",
+        apiKey: "mock-key",
+        compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
+        models: [{ id: "mock-1", name: "Mock", reasoning: false, input: ["text"], contextWindow: 128000, maxTokens: 4096 }],
+      },
+    },
+  };
+  writeFileSync(join(agentDir, "models.json"), JSON.stringify(models, null, 2));
+  const db = join(dir, "tasks.db");
+  const env = {
+    ...process.env,
+    HOME: home,
+    PI_CODING_AGENT_DIR: agentDir,
+    PI_OFFLINE: "1",
+    TASKLISTS_DB: db,
+    XDG_DATA_HOME: join(dir, "xdg"),
+  };
+  delete env.TASKLISTS_AGENT_ID;
+  return { dir, home, agentDir, workspace, db, env };
+}
+
+/** A Pi RPC process: commands with responses, and every line it printed. */
+export class RpcPi {
+  /** Every JSON record Pi printed, in order. */
+  records = [];
+  stderr = "";
+  #child;
+  #nextId = 0;
+  #waiters = [];
+  exited;
+
+  constructor(child) {
+    this.#child = child;
+    let buffer = "";
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk) => {
+      buffer += chunk;
+      let newline;
+      while ((newline = buffer.indexOf("\n")) >= 0) {
+        const line = buffer.slice(0, newline).replace(/\r$/, "");
+        buffer = buffer.slice(newline + 1);
+        if (!line.trim()) continue;
+        let record;
+        try {
+          record = JSON.parse(line);
+        } catch {
+          record = { type: "unparsed", line };
+        }
+        this.records.push(record);
+        this.#check();
+      }
+    });
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk) => (this.stderr += chunk));
+    this.exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  }
+
+  get pid() {
+    return this.#child.pid;
+  }
+
+  #check() {
+    this.#waiters = this.#waiters.filter((w) => {
+      const index = this.records.findIndex((r, i) => i >= w.from && w.predicate(r));
+      if (index < 0) return true;
+      clearTimeout(w.timer);
+      w.resolve(this.records[index]);
+      return false;
+    });
+  }
+
+  /**
+   * The first record from `from` on (default: any) matching `predicate`,
+   * waiting up to `timeoutMs`.
+   */
+  waitFor(predicate, { from = 0, timeoutMs = 20000, what = "a record" } = {}) {
+    return new Promise((resolve, reject) => {
+      const waiter = { predicate, from, resolve };
+      waiter.timer = setTimeout(() => {
+        this.#waiters = this.#waiters.filter((w) => w !== waiter);
+        reject(new Error(`timed out waiting for ${what}; stderr:\n${this.stderr.slice(-2000)}`));
+      }, timeoutMs);
+      this.#waiters.push(waiter);
+      this.#check();
+    });
+  }
+
+  /** Sends a command and resolves with its response (rejects on `success: false`). */
+  async send(command, { timeoutMs = 20000 } = {}) {
+    const id = `t${this.#nextId++}`;
+    const from = this.records.length;
+    this.write({ ...command, id });
+    const response = await this.waitFor((r) => r.type === "response" && r.id === id, { from, timeoutMs, what: `the response to ${command.type}` });
+    if (!response.success) throw new Error(`${command.type} failed: ${response.error}`);
+    return response;
+  }
+
+  /** Writes one JSON line to Pi's stdin. */
+  write(record) {
+    this.#child.stdin.write(`${JSON.stringify(record)}\n`);
+  }
+
+  /** The extension UI requests of `method` (from index `from` on). */
+  ui(method, from = 0) {
+    return this.records.slice(from).filter((r) => r.type === "extension_ui_request" && r.method === method);
+  }
+
+  /** Our widget's setWidget requests, lines without colors (null: hidden). */
+  widgets(from = 0) {
+    return this.ui("setWidget", from)
+      .filter((r) => r.widgetKey === "tasklists")
+      .map((r) => (r.widgetLines ? r.widgetLines.map(strip) : null));
+  }
+
+  /** Stops Pi: stdin closed, then SIGTERM, then SIGKILL. */
+  async stop() {
+    if (this.#child.exitCode !== null || this.#child.signalCode !== null) return;
+    this.#child.stdin.end();
+    const gone = await Promise.race([this.exited.then(() => true), delay(3000).then(() => false)]);
+    if (!gone) {
+      this.#child.kill("SIGTERM");
+      const terminated = await Promise.race([this.exited.then(() => true), delay(3000).then(() => false)]);
+      if (!terminated) this.#child.kill("SIGKILL");
+      await this.exited;
+    }
+    running.delete(this);
+  }
+}
+
+/** Waits `ms` milliseconds. */
+export function delay(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Starts `pi --mode rpc --no-session` with the mock model in `home`; the
+ * extension is loaded with `-e` unless `extension: false` (or installed in
+ * the home's settings).
+ */
+export async function startPi(home, { extension = true, env = {}, args = [] } = {}) {
+  const argv = [PI_CLI, "--mode", "rpc", "--no-session", "--provider", "mock", "--model", "mock-1", ...args];
+  if (extension) argv.push("-e", EXTENSION);
+  const child = spawn(process.execPath, argv, { cwd: home.workspace, env: { ...home.env, ...env }, stdio: ["pipe", "pipe", "pipe"] });
+  const pi = new RpcPi(child);
+  running.add(pi);
+  // Ready once it answers a command (extensions loaded, session started).
+  await pi.send({ type: "get_state" }, { timeoutMs: 30000 });
+  return pi;
+}
+
+/** Stops every Pi started here and removes the temporary homes. */
+export async function stopAll() {
+  await Promise.all([...running].map((pi) => pi.stop().catch(() => {})));
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  dirs.clear();
+}
+
+/** Runs the native CLI; resolves with {code, stdout, stderr}. */
+export function runCli(args, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(TASKLISTS_BIN, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c) => (stdout += c));
+    child.stderr.on("data", (c) => (stderr += c));
+    child.on("error", reject);
+    child.on("exit", (code) => resolve({ code, stdout, stderr }));
+  });
+}
