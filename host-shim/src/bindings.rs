@@ -17,7 +17,10 @@ wasmtime::component::bindgen!({
 pub use exports::tasklists::component::tools::{
     CallFailure, FailureKind, SizeLimit, ToolAnnotations, ToolInfo,
 };
-pub use exports::tasklists::component::ui::{Line, Span, Style};
+pub use exports::tasklists::component::ui::{
+    Choice, CommandEffect, CommandInfo, CommandOutput, Completion, Confirmation, Line, Span, Style,
+    WidgetAction, WidgetChange, WidgetMode, WidgetView,
+};
 pub use tasklists::component::types::{CallContext, ErrorCode, ToolError, ToolReply};
 
 /// The types interface declares no functions; it still needs a `Host`.

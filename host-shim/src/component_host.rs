@@ -307,7 +307,7 @@ impl Host {
 
     /// Runs `f` on a live instance within the call limits, then rolls back
     /// whatever transaction it left open. A trap discards the instance.
-    fn invoke<R>(
+    pub(crate) fn invoke<R>(
         &mut self,
         f: impl FnOnce(&Tasklists, &mut Store<HostState>) -> wasmtime::Result<R>,
     ) -> Result<R, trap::Trapped> {

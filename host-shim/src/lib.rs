@@ -32,11 +32,13 @@ pub mod serve;
 mod state;
 mod time_source;
 mod trap;
+mod views;
 
 pub use ansi::render_ansi;
 pub use bindings::{
-    CallContext, CallFailure, ErrorCode, FailureKind, Line, SizeLimit, Span, Style,
-    ToolAnnotations, ToolError, ToolInfo, ToolReply,
+    CallContext, CallFailure, Choice, CommandEffect, CommandInfo, CommandOutput, Completion,
+    Confirmation, ErrorCode, FailureKind, Line, SizeLimit, Span, Style, ToolAnnotations, ToolError,
+    ToolInfo, ToolReply, WidgetAction, WidgetChange, WidgetMode, WidgetView,
 };
 pub use component_host::Host;
 pub use config::{

@@ -62,6 +62,41 @@ pub(crate) enum Command {
     DbPath,
     /// Run a scripted multi-agent session on a fresh temporary database (or --db)
     Demo,
+    /// The lists visible here, name and id: task-lists [full]
+    TaskLists {
+        /// `full` for the full JSON metadata
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// One list and its tasks: tasks <list_id> [full] (no list: choose one)
+    Tasks {
+        /// The list id, then `full` for the full JSON
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Private-bypass audit events: task-audit [list_id] [full]
+    TaskAudit {
+        /// Optionally a list id (and how to bypass its privacy), then `full`
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Soft-delete a list and its active tasks, after a confirmation: task-list-delete <list_id>
+    TaskListDelete {
+        /// Do not ask (needed when stdin is not a terminal)
+        #[arg(long)]
+        yes: bool,
+        /// The list id
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Keep the task widget live in this terminal, redrawn on every agent's change, until Ctrl-C
+    Watch {
+        /// Only this list
+        list_id: Option<String>,
+        /// The compact view (list counters and your own tasks) instead of the full one
+        #[arg(long)]
+        compact: bool,
+    },
 }
 
 /// `--color`.

@@ -1,4 +1,6 @@
-//! The `tasklists` command line: `call`, `tools`, `mcp`, `db-path` and `demo`.
+//! The `tasklists` command line: `call`, `tools`, `mcp`, `db-path`, `demo`,
+//! the slash commands' views (`task-lists`, `tasks`, `task-audit`,
+//! `task-list-delete`) and `watch`.
 //! Exit codes: 0 success, 1 the tool refused the call (the contract error
 //! is rendered to stderr), 2 usage or host errors.
 
@@ -9,6 +11,8 @@ mod demo;
 mod demo_script;
 mod mcp;
 mod output;
+mod views;
+mod watch;
 
 use args::{Cli, ColorChoice, Command};
 use clap::Parser;
@@ -102,6 +106,13 @@ pub(crate) fn run() -> ExitCode {
         Command::Mcp => mcp::run(&globals),
         Command::DbPath => catalogue::db_path(&globals),
         Command::Demo => demo::run(&globals),
+        Command::TaskLists { args } => views::run(&globals, "task-lists", &args, false),
+        Command::Tasks { args } => views::run(&globals, "tasks", &args, false),
+        Command::TaskAudit { args } => views::run(&globals, "task-audit", &args, false),
+        Command::TaskListDelete { yes, args } => {
+            views::run(&globals, "task-list-delete", &args, yes)
+        }
+        Command::Watch { list_id, compact } => watch::run(&globals, list_id, compact),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,78 @@
+//! `tasklists watch [list_id]`: the widget's view kept live in a terminal,
+//! redrawn when any agent commits a change, so a person can watch agents
+//! work without Pi. Stops on Ctrl-C (or when its output closes).
+
+use super::output::{Stream, use_color};
+use super::views::terminal_width;
+use super::{Failure, Globals};
+use std::io::{IsTerminal, Write};
+use std::time::{Duration, Instant};
+use tasklists_host::{CommandEffect, Line, WidgetMode, WidgetView, render_ansi};
+
+/// How often the change check runs: one `PRAGMA data_version` read.
+const POLL: Duration = Duration::from_millis(250);
+/// The view is laid out again at least this often, for what changes with
+/// time alone (leases running out).
+const REFRESH: Duration = Duration::from_secs(15);
+/// Clears a terminal and puts the cursor home.
+const CLEAR: &str = "\x1b[H\x1b[2J";
+
+/// Draws the view, then redraws it on every change until interrupted.
+pub(crate) fn run(
+    globals: &Globals,
+    list_id: Option<String>,
+    compact: bool,
+) -> Result<(), Failure> {
+    let mut watch = tasklists_store::watch(&globals.location()?);
+    let mut host = globals.open_host()?;
+    let tty = std::io::stdout().is_terminal();
+    let color = use_color(globals.color, Stream::Stdout);
+    let mode = if compact {
+        WidgetMode::Compact
+    } else {
+        WidgetMode::Full
+    };
+    let mut seen: Option<(Option<u64>, u32)> = None;
+    let mut shown: Option<Vec<Line>> = None;
+    let mut laid_out = Instant::now();
+    loop {
+        // An unreadable version (the file is being replaced) is "changed".
+        let version = watch.version().unwrap_or(None);
+        let width = terminal_width();
+        if seen != Some((version, width)) || laid_out.elapsed() >= REFRESH {
+            seen = Some((version, width));
+            laid_out = Instant::now();
+            let view = WidgetView {
+                mode,
+                width,
+                list_id: list_id.clone(),
+            };
+            let mut lines = host.widget(&globals.ctx, &view)?;
+            if lines.is_empty() {
+                // No visible list: the list view says so in its own words.
+                lines = match host.run_command("task-lists", "", &globals.ctx, width, false)? {
+                    CommandEffect::Show(out) => out.lines,
+                    _ => Vec::new(),
+                };
+            }
+            if shown.as_ref() != Some(&lines) {
+                let mut frame = String::from(if tty { CLEAR } else { "" });
+                frame.push_str(&render_ansi(&lines, color));
+                if !tty {
+                    // A pipe gets one view after another, a blank line apart.
+                    frame.push('\n');
+                }
+                let mut out = std::io::stdout().lock();
+                if out
+                    .write_all(frame.as_bytes())
+                    .and_then(|()| out.flush())
+                    .is_err()
+                {
+                    return Ok(());
+                }
+                shown = Some(lines);
+            }
+        }
+        std::thread::sleep(POLL);
+    }
+}
