@@ -11,13 +11,14 @@
 pub(crate) mod audit;
 mod call_line;
 pub(crate) mod claims;
-mod fmt;
+mod collapsed;
+pub(crate) mod fmt;
 mod generic;
 pub(crate) mod help;
 pub(crate) mod items;
 pub(crate) mod lists;
-mod table;
-mod task;
+pub(crate) mod table;
+pub(crate) mod task;
 #[cfg(test)]
 mod tests;
 
@@ -62,12 +63,9 @@ pub fn render_reply(tool: &str, arguments: &str, reply: &crate::glue::ToolReply)
 }
 
 /// Renders the reply folded to what a transcript shows by default: the
-/// first line of the expanded form and how many lines it hides.
+/// headline of the expanded form (or the error) and how many lines it hides.
 pub fn render_collapsed(tool: &str, arguments: &str, reply: &crate::glue::ToolReply) -> Vec<Line> {
-    render_reply(tool, arguments, reply)
-        .into_iter()
-        .take(1)
-        .collect()
+    collapsed::render(tool, arguments, reply)
 }
 
 /// Renders a failed call: code + message in the error style, then the hint (muted) if non-empty.

@@ -9,6 +9,7 @@ use crate::store::Store;
 pub const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0001_init.sql"),
     include_str!("migrations/0002_ready_index.sql"),
+    include_str!("migrations/0003_view_indexes.sql"),
 ];
 
 /// The schema version this component writes.

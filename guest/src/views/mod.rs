@@ -2,54 +2,100 @@
 //! Pi's editor (and `tasklists watch`), the slash commands' output, their
 //! argument completions, and the working memory put back in front of the
 //! model after a compaction. Every host shows these lines as they are.
+//!
+//! One concern a file: `visible.rs` decides which lists a viewer sees (the
+//! widget, the commands and the completions all ask it), `read.rs` how a
+//! view reads the store, `board.rs` / `widget.rs` / `rows.rs` / `frame.rs`
+//! the widget, `commands/` the slash commands, `complete.rs` their
+//! completions, `memory.rs` the compaction memory.
+
+mod board;
+mod commands;
+mod complete;
+mod frame;
+mod layout;
+mod memory;
+mod read;
+mod rows;
+#[cfg(test)]
+mod tests;
+mod visible;
+mod widget;
 
 use crate::clock::Clock;
 use crate::glue::{CallContext, CommandEffect, CommandInfo, Completion, Line, WidgetView};
+use crate::render::{Style, line};
 use crate::store::Store;
 
-/// The widget's lines for `view` (none when no list is visible).
+/// Narrowest layout: below it a frame holds no word.
+const MIN_WIDTH: usize = 20;
+/// Widest layout: a bound for hosts that pass a huge or unknown width.
+const MAX_WIDTH: usize = 400;
+/// The layout width when the host does not know its own (0).
+const DEFAULT_WIDTH: usize = 80;
+
+/// The columns to lay out for, from the host's `width`.
+pub(crate) fn columns(width: u32) -> usize {
+    match usize::try_from(width).unwrap_or(MAX_WIDTH) {
+        0 => DEFAULT_WIDTH,
+        w => w.clamp(MIN_WIDTH, MAX_WIDTH),
+    }
+}
+
+/// The widget's lines for `view` (none when no list is visible): at most
+/// ten lines in a frame, or one error line when the store failed.
 pub fn widget(
-    _ctx: &CallContext,
-    _view: &WidgetView,
-    _store: &dyn Store,
-    _clock: &dyn Clock,
+    ctx: &CallContext,
+    view: &WidgetView,
+    store: &dyn Store,
+    clock: &dyn Clock,
 ) -> Vec<Line> {
-    Vec::new()
+    let width = columns(view.width);
+    match board::load(ctx, view, store, clock) {
+        Ok(Some(board)) => widget::lines(&board, view.mode, width),
+        Ok(None) => Vec::new(),
+        Err(e) => {
+            // One line, whatever the error says: the widget never grows.
+            let first = crate::render::render_error(&e).into_iter().next();
+            let l = first.unwrap_or_else(|| line("✗ tasks unavailable", Style::Error));
+            vec![frame::fit(&l, width)]
+        }
+    }
 }
 
 /// The slash commands, in menu order.
 pub fn commands() -> Vec<CommandInfo> {
-    Vec::new()
+    commands::infos()
 }
 
-/// Runs the slash command `name` with its argument text.
+/// Runs the slash command `name` with its argument text, laid out for
+/// `width` columns; `confirmed` once the user said yes to its question.
 pub fn run_command(
-    _name: &str,
-    _args: &str,
-    _ctx: &CallContext,
-    _width: u32,
-    _confirmed: bool,
-    _store: &dyn Store,
-    _clock: &dyn Clock,
+    name: &str,
+    args: &str,
+    ctx: &CallContext,
+    width: u32,
+    confirmed: bool,
+    store: &dyn Store,
+    clock: &dyn Clock,
 ) -> CommandEffect {
-    CommandEffect::Show(crate::glue::CommandOutput {
-        lines: Vec::new(),
-        failed: true,
-    })
+    let run = commands::runner(ctx, width, confirmed, store, clock);
+    commands::run(name, args, &run)
 }
 
 /// Suggestions for the arguments of `name` given what was typed so far.
 pub fn complete(
-    _name: &str,
-    _prefix: &str,
-    _ctx: &CallContext,
-    _store: &dyn Store,
-    _clock: &dyn Clock,
+    name: &str,
+    prefix: &str,
+    ctx: &CallContext,
+    store: &dyn Store,
+    clock: &dyn Clock,
 ) -> Vec<Completion> {
-    Vec::new()
+    complete::complete(name, prefix, ctx, store, clock)
 }
 
-/// The agent's current claims as compact text for the model.
-pub fn compaction_memory(_ctx: &CallContext, _store: &dyn Store, _clock: &dyn Clock) -> String {
-    String::new()
+/// The agent's current claims as compact text for the model (empty
+/// without an identity or a claim).
+pub fn compaction_memory(ctx: &CallContext, store: &dyn Store, clock: &dyn Clock) -> String {
+    memory::text(ctx, store, clock)
 }

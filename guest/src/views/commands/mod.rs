@@ -1,0 +1,179 @@
+//! The slash commands: their menu entries, how their arguments read, and
+//! what each one asks its host to do. Commands act through the tools
+//! themselves (`call_tool`), so access, private-list and identity rules and
+//! their error texts are the tools' own; failures render as tool errors do.
+
+mod audit;
+mod delete;
+mod detail;
+mod lists;
+mod tasks;
+pub(crate) mod widget;
+
+use serde_json::Value;
+
+use super::columns;
+use super::layout::fit_all;
+use crate::clock::Clock;
+use crate::context::CallContext;
+use crate::error::{ToolError, ToolResult};
+use crate::glue::{CommandEffect, CommandInfo, CommandOutput};
+use crate::render::{Line, Style, line, render_error};
+use crate::store::Store;
+use crate::tools::{Output, call_tool};
+
+/// A command's menu entry.
+pub(crate) struct Spec {
+    /// Its name, without the slash.
+    pub name: &'static str,
+    /// One line for the menu.
+    pub description: &'static str,
+    /// How its arguments read.
+    pub usage: &'static str,
+}
+
+/// The commands in menu order.
+pub(crate) const COMMANDS: &[Spec] = &[
+    Spec {
+        name: "task-lists",
+        description: "The task lists visible here: name and id (full: their JSON metadata)",
+        usage: "[full]",
+    },
+    Spec {
+        name: "tasks",
+        description: "One list and its tasks: status, agent, dates, description, notes, outcome",
+        usage: "<list_id> [full]",
+    },
+    Spec {
+        name: "task-audit",
+        description: "Private-list bypasses you may see, or one list's audit log",
+        usage: "[list_id] [full] [bypass <reason…>]",
+    },
+    Spec {
+        name: "task-list-delete",
+        description: "Soft-delete a list and its active tasks (asks first)",
+        usage: "<list_id>",
+    },
+    Spec {
+        name: "task-widget",
+        description: "Show, hide, switch or redraw the task widget",
+        usage: "on|off|compact|full|refresh",
+    },
+];
+
+/// The menu entries.
+pub(crate) fn infos() -> Vec<CommandInfo> {
+    COMMANDS
+        .iter()
+        .map(|c| CommandInfo {
+            name: c.name.into(),
+            description: c.description.into(),
+            usage: c.usage.into(),
+        })
+        .collect()
+}
+
+/// What a command runs with.
+pub(crate) struct Run<'a> {
+    /// The host's context (identity, workspace, thread).
+    pub ctx: &'a CallContext,
+    /// Columns to lay out for.
+    pub width: usize,
+    /// The user said yes to this command's question.
+    pub confirmed: bool,
+    /// The store.
+    pub store: &'a dyn Store,
+    /// The clock.
+    pub clock: &'a dyn Clock,
+}
+
+impl Run<'_> {
+    /// Calls a tool action with `params`, as the host's agent.
+    pub(crate) fn tool(&self, tool: &str, action: &str, params: &Value) -> ToolResult<Output> {
+        call_tool(
+            tool,
+            action,
+            &params.to_string(),
+            self.ctx,
+            self.store,
+            self.clock,
+        )
+    }
+
+    /// Shows `lines`, cut to the width.
+    pub(crate) fn show(&self, lines: Vec<Line>) -> CommandEffect {
+        CommandEffect::Show(CommandOutput {
+            lines: fit_all(lines, self.width),
+            failed: false,
+        })
+    }
+
+    /// Shows `error` as a failure (code and message, then the hint).
+    pub(crate) fn fail(&self, error: &ToolError) -> CommandEffect {
+        CommandEffect::Show(CommandOutput {
+            lines: super::layout::wrap_lines(render_error(error), self.width),
+            failed: true,
+        })
+    }
+}
+
+/// `invalid_params` for arguments `spec` does not take, with its usage.
+pub(crate) fn usage_error(spec: &str, message: impl Into<String>) -> ToolError {
+    let usage = COMMANDS
+        .iter()
+        .find(|c| c.name == spec)
+        .map_or(String::new(), |c| format!("usage: {} {}", c.name, c.usage));
+    ToolError::invalid(message, usage)
+}
+
+/// Runs `name` with its argument text.
+pub(crate) fn run(name: &str, args: &str, run: &Run) -> CommandEffect {
+    let words: Vec<&str> = args.split_whitespace().collect();
+    match name.trim().trim_start_matches('/') {
+        "task-lists" => lists::run(&words, run),
+        "tasks" => tasks::run(&words, run),
+        "task-audit" => audit::run(&words, run),
+        "task-list-delete" => delete::run(&words, run),
+        "task-widget" => widget::run(&words, run),
+        other => run.fail(&unknown(other)),
+    }
+}
+
+/// The error for a command that does not exist, naming the real ones.
+fn unknown(name: &str) -> ToolError {
+    let names: Vec<&str> = COMMANDS.iter().map(|c| c.name).collect();
+    let mut message = format!(
+        "unknown command {}; the commands are {}",
+        crate::text::quote(name),
+        names.join(", ")
+    );
+    if let Some(near) = crate::catalogue::closest_name(name, names.iter().copied()) {
+        message.push_str(&format!(" (did you mean {near}?)"));
+    }
+    ToolError::invalid(
+        message,
+        "task-lists shows the lists visible here and their ids",
+    )
+}
+
+/// The builder of `run`: the host's width made a layout width.
+pub(crate) fn runner<'a>(
+    ctx: &'a CallContext,
+    width: u32,
+    confirmed: bool,
+    store: &'a dyn Store,
+    clock: &'a dyn Clock,
+) -> Run<'a> {
+    Run {
+        ctx,
+        width: columns(width),
+        confirmed,
+        store,
+        clock,
+    }
+}
+
+/// A muted one-line note (what a command says when there is nothing).
+pub(crate) fn note(text: impl AsRef<str>) -> Line {
+    line(text, Style::Muted)
+}

@@ -1,0 +1,136 @@
+//! Argument completions of the slash commands: visible list ids (matched by
+//! id prefix or by a piece of the name), the widget actions, `full`.
+
+use super::commands::widget::ACTIONS;
+use super::read::{self, Viewer};
+use super::visible;
+use crate::clock::Clock;
+use crate::context::CallContext;
+use crate::error::ToolResult;
+use crate::glue::Completion;
+use crate::render::fmt;
+use crate::store::Store;
+
+/// Most suggestions returned.
+const MAX: usize = 50;
+
+/// Suggestions for `name`'s arguments given the text typed so far; none
+/// for an unknown command, or when the store cannot be read.
+pub(crate) fn complete(
+    name: &str,
+    prefix: &str,
+    ctx: &CallContext,
+    store: &dyn Store,
+    clock: &dyn Clock,
+) -> Vec<Completion> {
+    let typed = prefix.trim_start();
+    let mut out = match name.trim().trim_start_matches('/') {
+        "task-lists" => keywords(typed, &[("full", "the lists' JSON metadata")]),
+        "task-widget" => keywords(
+            typed,
+            &ACTIONS.iter().map(|(w, _, d)| (*w, *d)).collect::<Vec<_>>(),
+        ),
+        "tasks" => list_args(
+            typed,
+            ctx,
+            store,
+            clock,
+            &[("full", "the JSON of task_lists get")],
+        ),
+        "task-audit" => {
+            let mut out = keywords(typed, &[("full", "the events' JSON")]);
+            out.extend(list_args(
+                typed,
+                ctx,
+                store,
+                clock,
+                &[("full", "the events' JSON")],
+            ));
+            out
+        }
+        "task-list-delete" => list_args(typed, ctx, store, clock, &[]),
+        _ => Vec::new(),
+    };
+    out.truncate(MAX);
+    out
+}
+
+/// The keywords that start with what was typed.
+fn keywords(typed: &str, words: &[(&str, &str)]) -> Vec<Completion> {
+    words
+        .iter()
+        .filter(|(w, _)| w.starts_with(typed))
+        .map(|(w, d)| Completion {
+            value: (*w).into(),
+            label: (*w).into(),
+            description: (*d).into(),
+        })
+        .collect()
+}
+
+/// A list id as the first argument; once it is typed whole (followed by a
+/// space or not), the words that may follow it.
+fn list_args(
+    typed: &str,
+    ctx: &CallContext,
+    store: &dyn Store,
+    clock: &dyn Clock,
+    after: &[(&str, &str)],
+) -> Vec<Completion> {
+    let (first, rest) = match typed.split_once(char::is_whitespace) {
+        Some((f, r)) => (f, Some(r.trim_start())),
+        None => (typed, None),
+    };
+    let Ok(options) = list_options(ctx, first, store, clock) else {
+        return Vec::new();
+    };
+    if let Some(exact) = options.iter().find(|o| o.value == first) {
+        let rest = rest.unwrap_or("");
+        let mut out = Vec::new();
+        if rest.is_empty() {
+            out.push(exact.clone());
+        }
+        out.extend(
+            after
+                .iter()
+                .filter(|(w, _)| w.starts_with(rest))
+                .map(|(w, d)| Completion {
+                    value: format!("{} {w}", exact.value),
+                    label: format!("{} {w}", exact.label),
+                    description: (*d).into(),
+                }),
+        );
+        return out;
+    }
+    if rest.is_some() {
+        return Vec::new();
+    }
+    options
+}
+
+/// The visible lists as options (value and label the full id, description
+/// the name made safe for a screen), most recently updated first, those
+/// whose id starts with `prefix` or whose name contains it.
+pub(crate) fn list_options(
+    ctx: &CallContext,
+    prefix: &str,
+    store: &dyn Store,
+    clock: &dyn Clock,
+) -> ToolResult<Vec<Completion>> {
+    let viewer = Viewer::new(ctx, clock)?;
+    let visible = read::read(store, |tx| visible::lists(tx, &viewer))?;
+    let needle = prefix.trim().to_lowercase();
+    Ok(visible
+        .lists
+        .into_iter()
+        .filter(|l| {
+            l.id.to_lowercase().starts_with(&needle) || l.name.to_lowercase().contains(&needle)
+        })
+        .take(MAX)
+        .map(|l| Completion {
+            value: l.id.clone(),
+            label: l.id,
+            description: fmt::truncate(&l.name, 60),
+        })
+        .collect())
+}

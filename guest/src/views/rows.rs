@@ -1,0 +1,118 @@
+//! The widget's two kinds of line: a list header (name and counters) and a
+//! task (status, title, short id, who holds it), each laid out to fit the
+//! frame's inner width by cutting the title first.
+
+use super::board::Group;
+use crate::clock::format_ms;
+use crate::model::{Counts, Status, TaskRow};
+use crate::render::{Line, LineBuf, Span, Style, fmt};
+
+/// A title is never cut below this many columns to make room for details:
+/// the details go first.
+const TITLE_MIN: usize = 12;
+
+/// `todo N · run N · blocked N · done N`, exactly these four (the widget
+/// has no room for canceled work, which nobody watches).
+fn counters(c: &Counts) -> Vec<Span> {
+    fmt::counters(&Counts { canceled: 0, ..*c })
+}
+
+/// `Sprint 12  todo 3 · run 1 · blocked 0 · done 2`: the name yields
+/// columns to the counters, down to a few characters.
+pub(crate) fn header(group: &Group, inner: usize) -> Line {
+    let counters = counters(&group.counts);
+    let counters_width: usize = counters.iter().map(|s| fmt::width(&s.text)).sum();
+    let name = fmt::nonblank(&group.list.name).unwrap_or("(unnamed)");
+    let room = inner.saturating_sub(counters_width + 2);
+    let name = fmt::truncate(name, room.max(TITLE_MIN.min(fmt::width(name))));
+    let mut l = LineBuf::new();
+    l.push(name, Style::Accent)
+        .push("  ", Style::Text)
+        .extend(&counters);
+    l.finish()
+}
+
+/// `HH:MM` (or a longer date on another day) of `ms`, seen from `now`.
+fn when(ms: i64, now: i64) -> String {
+    fmt::compact_date(&format_ms(ms), Some(&format_ms(now)))
+}
+
+/// Who holds the task and until when, from the viewer's side: its own
+/// claim shows its lease, another agent's claim or reservation its name.
+fn details(task: &TaskRow, own: bool, now: i64) -> Vec<Span> {
+    let mut l = LineBuf::new();
+    let lease = |l: &mut LineBuf, exp: Option<i64>| match exp {
+        Some(t) if t > now => {
+            l.push(format!("until {}", when(t, now)), Style::Muted);
+        }
+        _ => {
+            l.push("lease expired", Style::Warning);
+        }
+    };
+    match (task.status, own) {
+        (Status::InProgress, true) => lease(&mut l, task.claim_expires_at),
+        (Status::InProgress, false) => {
+            let holder = task.claimed_by_agent_id.as_deref().unwrap_or("?");
+            l.push(format!("@{} ", fmt::truncate(holder, 20)), Style::Accent);
+            lease(&mut l, task.claim_expires_at);
+        }
+        (Status::Todo, true) => {
+            l.push("for you", Style::Muted);
+        }
+        (status, false) => {
+            if let Some(a) = task.assigned_to_agent_id.as_deref() {
+                let style = if status == Status::Blocked {
+                    Style::Warning
+                } else {
+                    Style::Muted
+                };
+                l.push(format!("@{}", fmt::truncate(a, 20)), style);
+            }
+        }
+        _ => {}
+    }
+    l.finish()
+}
+
+/// `  ▶ run     Write the parser  task_…TASK02  until 12:15`: the badge
+/// padded to `badge_width` so titles line up; the viewer's own titles
+/// stand out. Details, then the id, give way when the title would get
+/// shorter than a few characters.
+pub(crate) fn task(task: &TaskRow, own: bool, now: i64, badge_width: usize, inner: usize) -> Line {
+    let badge = fmt::status(task.status.as_str()).span();
+    let pad = badge_width.saturating_sub(fmt::width(&badge.text));
+    let id = fmt::short_id(&task.id);
+    let mut details = details(task, own, now);
+    let width_of = |spans: &[Span]| spans.iter().map(|s| fmt::width(&s.text)).sum::<usize>();
+    let fixed = 2 + badge_width + 2;
+    let mut tail = 2
+        + fmt::width(&id)
+        + if details.is_empty() {
+            0
+        } else {
+            2 + width_of(&details)
+        };
+    let mut show_id = true;
+    if inner.saturating_sub(fixed + tail) < TITLE_MIN && !details.is_empty() {
+        tail -= 2 + width_of(&details);
+        details.clear();
+    }
+    if inner.saturating_sub(fixed + tail) < TITLE_MIN {
+        show_id = false;
+        tail = 0;
+    }
+    let title = fmt::nonblank(&task.title).unwrap_or("(untitled)");
+    let title = fmt::truncate(title, inner.saturating_sub(fixed + tail).max(TITLE_MIN));
+    let mut l = LineBuf::new();
+    l.push("  ", Style::Text)
+        .push(&badge.text, badge.style)
+        .push(" ".repeat(pad + 2), Style::Text)
+        .push(title, if own { Style::Strong } else { Style::Text });
+    if show_id {
+        l.push("  ", Style::Text).push(id, Style::Muted);
+    }
+    if !details.is_empty() {
+        l.push("  ", Style::Text).extend(&details);
+    }
+    l.finish()
+}

@@ -1,0 +1,199 @@
+//! Which lists a person sees outside tool calls — the one definition the
+//! widget, the commands and the completions share — and the few indexed
+//! queries that read them: counts, the viewer's own tasks, a list's active
+//! tasks.
+//!
+//! A list is visible when the viewer may use it without a bypass (never
+//! another agent's private list: [`ListRow::visible_to`]), it is not
+//! deleted, and it belongs to the viewer's context (its workspace, thread,
+//! agent, or global), or the viewer created it, or holds an unexpired claim
+//! or an open assignment in it.
+
+use super::read::{self, Viewer, marks, select_lists, select_tasks};
+use crate::error::ToolResult;
+use crate::model::{Counts, ListRow, TaskRow};
+use crate::store::{Tx, Value};
+
+/// Most lists a view considers (most recently updated first): the widget
+/// shows at most a handful, completions and `task-lists` stay short.
+pub(crate) const MAX_LISTS: usize = 50;
+
+/// Most own tasks read at once: far more than any view shows, enough to
+/// count them.
+const MAX_OWN: usize = 500;
+
+/// The visible lists, most recently updated first.
+#[derive(Debug, Default)]
+pub(crate) struct Visible {
+    /// At most [`MAX_LISTS`] lists.
+    pub lists: Vec<ListRow>,
+    /// More lists matched than [`MAX_LISTS`].
+    pub more: bool,
+}
+
+/// The visible lists of `viewer`, in one query whose every branch reads an
+/// index (`lists_by_scope`, `lists_by_creator`, `tasks_by_claimer`,
+/// `tasks_by_assignee`).
+pub(crate) fn lists(tx: &dyn Tx, viewer: &Viewer) -> ToolResult<Visible> {
+    let sql = format!(
+        "{} WHERE deleted_at IS NULL AND (visibility = 'shared' OR owner_agent_id = ?) AND id IN ( \
+         SELECT id FROM lists WHERE scope_type = 'global' \
+         UNION ALL SELECT id FROM lists WHERE scope_type = 'workspace' AND scope_key = ? \
+         UNION ALL SELECT id FROM lists WHERE scope_type = 'thread' AND scope_key = ? \
+         UNION ALL SELECT id FROM lists WHERE scope_type = 'agent' AND scope_key = ? \
+         UNION ALL SELECT id FROM lists WHERE created_by_agent_id = ? \
+         UNION ALL SELECT list_id FROM tasks WHERE claimed_by_agent_id = ? AND status = 'in_progress' \
+             AND claim_expires_at > ? AND deleted_at IS NULL \
+         UNION ALL SELECT list_id FROM tasks WHERE assigned_to_agent_id = ? AND deleted_at IS NULL \
+             AND status IN ('todo', 'in_progress', 'blocked')) \
+         ORDER BY updated_at DESC, id DESC LIMIT ?",
+        select_lists()
+    );
+    let me = viewer.agent_value();
+    let args = [
+        me.clone(),
+        Value::from(viewer.ctx.workspace.clone()),
+        Value::from(viewer.ctx.thread.clone()),
+        me.clone(),
+        me.clone(),
+        me.clone(),
+        Value::Integer(viewer.now),
+        me,
+        Value::Integer(MAX_LISTS as i64 + 1),
+    ];
+    let mut lists = read::lists(tx, &sql, &args)?;
+    // The SQL filter is the access rule spelled for an index; the model's
+    // own rule is checked again so the two can never disagree on screen.
+    lists.retain(|l| l.visible_to(viewer.agent.as_deref()));
+    let more = lists.len() > MAX_LISTS;
+    lists.truncate(MAX_LISTS);
+    Ok(Visible { lists, more })
+}
+
+/// Counts per status of the non-deleted tasks of each list, in the order
+/// of `ids`.
+pub(crate) fn counts(tx: &dyn Tx, ids: &[&str]) -> ToolResult<Vec<Counts>> {
+    let mut out = vec![Counts::default(); ids.len()];
+    if ids.is_empty() {
+        return Ok(out);
+    }
+    let sql = format!(
+        "SELECT list_id, status, COUNT(*) FROM tasks WHERE deleted_at IS NULL AND list_id IN ({}) \
+         GROUP BY list_id, status",
+        marks(ids.len())
+    );
+    let args: Vec<Value> = ids.iter().map(|id| Value::from(*id)).collect();
+    for r in tx.query(&sql, &args)?.rows {
+        let (Some(list), Some(status), Some(n)) = (r[0].as_str(), r[1].as_str(), r[2].as_i64())
+        else {
+            continue;
+        };
+        if let Some(i) = ids.iter().position(|id| *id == list) {
+            out[i].add(status, n);
+        }
+    }
+    Ok(out)
+}
+
+/// The viewer's own active tasks in `ids` (claimed by it, or assigned to
+/// it and held by nobody else), by list then position.
+pub(crate) fn own_tasks(tx: &dyn Tx, viewer: &Viewer, ids: &[&str]) -> ToolResult<Vec<TaskRow>> {
+    if viewer.agent.is_none() || ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let sql = format!(
+        "{} WHERE deleted_at IS NULL AND status IN ('todo', 'in_progress', 'blocked') \
+         AND (claimed_by_agent_id = ? OR assigned_to_agent_id = ?) AND list_id IN ({}) \
+         ORDER BY list_id, position LIMIT ?",
+        select_tasks(),
+        marks(ids.len())
+    );
+    let mut args = vec![viewer.agent_value(), viewer.agent_value()];
+    args.extend(ids.iter().map(|id| Value::from(*id)));
+    args.push(Value::Integer(MAX_OWN as i64));
+    let mut tasks = read::tasks(tx, &sql, &args)?;
+    tasks.retain(|t| viewer.owns(t));
+    Ok(tasks)
+}
+
+/// The first `limit` active tasks of a list (todo, in progress, paused) by
+/// position, read through the partial index of active tasks.
+pub(crate) fn active_tasks(tx: &dyn Tx, list_id: &str, limit: usize) -> ToolResult<Vec<TaskRow>> {
+    let sql = format!(
+        "{} WHERE list_id = ? AND deleted_at IS NULL AND status IN ('todo', 'in_progress', 'blocked') \
+         ORDER BY position LIMIT ?",
+        select_tasks()
+    );
+    read::tasks(tx, &sql, crate::params![list_id, limit as i64])
+}
+
+/// One list by id (deleted or not; the caller checks access through the
+/// tools first).
+pub(crate) fn list_by_id(tx: &dyn Tx, id: &str) -> ToolResult<Option<ListRow>> {
+    let sql = format!("{} WHERE id = ?", select_lists());
+    Ok(read::lists(tx, &sql, crate::params![id])?
+        .into_iter()
+        .next())
+}
+
+/// An agent's current claims.
+#[derive(Debug, Default)]
+pub(crate) struct Claims {
+    /// The first claims with their lists, most recently started first.
+    pub held: Vec<(TaskRow, ListRow)>,
+    /// How many claims it holds in all.
+    pub total: usize,
+}
+
+/// The viewer's unexpired claims on lists it may see, most recently
+/// started first, at most `limit`, and how many there are in all.
+pub(crate) fn claims(tx: &dyn Tx, viewer: &Viewer, limit: usize) -> ToolResult<Claims> {
+    let Some(me) = viewer.agent.as_deref() else {
+        return Ok(Claims::default());
+    };
+    let filter = "FROM tasks t JOIN lists l ON l.id = t.list_id WHERE t.claimed_by_agent_id = ? \
+         AND t.status = 'in_progress' AND t.claim_expires_at > ? AND t.deleted_at IS NULL \
+         AND l.deleted_at IS NULL AND (l.visibility = 'shared' OR l.owner_agent_id = ?)";
+    let total = tx
+        .query(
+            &format!("SELECT COUNT(*) {filter}"),
+            crate::params![me, viewer.now, me],
+        )?
+        .rows
+        .first()
+        .and_then(|r| r.first())
+        .and_then(Value::as_i64)
+        .unwrap_or(0);
+    let task_cols = crate::model::TASK_COLS
+        .split(", ")
+        .map(|c| format!("t.{}", c.trim()))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let list_cols = crate::model::LIST_COLS
+        .split(", ")
+        .map(|c| format!("l.{}", c.trim()))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let rows = tx
+        .query(
+            &format!(
+                "SELECT {task_cols}, {list_cols} {filter} \
+                 ORDER BY t.started_at DESC, t.id DESC LIMIT ?"
+            ),
+            crate::params![me, viewer.now, me, limit as i64],
+        )?
+        .rows;
+    let ntask = task_cols.split(", ").count();
+    let held = rows
+        .iter()
+        .map(|r| {
+            let (t, l) = r.split_at(ntask.min(r.len()));
+            (TaskRow::from_row(t), ListRow::from_row(l))
+        })
+        .filter(|(_, l)| l.visible_to(Some(me)))
+        .collect();
+    Ok(Claims {
+        held,
+        total: usize::try_from(total).unwrap_or(0),
+    })
+}
