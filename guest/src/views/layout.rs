@@ -3,7 +3,7 @@
 //! `full` forms exist to show everything).
 
 use super::frame::fit;
-use crate::render::{Line, LineBuf, Style, fmt};
+use crate::render::{Line, LineBuf, Span, Style, fmt};
 use crate::text::printable;
 
 /// Every line cut to `width` columns.
@@ -43,6 +43,33 @@ pub(crate) fn wrap_lines(lines: Vec<Line>, width: usize) -> Vec<Line> {
         }
     }
     out
+}
+
+/// Pieces joined by ` · ` on lines of at most `width` columns, each line
+/// indented by `indent`: a piece never splits (unless it is wider than a
+/// line alone, then it is cut), so ids and dates stay whole.
+pub(crate) fn pack(pieces: &[Span], indent: usize, width: usize) -> Vec<Line> {
+    let mut out = Vec::new();
+    let mut current = LineBuf::new();
+    current.push(" ".repeat(indent), Style::Text);
+    let mut empty = true;
+    for p in pieces {
+        let w = fmt::width(&p.text);
+        if !empty && current.width() + 3 + w > width {
+            out.push(std::mem::take(&mut current).finish());
+            current.push(" ".repeat(indent), Style::Text);
+            empty = true;
+        }
+        if !empty {
+            current.push(" · ", Style::Muted);
+        }
+        current.push(&p.text, p.style);
+        empty = false;
+    }
+    if !empty {
+        out.push(current.finish());
+    }
+    fit_all(out, width)
 }
 
 /// `text` wrapped by words into lines of at most `width` columns, its own

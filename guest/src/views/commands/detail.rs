@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::model::{Status, Visibility};
 use crate::render::{Line, LineBuf, Span, Style, fmt, line};
 use crate::results::{ListDetail, TaskJson, from_json};
-use crate::views::layout::field;
+use crate::views::layout::{field, pack};
 
 /// The lines of a `task_lists get` result.
 pub(crate) fn lines(data: &Value, width: usize) -> Vec<Line> {
@@ -17,44 +17,46 @@ pub(crate) fn lines(data: &Value, width: usize) -> Vec<Line> {
     };
     let list = &detail.list;
     let mut out = Vec::new();
-    let mut head = LineBuf::new();
-    head.push(
-        fmt::nonblank(&list.name).unwrap_or("(unnamed)"),
-        Style::Accent,
-    )
-    .push("  ", Style::Text)
-    .push(&list.id, Style::Muted);
-    out.push(head.finish());
-
-    let mut sub = LineBuf::new();
-    sub.push("  ", Style::Text).push(
-        fmt::scope_of(Some(&list.scope_type), Some(&list.scope_key)),
-        Style::Muted,
-    );
-    if let Some(v) = fmt::visibility(list.visibility.map_or("", Visibility::as_str)) {
-        sub.push(" · ", Style::Muted).push(&v.text, v.style);
+    let name = fmt::one_line(fmt::nonblank(&list.name).unwrap_or("(unnamed)"));
+    let name = name.as_str();
+    // The list id is what a user copies into the next command: never cut.
+    if fmt::width(name) + 2 + fmt::width(&list.id) <= width {
+        let mut head = LineBuf::new();
+        head.push(name, Style::Accent)
+            .push("  ", Style::Text)
+            .push(&list.id, Style::Muted);
+        out.push(head.finish());
+    } else {
+        out.push(line(fmt::truncate(name, width), Style::Accent));
+        out.push(line(format!("  {}", list.id), Style::Muted));
     }
+    let mut about = vec![muted(fmt::scope_of(
+        Some(&list.scope_type),
+        Some(&list.scope_key),
+    ))];
+    about.extend(fmt::visibility(
+        list.visibility.map_or("", Visibility::as_str),
+    ));
     if let Some(owner) = fmt::opt(&list.owner_agent_id) {
-        sub.push(
-            format!(" · owner @{}", fmt::truncate(owner, 24)),
-            Style::Muted,
-        );
+        about.push(muted(format!("owner @{}", fmt::truncate(owner, 24))));
     }
     if let Some(c) = &detail.counts {
-        sub.push(" · ", Style::Muted).extend(&fmt::counters(c));
+        // One piece per counter (`todo 3`), styled by its number, so a
+        // narrow terminal breaks between counters, not inside one.
+        let spans = fmt::counters(c);
+        for pair in spans.split(|s| s.text == " · ") {
+            let text: String = pair.iter().map(|s| s.text.as_str()).collect();
+            let style = pair.last().map_or(Style::Muted, |s| s.style);
+            about.push(Span { text, style });
+        }
     }
-    out.push(sub.finish());
-    let mut dates = LineBuf::new();
-    dates.push(
-        format!(
-            "  created {} by @{} · updated {}",
-            fmt::date(&list.created_at),
-            fmt::truncate(&list.created_by_agent_id, 24),
-            fmt::date(&list.updated_at)
-        ),
-        Style::Muted,
-    );
-    out.push(dates.finish());
+    about.push(muted(format!(
+        "created {} by @{}",
+        fmt::date(&list.created_at),
+        fmt::truncate(&list.created_by_agent_id, 24)
+    )));
+    about.push(muted(format!("updated {}", fmt::date(&list.updated_at))));
+    out.extend(pack(&about, 2, width));
 
     let tasks = detail.tasks.unwrap_or_default();
     if tasks.is_empty() {
@@ -99,30 +101,24 @@ fn block(task: &TaskJson, width: usize) -> Vec<Line> {
     // The title is the one line of a block that may be long; wrap it.
     out.extend(crate::views::layout::wrap_lines(vec![head.finish()], width));
 
-    let mut who = LineBuf::new();
-    who.push("     ", Style::Text).push(&task.id, Style::Muted);
-    for span in holder(task) {
-        who.push(" · ", Style::Muted).push(&span.text, span.style);
-    }
+    let mut about = vec![muted(task.id.clone())];
+    about.extend(holder(task));
     if !task.depends_on.is_empty() {
         let deps: Vec<String> = task.depends_on.iter().map(|d| fmt::short_id(d)).collect();
-        who.push(format!(" · after {}", deps.join(", ")), Style::Muted);
+        about.push(muted(format!("after {}", deps.join(", "))));
     }
-    out.push(who.finish());
-
     let times = [
         ("created", &task.created_at),
         ("started", &task.started_at),
         ("updated", &task.updated_at),
         ("closed", &task.completed_at),
     ];
-    let dates: Vec<String> = times
-        .iter()
-        .filter_map(|(label, t)| fmt::opt(t).map(|t| format!("{label} {}", fmt::date(t))))
-        .collect();
-    if !dates.is_empty() {
-        out.push(line(format!("     {}", dates.join(" · ")), Style::Muted));
-    }
+    about.extend(
+        times.iter().filter_map(|(label, t)| {
+            fmt::opt(t).map(|t| muted(format!("{label} {}", fmt::date(t))))
+        }),
+    );
+    out.extend(pack(&about, 5, width));
     for (label, text) in [
         ("description", &task.description),
         ("notes", &task.notes),
@@ -135,17 +131,25 @@ fn block(task: &TaskJson, width: usize) -> Vec<Line> {
     out
 }
 
+/// A muted piece of a detail line.
+fn muted(text: impl Into<String>) -> Span {
+    Span {
+        text: text.into(),
+        style: Style::Muted,
+    }
+}
+
 /// Who holds the task: the claimer and its lease, else the assignee.
 fn holder(task: &TaskJson) -> Vec<Span> {
     let mut spans = Vec::new();
     if let Some(c) = fmt::opt(&task.claimed_by_agent_id) {
-        let until = fmt::opt(&task.claim_expires_at)
-            .map(|t| format!(" until {}", fmt::date(t)))
-            .unwrap_or_default();
         spans.push(Span {
-            text: format!("claimed by @{}{until}", fmt::truncate(c, 24)),
+            text: format!("claimed by @{}", fmt::truncate(c, 24)),
             style: Style::Accent,
         });
+        if let Some(t) = fmt::opt(&task.claim_expires_at) {
+            spans.push(muted(format!("until {}", fmt::date(t))));
+        }
     }
     if let Some(a) = fmt::opt(&task.assigned_to_agent_id) {
         spans.push(Span {

@@ -70,7 +70,7 @@ pub(crate) fn run(words: &[&str], run: &Run) -> CommandEffect {
 /// the name yields.
 fn table(lists: &[ListRow], width: usize) -> Vec<Line> {
     let id_width = lists.iter().map(|l| fmt::width(&l.id)).max().unwrap_or(0);
-    let name_room = width.saturating_sub(id_width + 2).max(8);
+    let name_room = width.saturating_sub(id_width + 2).max(3);
     let mut t = Table::new(&[]);
     for l in lists {
         let name = fmt::nonblank(&l.name).unwrap_or("(unnamed)");
