@@ -19,8 +19,8 @@ export const ROOT = resolve(PACKAGE, "..");
 export const EXTENSION = join(PACKAGE, "src", "index.ts");
 /** Pi's CLI script, run with this Node. */
 export const PI_CLI = join(PACKAGE, "node_modules", "@mariozechner", "pi-coding-agent", "dist", "cli.js");
-/** The native CLI (second agent in another process). */
-export const TASKLISTS_BIN = process.env.TASKLISTS_BIN || join(ROOT, "target", "release", "tasklists");
+/** The Node host's MCP server (a second agent, in another process, on the same component build). */
+export const TASKLISTS_NODE = join(ROOT, "host-shim", "node", "bin", "tasklists-node");
 
 const running = new Set();
 const dirs = new Set();
@@ -203,15 +203,39 @@ export async function stopAll() {
   dirs.clear();
 }
 
-/** Runs the native CLI; resolves with {code, stdout, stderr}. */
-export function runCli(args, env) {
+/**
+ * One tool call by another agent in another process: `tasklists-node mcp`
+ * (initialize, then tools/call), stopped after the answer. Resolves with
+ * the MCP result.
+ */
+export function callAsOtherAgent(home, agentId, tool, args) {
   return new Promise((resolve, reject) => {
-    const child = spawn(TASKLISTS_BIN, args, { env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
+    const child = spawn(TASKLISTS_NODE, ["--db", home.db, "--agent-id", agentId, "mcp"], { env: home.env, stdio: ["pipe", "pipe", "pipe"] });
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`tasklists-node did not answer; stderr: ${stderr}`));
+    }, 20000);
+    let buffer = "";
     let stderr = "";
-    child.stdout.on("data", (c) => (stdout += c));
     child.stderr.on("data", (c) => (stderr += c));
     child.on("error", reject);
-    child.on("exit", (code) => resolve({ code, stdout, stderr }));
+    const send = (message) => child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
+    child.stdout.on("data", (chunk) => {
+      buffer += chunk;
+      let newline;
+      while ((newline = buffer.indexOf("\n")) >= 0) {
+        const message = JSON.parse(buffer.slice(0, newline));
+        buffer = buffer.slice(newline + 1);
+        if (message.id === 1) {
+          send({ method: "notifications/initialized" });
+          send({ id: 2, method: "tools/call", params: { name: tool, arguments: args } });
+        } else if (message.id === 2) {
+          clearTimeout(timer);
+          child.stdin.end();
+          child.once("exit", () => resolve(message.result ?? message));
+        }
+      }
+    });
+    send({ id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "pi-test", version: "0" } } });
   });
 }
