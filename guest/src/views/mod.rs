@@ -15,11 +15,11 @@ mod complete;
 mod frame;
 mod layout;
 mod memory;
-mod read;
+pub(crate) mod read;
 mod rows;
 #[cfg(test)]
 mod tests;
-mod visible;
+pub(crate) mod visible;
 mod widget;
 
 use crate::clock::Clock;

@@ -31,10 +31,10 @@ pub(crate) struct Visible {
     pub more: bool,
 }
 
-/// The visible lists of `viewer`, in one query whose every branch reads an
+/// The query of the visible lists of `viewer`: one query whose every branch reads an
 /// index (`lists_by_scope`, `lists_by_creator`, `tasks_by_claimer`,
 /// `tasks_by_assignee`).
-pub(crate) fn lists(tx: &dyn Tx, viewer: &Viewer) -> ToolResult<Visible> {
+fn lists_query(viewer: &Viewer) -> (String, Vec<Value>) {
     let sql = format!(
         "{} WHERE deleted_at IS NULL AND (visibility = 'shared' OR owner_agent_id = ?) AND id IN ( \
          SELECT id FROM lists WHERE scope_type = 'global' \
@@ -50,7 +50,7 @@ pub(crate) fn lists(tx: &dyn Tx, viewer: &Viewer) -> ToolResult<Visible> {
         select_lists()
     );
     let me = viewer.agent_value();
-    let args = [
+    let args = vec![
         me.clone(),
         Value::from(viewer.ctx.workspace.clone()),
         Value::from(viewer.ctx.thread.clone()),
@@ -61,6 +61,12 @@ pub(crate) fn lists(tx: &dyn Tx, viewer: &Viewer) -> ToolResult<Visible> {
         me,
         Value::Integer(MAX_LISTS as i64 + 1),
     ];
+    (sql, args)
+}
+
+/// The visible lists of `viewer` (see [`lists_query`]).
+pub(crate) fn lists(tx: &dyn Tx, viewer: &Viewer) -> ToolResult<Visible> {
+    let (sql, args) = lists_query(viewer);
     let mut lists = read::lists(tx, &sql, &args)?;
     // The SQL filter is the access rule spelled for an index; the model's
     // own rule is checked again so the two can never disagree on screen.
@@ -70,6 +76,16 @@ pub(crate) fn lists(tx: &dyn Tx, viewer: &Viewer) -> ToolResult<Visible> {
     Ok(Visible { lists, more })
 }
 
+/// The query of [`counts`].
+fn counts_query(ids: &[&str]) -> (String, Vec<Value>) {
+    let sql = format!(
+        "SELECT list_id, status, COUNT(*) FROM tasks WHERE deleted_at IS NULL AND list_id IN ({}) \
+         GROUP BY list_id, status",
+        marks(ids.len())
+    );
+    (sql, ids.iter().map(|id| Value::from(*id)).collect())
+}
+
 /// Counts per status of the non-deleted tasks of each list, in the order
 /// of `ids`.
 pub(crate) fn counts(tx: &dyn Tx, ids: &[&str]) -> ToolResult<Vec<Counts>> {
@@ -77,12 +93,7 @@ pub(crate) fn counts(tx: &dyn Tx, ids: &[&str]) -> ToolResult<Vec<Counts>> {
     if ids.is_empty() {
         return Ok(out);
     }
-    let sql = format!(
-        "SELECT list_id, status, COUNT(*) FROM tasks WHERE deleted_at IS NULL AND list_id IN ({}) \
-         GROUP BY list_id, status",
-        marks(ids.len())
-    );
-    let args: Vec<Value> = ids.iter().map(|id| Value::from(*id)).collect();
+    let (sql, args) = counts_query(ids);
     for r in tx.query(&sql, &args)?.rows {
         let (Some(list), Some(status), Some(n)) = (r[0].as_str(), r[1].as_str(), r[2].as_i64())
         else {
@@ -95,12 +106,8 @@ pub(crate) fn counts(tx: &dyn Tx, ids: &[&str]) -> ToolResult<Vec<Counts>> {
     Ok(out)
 }
 
-/// The viewer's own active tasks in `ids` (claimed by it, or assigned to
-/// it and held by nobody else), by list then position.
-pub(crate) fn own_tasks(tx: &dyn Tx, viewer: &Viewer, ids: &[&str]) -> ToolResult<Vec<TaskRow>> {
-    if viewer.agent.is_none() || ids.is_empty() {
-        return Ok(Vec::new());
-    }
+/// The query of [`own_tasks`].
+fn own_query(viewer: &Viewer, ids: &[&str]) -> (String, Vec<Value>) {
     let sql = format!(
         "{} WHERE deleted_at IS NULL AND status IN ('todo', 'in_progress', 'blocked') \
          AND (claimed_by_agent_id = ? OR assigned_to_agent_id = ?) AND list_id IN ({}) \
@@ -111,6 +118,16 @@ pub(crate) fn own_tasks(tx: &dyn Tx, viewer: &Viewer, ids: &[&str]) -> ToolResul
     let mut args = vec![viewer.agent_value(), viewer.agent_value()];
     args.extend(ids.iter().map(|id| Value::from(*id)));
     args.push(Value::Integer(MAX_OWN as i64));
+    (sql, args)
+}
+
+/// The viewer's own active tasks in `ids` (claimed by it, or assigned to
+/// it and held by nobody else), by list then position.
+pub(crate) fn own_tasks(tx: &dyn Tx, viewer: &Viewer, ids: &[&str]) -> ToolResult<Vec<TaskRow>> {
+    if viewer.agent.is_none() || ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let (sql, args) = own_query(viewer, ids);
     let mut tasks = read::tasks(tx, &sql, &args)?;
     tasks.retain(|t| viewer.owns(t));
     Ok(tasks)
@@ -119,12 +136,21 @@ pub(crate) fn own_tasks(tx: &dyn Tx, viewer: &Viewer, ids: &[&str]) -> ToolResul
 /// The first `limit` active tasks of a list (todo, in progress, paused) by
 /// position, read through the partial index of active tasks.
 pub(crate) fn active_tasks(tx: &dyn Tx, list_id: &str, limit: usize) -> ToolResult<Vec<TaskRow>> {
+    let (sql, args) = active_query(list_id, limit);
+    read::tasks(tx, &sql, &args)
+}
+
+/// The query of [`active_tasks`].
+fn active_query(list_id: &str, limit: usize) -> (String, Vec<Value>) {
     let sql = format!(
         "{} WHERE list_id = ? AND deleted_at IS NULL AND status IN ('todo', 'in_progress', 'blocked') \
          ORDER BY position LIMIT ?",
         select_tasks()
     );
-    read::tasks(tx, &sql, crate::params![list_id, limit as i64])
+    (
+        sql,
+        vec![Value::from(list_id), Value::Integer(limit as i64)],
+    )
 }
 
 /// One list by id (deleted or not; the caller checks access through the
@@ -196,4 +222,15 @@ pub(crate) fn claims(tx: &dyn Tx, viewer: &Viewer, limit: usize) -> ToolResult<C
         held,
         total: usize::try_from(total).unwrap_or(0),
     })
+}
+
+/// Every query of the views with sample arguments, for the query-plan test.
+#[cfg(test)]
+pub(crate) fn queries(viewer: &Viewer, list_id: &str) -> Vec<(String, Vec<Value>)> {
+    vec![
+        lists_query(viewer),
+        counts_query(&[list_id]),
+        own_query(viewer, &[list_id]),
+        active_query(list_id, 8),
+    ]
 }

@@ -201,3 +201,38 @@ impl Store for BrokenStore {
         Err(StoreError::Busy("database is locked".into()))
     }
 }
+
+/// The view queries read indexes, never a whole table: the widget runs
+/// them after every tool call and whenever another process writes.
+#[test]
+fn view_queries_use_indexes() {
+    use crate::views::read::Viewer;
+    let mut f = Fixture::new();
+    let l = f.list("planner", "Work", json!({}));
+    f.tasks("planner", &l, &["a", "b"]);
+    let c = ctx(Some("me"));
+    let viewer = Viewer::new(&c, &f.h.clock).unwrap();
+    let plans = crate::views::read::read(&f.h.store, |tx| {
+        let mut plans = Vec::new();
+        for (sql, args) in crate::views::visible::queries(&viewer, &l) {
+            let rows = tx.query(&format!("EXPLAIN QUERY PLAN {sql}"), &args)?.rows;
+            let plan: Vec<String> = rows
+                .iter()
+                .filter_map(|r| r.last().and_then(|v| v.as_str()).map(str::to_string))
+                .collect();
+            plans.push((sql, plan));
+        }
+        Ok(plans)
+    })
+    .unwrap();
+    for (sql, plan) in plans {
+        for step in &plan {
+            let full_scan = (step.starts_with("SCAN lists")
+                || step.starts_with("SCAN tasks")
+                || step.starts_with("SCAN t")
+                || step.starts_with("SCAN l"))
+                && !step.contains("USING");
+            assert!(!full_scan, "{step} in the plan of {sql}: {plan:?}");
+        }
+    }
+}
