@@ -124,12 +124,16 @@ pub(crate) fn wrap(text: &str, width: usize, max_lines: usize) -> Vec<String> {
     out
 }
 
+/// Most lines of one task field (description, notes, outcome) in a
+/// detail view; `tasks <list_id> full` has them whole.
+const FIELD_LINES: usize = 20;
+
 /// `label: text` wrapped under an indent, muted: a task's description,
 /// notes or outcome.
 pub(crate) fn field(label: &str, text: &str, indent: usize, width: usize) -> Vec<Line> {
     let lead = format!("{}{label}: ", " ".repeat(indent));
     let room = width.saturating_sub(fmt::width(&lead));
-    wrap(text, room, 6)
+    wrap(text, room, FIELD_LINES)
         .into_iter()
         .enumerate()
         .map(|(i, chunk)| {
