@@ -17,18 +17,38 @@ fn counters(c: &Counts) -> Vec<Span> {
     fmt::counters(&Counts { canceled: 0, ..*c })
 }
 
-/// `Sprint 12  todo 3 · run 1 · blocked 0 · done 2`: the name yields
-/// columns to the counters, down to a few characters.
-pub(crate) fn header(group: &Group, inner: usize) -> Line {
-    let counters = counters(&group.counts);
-    let counters_width: usize = counters.iter().map(|s| fmt::width(&s.text)).sum();
-    let name = fmt::nonblank(&group.list.name).unwrap_or("(unnamed)");
-    let room = inner.saturating_sub(counters_width + 2);
-    let name = fmt::truncate(name, room.max(TITLE_MIN.min(fmt::width(name))));
+/// The list's name as the header shows it (before any cut).
+pub(crate) fn name(group: &Group) -> String {
+    fmt::one_line(fmt::nonblank(&group.list.name).unwrap_or("(unnamed)"))
+}
+
+/// Columns the header's counters take.
+pub(crate) fn counters_width(group: &Group) -> usize {
+    counters(&group.counts)
+        .iter()
+        .map(|s| fmt::width(&s.text))
+        .sum()
+}
+
+/// Names are cut to this width before counters are (when the frame is
+/// too narrow for both, the counters' tail is what the frame cuts).
+const NAME_MIN: usize = 12;
+
+/// `Sprint 12  todo 3 · run 1 · blocked 0 · done 2`. With `column`, the
+/// name is padded to it so every header's counters line up; without, the
+/// name yields columns to the counters, down to a few characters.
+pub(crate) fn header(group: &Group, column: Option<usize>, inner: usize) -> Line {
+    let full = name(group);
+    let width = column.unwrap_or_else(|| {
+        let room = inner.saturating_sub(counters_width(group) + 2);
+        room.max(NAME_MIN.min(fmt::width(&full)))
+    });
+    let name = fmt::truncate(&full, width.max(1));
+    let pad = column.map_or(0, |c| c.saturating_sub(fmt::width(&name)));
     let mut l = LineBuf::new();
     l.push(name, Style::Accent)
-        .push("  ", Style::Text)
-        .extend(&counters);
+        .push(" ".repeat(pad + 2), Style::Text)
+        .extend(&counters(&group.counts));
     l.finish()
 }
 

@@ -55,10 +55,11 @@ pub(crate) fn lines(board: &Board, mode: WidgetMode, width: usize) -> Vec<Line> 
         .map(|t| fmt::width(&fmt::status(t.status.as_str()).span().text))
         .max()
         .unwrap_or(0);
+    let name_width = name_column(groups, &picked, inner);
     let mut content: Vec<Line> = picked
         .iter()
         .map(|e| match (*e, task_of(groups, *e)) {
-            (Entry::Header(g), _) => rows::header(&groups[g], inner),
+            (Entry::Header(g), _) => rows::header(&groups[g], name_width, inner),
             (Entry::Own(..), Some(t)) => rows::task(t, true, board.now, badge_width, inner),
             (_, Some(t)) => rows::task(t, false, board.now, badge_width, inner),
             (_, None) => Vec::new(),
@@ -74,6 +75,22 @@ pub(crate) fn lines(board: &Board, mode: WidgetMode, width: usize) -> Vec<Line> 
         None => "tasks".to_string(),
     };
     frame::frame(&title, &content, width)
+}
+
+/// The names' column when every shown header fits whole with its name
+/// padded to the widest (counters then line up); None on a terminal too
+/// narrow for that, where each header packs its own name and counters.
+fn name_column(groups: &[Group], picked: &[Entry], inner: usize) -> Option<usize> {
+    let headers = picked.iter().filter_map(|e| match e {
+        Entry::Header(g) => groups.get(*g),
+        _ => None,
+    });
+    let (mut widest, mut counters) = (0, 0);
+    for g in headers {
+        widest = widest.max(fmt::width(&rows::name(g)));
+        counters = counters.max(rows::counters_width(g));
+    }
+    (widest + 2 + counters <= inner).then_some(widest)
 }
 
 /// The task an entry stands for.

@@ -351,3 +351,39 @@ fn a_store_failure_is_one_error_line() {
     assert_width(&lines, 60);
     assert_snapshot!("widget_store_failure", styled(&lines));
 }
+
+#[test]
+fn every_scope_of_the_context_is_visible() {
+    let mut f = Fixture::new();
+    f.list("planner", "This workspace", json!({}));
+    f.list(
+        "planner",
+        "This thread",
+        json!({"scope_type": "thread", "scope_key": "thread-1"}),
+    );
+    f.list("planner", "Everywhere", json!({"scope_type": "global"}));
+    f.list(
+        "planner",
+        "For me",
+        json!({"scope_type": "agent", "scope_key": "me"}),
+    );
+    f.list(
+        "planner",
+        "For someone else",
+        json!({"scope_type": "agent", "scope_key": "you"}),
+    );
+    f.list(
+        "planner",
+        "Planner's private",
+        json!({"scope_type": "global", "visibility": "private"}),
+    );
+    f.list(
+        "planner",
+        "Made for me, private",
+        json!({"visibility": "private", "owner_agent_id": "me"}),
+    );
+    assert_snapshot!(
+        "widget_scopes",
+        draw(&f, Some("me"), WidgetMode::Compact, 60)
+    );
+}
