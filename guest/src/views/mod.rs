@@ -27,8 +27,9 @@ use crate::glue::{CallContext, CommandEffect, CommandInfo, Completion, Line, Wid
 use crate::render::{Style, line};
 use crate::store::Store;
 
-/// Narrowest layout: below it a frame holds no word.
-const MIN_WIDTH: usize = 20;
+/// Narrowest layout: a frame around a few characters. Narrower hosts are
+/// laid out for this (no real terminal is narrower).
+const MIN_WIDTH: usize = 10;
 /// Widest layout: a bound for hosts that pass a huge or unknown width.
 const MAX_WIDTH: usize = 400;
 /// The layout width when the host does not know its own (0).

@@ -30,7 +30,7 @@ fn draw_view(f: &Fixture, agent: Option<&str>, view: &WidgetView) -> String {
         lines.len(),
         styled(&lines)
     );
-    assert_width(&lines, view.width.max(20) as usize);
+    assert_width(&lines, view.width.max(10) as usize);
     assert_clean(&lines);
     f.show(&lines)
 }
@@ -249,19 +249,19 @@ fn forty_columns() {
         draw(&f, Some("me"), WidgetMode::Compact, 40)
     );
     assert_snapshot!("widget_40_full", draw(&f, Some("me"), WidgetMode::Full, 40));
-    // Narrower than any layout: laid out for the minimum, never wider.
-    let tiny = widget(
-        &ctx(Some("me")),
-        &WidgetView {
+    // Absurdly narrow: still a frame, still within the width.
+    for width in [10, 15, 20, 25] {
+        let view = WidgetView {
             mode: WidgetMode::Full,
-            width: 5,
+            width,
             list_id: None,
-        },
-        &f.h.store,
-        &f.h.clock,
-    );
-    assert!(tiny.len() <= 10);
-    assert_width(&tiny, 20);
+        };
+        let tiny = widget(&ctx(Some("me")), &view, &f.h.store, &f.h.clock);
+        assert!(tiny.len() <= 10);
+        assert_width(&tiny, width as usize);
+        assert_clean(&tiny);
+    }
+    assert_snapshot!("widget_20_full", draw(&f, Some("me"), WidgetMode::Full, 20));
 }
 
 #[test]
