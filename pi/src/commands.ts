@@ -47,8 +47,9 @@ export function registerCommands(
         return;
       case "pick": {
         const options = effect.val.options;
-        const chosen = await ui.ui.select(effect.val.title, options.map((o) => o.label));
-        const option = options.find((o) => o.label === chosen);
+        const shown = options.map((o) => (o.description ? `${o.label}  ${o.description}` : o.label));
+        const chosen = await ui.ui.select(effect.val.title, shown);
+        const option = chosen === undefined ? undefined : options[shown.indexOf(chosen)];
         if (option && step < MAX_STEPS) await run(name, option.value, ui, confirmed, step + 1);
         return;
       }

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { NodeHost } from "@tasklists/node-host";
-import { callAsOtherAgent, delay, makeHome, startPi, stopAll } from "./harness.mjs";
+import { callAsOtherAgent, makeHome, startPi, stopAll } from "./harness.mjs";
 import { dataOf, startMockModel, toolResults } from "./mock-model.mjs";
 
 const TASKS = 12;
@@ -85,8 +85,10 @@ function customMessages(type, from = 0) {
 /** The text of the view a command printed (the extension's custom message), waiting for it. */
 async function commandView(command, { respond } = {}) {
   const from = pi.records.length;
-  await pi.send({ type: "prompt", message: command });
+  // A command's prompt is answered once its handler is done, dialogs included.
+  const answered = pi.send({ type: "prompt", message: command });
   if (respond) await respond(from);
+  await answered;
   const record = await pi.waitFor((r) => r.type === "message_end" && r.message.customType === "tasklists-view", { from, what: `the output of ${command}` });
   return { text: record.message.content, lines: record.message.details.lines, from };
 }
@@ -249,7 +251,9 @@ test("a bad argument is refused as an error notice", async () => {
 test("/task-widget full shows the open tasks, own first, and summarizes what it hides", async () => {
   const from = pi.records.length;
   await pi.send({ type: "prompt", message: "/task-widget full" });
-  const lines = await widgetWhere((l) => l && l.some((x) => x.includes(title(4))), from, "the full widget");
+  const lines = await widgetWhere((l) => l && l.some((x) => x.includes(title(5))), from, "the full widget").catch((e) => {
+    throw new Error(`${e.message}\nwidgets sent:\n${pi.widgets(from).map((w) => w?.join("\n")).join("\n--\n")}`);
+  });
   assert.ok(lines.length <= 10, `${lines.length} lines`);
   assert.ok(lines.some((l) => /hidden/.test(l)), `a hidden-lines summary:\n${lines.join("\n")}`);
   const at = (t) => lines.findIndex((l) => l.includes(t));
@@ -292,25 +296,42 @@ test("after an RPC compact, the agent's claims are put back in front of the mode
   await pi.waitFor((r) => r.type === "agent_end", { from: turn, timeoutMs: 30000, what: "the next turn" });
   const next = mock.requests.slice(requests).find((b) => b.tools?.length);
   const texts = next.messages.map((m) => (typeof m.content === "string" ? m.content : (m.content ?? []).map((c) => c.text ?? "").join("")));
-  assert.equal(texts.filter((t) => t.includes(T3_NOTES)).length, 1, "the memory, once");
+  const carrying = next.messages.filter((_, i) => texts[i].includes(text));
+  assert.equal(carrying.length, 1, "the memory, once");
+  assert.equal(carrying[0].role, "user");
   assert.ok(!texts.some((t) => t.includes(OUTCOME) && t.includes("Release 1.0") && t.includes(title(12))), "no command view reached the model");
 });
 
-test("/task-list-delete asks first: no deletes nothing, yes soft-deletes the list", async () => {
-  let from = pi.records.length;
-  await pi.send({ type: "prompt", message: `/task-list-delete ${seen.list.id}` });
-  let confirm = await pi.waitFor((r) => r.type === "extension_ui_request" && r.method === "confirm", { from, what: "the confirmation" });
-  assert.ok(confirm.title.length > 0);
-  pi.write({ type: "extension_ui_response", id: confirm.id, confirmed: false });
-  await delay(500);
+test("/task-list-delete asks first: no deletes nothing, yes soft-deletes the list; a claimed list is refused", async () => {
+  const made = await callAsOtherAgent(home, "builder-2", "task_lists", {
+    action: "create",
+    params: { name: "Scratch list", scope_type: "workspace", scope_key: home.workspace },
+  });
+  const scratch = made.structuredContent.list.id;
+  await widgetWhere((l) => l && l.some((x) => x.includes("Scratch list")), 0, "the new list in the widget");
+  const remove = async (listId, confirmed) => {
+    const from = pi.records.length;
+    const answered = pi.send({ type: "prompt", message: `/task-list-delete ${listId}` });
+    const confirm = await pi.waitFor((r) => r.type === "extension_ui_request" && r.method === "confirm", { from, what: "the confirmation" });
+    pi.write({ type: "extension_ui_response", id: confirm.id, confirmed });
+    await answered;
+    return { confirm, from };
+  };
+  const { confirm } = await remove(scratch, false);
+  assert.ok(confirm.title.includes("Scratch list"), confirm.title);
+  assert.ok(confirm.message.includes(scratch), confirm.message);
   let lists = await commandView("/task-lists");
-  assert.ok(lists.text.includes(seen.list.id), "still there after no");
-  from = pi.records.length;
-  await pi.send({ type: "prompt", message: `/task-list-delete ${seen.list.id}` });
-  confirm = await pi.waitFor((r) => r.type === "extension_ui_request" && r.method === "confirm", { from, what: "the confirmation" });
-  pi.write({ type: "extension_ui_response", id: confirm.id, confirmed: true });
-  await pi.waitFor((r) => (r.type === "message_end" && r.message.customType === "tasklists-view") || r.method === "notify", { from, what: "the deletion's report" });
+  assert.ok(lists.text.includes(scratch), "still there after no");
+  const { from } = await remove(scratch, true);
   lists = await commandView("/task-lists");
-  assert.ok(!lists.text.includes(seen.list.id), "gone after yes");
-  await widgetWhere((l) => l === null, from, "the widget hidden once no list is visible");
+  assert.ok(!lists.text.includes(scratch), `gone after yes:\n${lists.text}`);
+  assert.ok(lists.text.includes(seen.list.id));
+  await widgetWhere((l) => l && !l.some((x) => x.includes("Scratch list")), from, "the widget without the deleted list");
+  // The release list has a task claimed by builder-2: refused, as an error.
+  const refused = await remove(seen.list.id, true);
+  const notice = await pi.waitFor((r) => r.method === "notify" && r.notifyType === "error", { from: refused.from, what: "the refusal" });
+  assert.match(notice.message, /conflict/);
+  assert.ok(notice.message.includes("builder-2"));
+  lists = await commandView("/task-lists");
+  assert.ok(lists.text.includes(seen.list.id), "the claimed list stays");
 });
