@@ -31,7 +31,7 @@ pub(crate) fn counters_width(group: &Group) -> usize {
 }
 
 /// Names are cut to this width before counters are (when the frame is
-/// too narrow for both, the counters' tail is what the frame cuts).
+/// too narrow for both, the header takes two lines).
 const NAME_MIN: usize = 12;
 
 /// `Sprint 12  todo 3 · run 1 · blocked 0 · done 2`. With `column`, the
@@ -49,6 +49,32 @@ pub(crate) fn header(group: &Group, column: Option<usize>, inner: usize) -> Line
     l.push(name, Style::Accent)
         .push(" ".repeat(pad + 2), Style::Text)
         .extend(&counters(&group.counts));
+    l.finish()
+}
+
+/// Whether `inner` columns are too few for a header to keep its counters
+/// whole beside a readable name: the header then takes two lines.
+pub(crate) fn split_header(group: &Group, inner: usize) -> bool {
+    NAME_MIN.min(fmt::width(&name(group))) + 2 + counters_width(group) > inner
+}
+
+/// The first line of a split header: the name alone.
+pub(crate) fn header_name(group: &Group, inner: usize) -> Line {
+    let mut l = LineBuf::new();
+    l.push(fmt::truncate(&name(group), inner.max(1)), Style::Accent);
+    l.finish()
+}
+
+/// The second line of a split header: the counters, indented when they
+/// fit so (cut only on a frame narrower than they are).
+pub(crate) fn header_counters(group: &Group, inner: usize) -> Line {
+    let indent = if counters_width(group) + 2 <= inner {
+        "  "
+    } else {
+        ""
+    };
+    let mut l = LineBuf::new();
+    l.push(indent, Style::Text).extend(&counters(&group.counts));
     l.finish()
 }
 

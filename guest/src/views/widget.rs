@@ -21,6 +21,8 @@ use crate::render::{Line, Style, fmt, line};
 enum Entry {
     /// Group `g`'s header.
     Header(usize),
+    /// Group `g`'s counters, on a line of their own under a split header.
+    Counters(usize),
     /// Group `g`'s own task `i`.
     Own(usize, usize),
     /// Group `g`'s other task `i`.
@@ -37,18 +39,26 @@ pub(crate) fn lines(board: &Board, mode: WidgetMode, width: usize) -> Vec<Line> 
     } else {
         0
     };
-    let needed = groups.len() + own_total + others_total;
+    let inner = width.saturating_sub(frame::BORDER);
+    let split: Vec<bool> = groups
+        .iter()
+        .map(|g| rows::split_header(g, inner))
+        .collect();
+    let header_lines = groups.len() + split.iter().filter(|s| **s).count();
+    let needed = header_lines + own_total + others_total;
     let hides = needed > MAX_CONTENT || board.more_lists;
     let budget = if hides { MAX_CONTENT - 1 } else { MAX_CONTENT };
 
-    let picked = pick(groups, full, budget);
+    let picked = pick(groups, &split, full, budget);
     let shown_headers = picked
         .iter()
         .filter(|e| matches!(e, Entry::Header(_)))
         .count();
-    let shown_tasks = picked.len() - shown_headers;
+    let shown_tasks = picked
+        .iter()
+        .filter(|e| matches!(e, Entry::Own(..) | Entry::Other(..)))
+        .count();
 
-    let inner = width.saturating_sub(frame::BORDER);
     let badge_width = picked
         .iter()
         .filter_map(|e| task_of(groups, *e))
@@ -59,7 +69,9 @@ pub(crate) fn lines(board: &Board, mode: WidgetMode, width: usize) -> Vec<Line> 
     let mut content: Vec<Line> = picked
         .iter()
         .map(|e| match (*e, task_of(groups, *e)) {
+            (Entry::Header(g), _) if split[g] => rows::header_name(&groups[g], inner),
             (Entry::Header(g), _) => rows::header(&groups[g], name_width, inner),
+            (Entry::Counters(g), _) => rows::header_counters(&groups[g], inner),
             (Entry::Own(..), Some(t)) => rows::task(t, true, board.now, badge_width, inner),
             (_, Some(t)) => rows::task(t, false, board.now, badge_width, inner),
             (_, None) => Vec::new(),
@@ -81,8 +93,9 @@ pub(crate) fn lines(board: &Board, mode: WidgetMode, width: usize) -> Vec<Line> 
 /// padded to the widest (counters then line up); None on a terminal too
 /// narrow for that, where each header packs its own name and counters.
 fn name_column(groups: &[Group], picked: &[Entry], inner: usize) -> Option<usize> {
+    // Split headers lay out on their own; the others line up together.
     let headers = picked.iter().filter_map(|e| match e {
-        Entry::Header(g) => groups.get(*g),
+        Entry::Header(g) if !picked.contains(&Entry::Counters(*g)) => groups.get(*g),
         _ => None,
     });
     let (mut widest, mut counters) = (0, 0);
@@ -96,29 +109,42 @@ fn name_column(groups: &[Group], picked: &[Entry], inner: usize) -> Option<usize
 /// The task an entry stands for.
 fn task_of(groups: &[Group], e: Entry) -> Option<&TaskRow> {
     match e {
-        Entry::Header(_) => None,
+        Entry::Header(_) | Entry::Counters(_) => None,
         Entry::Own(g, i) => groups.get(g)?.own.get(i),
         Entry::Other(g, i) => groups.get(g)?.others.get(i),
     }
 }
 
 /// The entries that fit in `budget` lines, in display order (each group's
-/// header, its own tasks, its other tasks).
-fn pick(groups: &[Group], full: bool, budget: usize) -> Vec<Entry> {
+/// header (two lines when `split`), its own tasks, its other tasks). A
+/// header is shown whole or not at all, and a task only under its header.
+fn pick(groups: &[Group], split: &[bool], full: bool, budget: usize) -> Vec<Entry> {
     let mut chosen: Vec<Entry> = Vec::new();
     let take = |e: Entry, chosen: &mut Vec<Entry>| {
         if chosen.len() < budget {
             chosen.push(e);
         }
     };
+    let take_header = |g: usize, chosen: &mut Vec<Entry>| {
+        let lines = if split[g] { 2 } else { 1 };
+        if chosen.len() + lines <= budget {
+            chosen.push(Entry::Header(g));
+            if split[g] {
+                chosen.push(Entry::Counters(g));
+            }
+        }
+    };
     for (g, group) in groups.iter().enumerate().filter(|(_, g)| !g.own.is_empty()) {
-        take(Entry::Header(g), &mut chosen);
+        take_header(g, &mut chosen);
+        if !chosen.contains(&Entry::Header(g)) {
+            continue;
+        }
         for i in 0..group.own.len() {
             take(Entry::Own(g, i), &mut chosen);
         }
     }
     for (g, _) in groups.iter().enumerate().filter(|(_, g)| g.own.is_empty()) {
-        take(Entry::Header(g), &mut chosen);
+        take_header(g, &mut chosen);
     }
     if full {
         for (g, group) in groups.iter().enumerate() {
@@ -132,6 +158,7 @@ fn pick(groups: &[Group], full: bool, budget: usize) -> Vec<Entry> {
     }
     let rank = |e: &Entry| match *e {
         Entry::Header(g) => (g, 0, 0),
+        Entry::Counters(g) => (g, 0, 1),
         Entry::Own(g, i) => (g, 1, i),
         Entry::Other(g, i) => (g, 2, i),
     };
