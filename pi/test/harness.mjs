@@ -181,12 +181,13 @@ export function delay(ms) {
 }
 
 /**
- * Starts `pi --mode rpc --no-session` with the mock model in `home`; the
- * extension is loaded with `-e` unless `extension: false` (or installed in
- * the home's settings).
+ * Starts `pi --mode rpc --no-session` (or with sessions kept in
+ * `sessionDir`) with the mock model in `home`; the extension is loaded with
+ * `-e` unless `extension: false` (or installed in the home's settings).
  */
-export async function startPi(home, { extension = true, env = {}, args = [] } = {}) {
-  const argv = [PI_CLI, "--mode", "rpc", "--no-session", "--provider", "mock", "--model", "mock-1", ...args];
+export async function startPi(home, { extension = true, env = {}, args = [], sessionDir } = {}) {
+  const session = sessionDir ? ["--session-dir", sessionDir] : ["--no-session"];
+  const argv = [PI_CLI, "--mode", "rpc", ...session, "--provider", "mock", "--model", "mock-1", ...args];
   if (extension) argv.push("-e", EXTENSION);
   const child = spawn(process.execPath, argv, { cwd: home.workspace, env: { ...home.env, ...env }, stdio: ["pipe", "pipe", "pipe"] });
   const pi = new RpcPi(child);
