@@ -11,6 +11,10 @@ use crate::render::{Line, LineBuf, Span, Style, fmt};
 /// the details go first.
 const TITLE_MIN: usize = 12;
 
+/// A title shorter than this shows whole before the short id does; a
+/// longer one is cut to this before the id gives way.
+const TITLE_WANTED: usize = 24;
+
 /// `todo N · run N · blocked N · done N`, exactly these four (the widget
 /// has no room for canceled work, which nobody watches).
 fn counters(c: &Counts) -> Vec<Span> {
@@ -122,8 +126,9 @@ fn details(task: &TaskRow, own: bool, now: i64) -> Vec<Span> {
 
 /// `  ▶ run     Write the parser  task_…TASK02  until 12:15`: the badge
 /// padded to `badge_width` so titles line up; the viewer's own titles
-/// stand out. Details, then the id, give way when the title would get
-/// shorter than a few characters.
+/// stand out. When the title would be cut short, the short id gives way
+/// first (commands need the full id anyway), then the details, which say
+/// who holds the task.
 pub(crate) fn task(task: &TaskRow, own: bool, now: i64, badge_width: usize, inner: usize) -> Line {
     let badge = fmt::status(task.status.as_str()).span();
     let pad = badge_width.saturating_sub(fmt::width(&badge.text));
@@ -131,24 +136,22 @@ pub(crate) fn task(task: &TaskRow, own: bool, now: i64, badge_width: usize, inne
     let mut details = details(task, own, now);
     let width_of = |spans: &[Span]| spans.iter().map(|s| fmt::width(&s.text)).sum::<usize>();
     let fixed = 2 + badge_width + 2;
-    let mut tail = 2
-        + fmt::width(&id)
-        + if details.is_empty() {
-            0
-        } else {
-            2 + width_of(&details)
-        };
-    let mut show_id = true;
-    if inner.saturating_sub(fixed + tail) < TITLE_MIN && !details.is_empty() {
-        tail -= 2 + width_of(&details);
+    let title_full = fmt::nonblank(&task.title).unwrap_or("(untitled)");
+    let wanted = fmt::width(title_full).min(TITLE_WANTED);
+    let id_width = 2 + fmt::width(&id);
+    let details_width = if details.is_empty() {
+        0
+    } else {
+        2 + width_of(&details)
+    };
+    let room = |tail: usize| inner.saturating_sub(fixed + tail);
+    let show_id = room(id_width + details_width) >= wanted;
+    let mut tail = if show_id { id_width } else { 0 } + details_width;
+    if room(tail) < wanted.min(TITLE_MIN) && !details.is_empty() {
+        tail -= details_width;
         details.clear();
     }
-    if inner.saturating_sub(fixed + tail) < TITLE_MIN {
-        show_id = false;
-        tail = 0;
-    }
-    let title = fmt::nonblank(&task.title).unwrap_or("(untitled)");
-    let title = fmt::truncate(title, inner.saturating_sub(fixed + tail).max(TITLE_MIN));
+    let title = fmt::truncate(title_full, room(tail).max(TITLE_MIN));
     let mut l = LineBuf::new();
     l.push("  ", Style::Text)
         .push(&badge.text, badge.style)
