@@ -68,15 +68,19 @@ export class Component {
    * of the session, with one more notice. Rejects while down.
    */
   async use<T>(job: (host: NodeHost) => Promise<T>): Promise<T> {
-    const host = this.#host ?? (await this.#reopening);
-    if (!host) throw new Error(this.#down ?? "tasklists: the component is closed");
-    try {
-      return await job(host);
-    } catch (e) {
-      if (!isHostError(e) || e.code === "closed") throw e;
-      const again = await this.#reopen(host, e);
-      if (!again) throw new Error(this.#down ?? e.message);
-      return job(again);
+    for (;;) {
+      const host = this.#host ?? (await this.#reopening);
+      if (!host) throw new Error(this.#down ?? "tasklists: the component is closed");
+      try {
+        return await job(host);
+      } catch (e) {
+        if (!isHostError(e)) throw e;
+        // Queued on a host closed for a reopening: run on the new one.
+        if (e.code === "closed" && host !== this.#host && !this.#down) continue;
+        if (e.code === "closed") throw e;
+        // Bounded: once started again, the next failure leaves it down.
+        if (!(await this.#reopen(host, e))) throw new Error(this.#down ?? e.message);
+      }
     }
   }
 

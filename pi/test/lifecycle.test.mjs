@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { delay } from "./harness.mjs";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { PACKAGE, PI_CLI, ROOT, makeHome, startPi, stopAll } from "./harness.mjs";
@@ -77,21 +78,75 @@ test("one agent id per session: the same after a resume, another after new_sessi
   assert.equal(await creator(pi, mock), "release-bot");
 });
 
-test("a missing build is one notice with the build command; no task tool is offered", async () => {
-  const mock = await creatingModel();
-  const home = makeHome(mock.baseUrl);
-  // The extension as installed, over a copy of the Node host without its native addon.
+/**
+ * The extension as installed over a copy of the Node host: `native` false
+ * leaves the addon out; `patch` rewrites the library's host.js.
+ */
+function extensionOverHostCopy(home, { native, patch = (js) => js }) {
   const host = join(home.dir, "node-host");
   mkdirSync(host);
   cpSync(join(ROOT, "host-shim", "node", "dist"), join(host, "dist"), { recursive: true });
   cpSync(join(ROOT, "host-shim", "node", "package.json"), join(host, "package.json"));
   symlinkSync(join(ROOT, "host-shim", "node", "generated"), join(host, "generated"));
+  if (native) symlinkSync(join(ROOT, "host-shim", "node", "native"), join(host, "native"));
+  const hostJs = join(host, "dist", "host.js");
+  writeFileSync(hostJs, patch(readFileSync(hostJs, "utf8")));
   const extension = join(home.dir, "extension");
   cpSync(join(PACKAGE, "src"), join(extension, "src"), { recursive: true });
   writeFileSync(join(extension, "package.json"), JSON.stringify({ name: "copy", type: "module" }));
   mkdirSync(join(extension, "node_modules", "@tasklists"), { recursive: true });
   symlinkSync(host, join(extension, "node_modules", "@tasklists", "node-host"));
-  const pi = await startPi(home, { extension: false, args: ["-e", join(extension, "src", "index.ts")] });
+  return join(extension, "src", "index.ts");
+}
+
+/** host.js whose first `traps` widget calls fail as a trapped component would. */
+const trappingWidget = (js) => {
+  const before = `    widget(ctx, view) {\n        return this.#plain("ui.widget", [ctx, view]);`;
+  assert.ok(js.includes(before), "the Node host's widget() as compiled");
+  return js.replace(
+    before,
+    `    widget(ctx, view) {
+        globalThis.__widgetCalls = (globalThis.__widgetCalls ?? 0) + 1;
+        if (globalThis.__widgetCalls <= Number(process.env.TEST_WIDGET_TRAPS ?? 0)) return Promise.reject(new HostError("trapped", "the component failed: test trap"));
+        return this.#plain("ui.widget", [ctx, view]);`,
+  );
+};
+
+test("a component that fails is started again once, with a notice; failing again, it stays stopped, with one more", async () => {
+  const mock = await creatingModel();
+  const home = makeHome(mock.baseUrl);
+  const extension = extensionOverHostCopy(home, { native: true, patch: trappingWidget });
+  // One failure: started again, the widget drawn, the tools work.
+  let pi = await startPi(home, { extension: false, args: ["-e", extension], env: { TEST_WIDGET_TRAPS: "1" } });
+  assert.match(await creator(pi, mock), /^pi-/);
+  await pi.waitFor((r) => r.method === "setWidget" && r.widgetLines, { what: "the widget after the restart" });
+  let notices = pi.ui("notify").filter((n) => n.message.includes("tasklists"));
+  assert.equal(notices.length, 1, JSON.stringify(notices));
+  assert.equal(notices[0].notifyType, "warning");
+  assert.match(notices[0].message, /test trap.*again/);
+  await pi.stop();
+  // Two failures: stopped for the session, said once more; a tool call then fails, nothing loops.
+  pi = await startPi(home, { extension: false, args: ["-e", extension], env: { TEST_WIDGET_TRAPS: "2" } });
+  await pi.waitFor((r) => r.method === "notify" && r.notifyType === "error", { what: "the second notice" });
+  const from = pi.records.length;
+  await pi.send({ type: "prompt", message: "make a list" });
+  await pi.waitFor((r) => r.type === "agent_end", { from, what: "the turn" });
+  const ends = pi.records.filter((r) => r.type === "tool_execution_end");
+  assert.equal(ends.length, 1);
+  assert.equal(ends[0].isError, true, `the tool call failed: ${JSON.stringify(ends[0])} ${JSON.stringify(pi.ui("notify"))}`);
+  assert.match(ends[0].result.content[0].text, /stays stopped/);
+  await delay(2500);
+  notices = pi.ui("notify").filter((n) => n.message.includes("tasklists"));
+  assert.deepEqual(notices.map((n) => n.notifyType), ["warning", "error"], JSON.stringify(notices));
+  assert.match(notices[1].message, /stays stopped/);
+});
+
+test("a missing build is one notice with the build command; no task tool is offered", async () => {
+  const mock = await creatingModel();
+  const home = makeHome(mock.baseUrl);
+  // The extension as installed, over a copy of the Node host without its native addon.
+  const extension = extensionOverHostCopy(home, { native: false });
+  const pi = await startPi(home, { extension: false, args: ["-e", extension] });
   const from = pi.records.length;
   await pi.send({ type: "prompt", message: "anything" });
   await pi.waitFor((r) => r.type === "agent_end", { from, what: "the turn" });
