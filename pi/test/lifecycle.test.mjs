@@ -1,7 +1,8 @@
 // The package as installed, and the component's life with Pi's sessions:
 // `pi install <path>` in a temporary HOME loads it with no `-e`; the agent
 // identity is one per session, the same after a resume, a new one for
-// /new, and TASKLISTS_AGENT_ID wins; a missing build is one notice naming
+// /new and a fork, and TASKLISTS_AGENT_ID wins; a failing component is
+// started again once, then stays down; a missing build is one notice naming
 // the build command, never a failing tool.
 
 import assert from "node:assert/strict";
@@ -56,7 +57,7 @@ test("pi install <path> in a temporary HOME: the package loads without -e", asyn
   for (const name of ["task_lists", "task_items", "task_claims", "task_audit", "task_help"]) assert.ok(tools.includes(name), name);
 });
 
-test("one agent id per session: the same after a resume, another after new_session; TASKLISTS_AGENT_ID wins", async () => {
+test("one agent id per session: the same after a resume, another after new_session and fork; TASKLISTS_AGENT_ID wins", async () => {
   const mock = await creatingModel();
   const home = makeHome(mock.baseUrl);
   const sessionDir = join(home.dir, "sessions");
@@ -73,6 +74,13 @@ test("one agent id per session: the same after a resume, another after new_sessi
   const second = await creator(pi, mock);
   assert.notEqual(second, first);
   assert.match(second, /^pi-[0-9a-f]{12}$/);
+  // A fork is a session of its own: the component again, another identity.
+  const { messages } = (await pi.send({ type: "get_fork_messages" })).data;
+  const fork = await pi.send({ type: "fork", entryId: messages.at(-1).entryId });
+  assert.equal(fork.data.cancelled, false);
+  const forked = await creator(pi, mock);
+  assert.ok(![first, second].includes(forked), forked);
+  assert.equal(forked, `pi-${(await pi.send({ type: "get_state" })).data.sessionId.replace(/-/g, "").slice(-12)}`);
   await pi.stop();
   pi = await startPi(home, { env: { TASKLISTS_AGENT_ID: "release-bot" } });
   assert.equal(await creator(pi, mock), "release-bot");
