@@ -18,12 +18,6 @@ interface ToolArgs {
 
 const MAX_REPLIES = 500;
 
-/** The first sentence of a catalogue description: the tool's line in Pi's "Available tools". */
-function firstSentence(description: string): string {
-  const end = description.search(/\.(\s|$)/);
-  return end < 0 ? description : description.slice(0, end + 1);
-}
-
 /**
  * The reply a result stands for, for a transcript restored from a saved
  * session (the replies of this session are kept as they came). `undefined`
@@ -58,7 +52,8 @@ export function registerTools(pi: ExtensionAPI, component: Component, catalogue:
       name,
       label: info.title,
       description: info.description,
-      promptSnippet: firstSentence(info.description),
+      promptSnippet: info.promptSnippet,
+      promptGuidelines: info.promptGuidelines,
       parameters: JSON.parse(info.inputSchema),
       async execute(toolCallId, params, _signal, _onUpdate, ctx) {
         const reply = await component.use((host) => host.call(name, JSON.stringify(params), callContext(ctx)));

@@ -112,9 +112,14 @@ test("Pi registered the component's five tools with its names, descriptions and 
     assert.equal(tool.description, info.description);
     assert.deepEqual(tool.parameters, JSON.parse(info.inputSchema));
   }
-  // The system prompt lists them (promptSnippet) under "Available tools".
+  // The system prompt lists them with the component's snippet under
+  // "Available tools", and carries its guidelines.
   const system = mock.requests[0].messages.find((m) => m.role === "system").content;
-  for (const info of catalogue) assert.match(system, new RegExp(`${info.name}`));
+  for (const info of catalogue) {
+    assert.ok(system.includes(info.promptSnippet), `${info.name}'s snippet is in the system prompt`);
+    for (const rule of info.promptGuidelines) assert.ok(system.includes(rule), `the guideline ${rule} is in the system prompt`);
+  }
+  assert.ok(catalogue.some((info) => info.promptGuidelines.length > 0));
 });
 
 test("the model received each result as the summary line and the compact JSON, with full ids", () => {

@@ -557,6 +557,10 @@ pub static TOOLS: [ToolSpec; 5] = [
             // Nothing reaches beyond its own store.
             open_world: false,
         },
+        snippet: "Find, create, read or delete the shared task list for the work at hand",
+        guidelines: &[
+            "Use task_lists find (or task_lists create with get_or_create: true) before making a new list, so agents sharing the work use one list.",
+        ],
     },
     ToolSpec {
         name: "task_items",
@@ -571,6 +575,11 @@ pub static TOOLS: [ToolSpec; 5] = [
             // Nothing reaches beyond its own store.
             open_world: false,
         },
+        snippet: "Add tasks, keep working notes on them, close them with an outcome",
+        guidelines: &[
+            "Keep your working memory on the task you hold with task_items update notes (context, choices, next steps), as you go.",
+            "Close a task with task_items update status done or canceled and a non-empty outcome; status blocked pauses it.",
+        ],
     },
     ToolSpec {
         name: "task_claims",
@@ -585,6 +594,10 @@ pub static TOOLS: [ToolSpec; 5] = [
             // Nothing reaches beyond its own store.
             open_world: false,
         },
+        snippet: "Claim the next ready task atomically; work only on tasks you claimed",
+        guidelines: &[
+            "Start a task only with task_claims claim_next; called again on the same list it hands back the task you hold, notes and token included.",
+        ],
     },
     ToolSpec {
         name: "task_audit",
@@ -599,6 +612,8 @@ pub static TOOLS: [ToolSpec; 5] = [
             // Nothing reaches beyond its own store.
             open_world: false,
         },
+        snippet: "Read the audit log of a task list",
+        guidelines: &[],
     },
     ToolSpec {
         name: "task_help",
@@ -613,6 +628,8 @@ pub static TOOLS: [ToolSpec; 5] = [
             // Nothing reaches beyond its own store.
             open_world: false,
         },
+        snippet: "The task tools' workflow, rules, schemas and examples",
+        guidelines: &[],
     },
 ];
 

@@ -149,6 +149,10 @@ pub struct ToolSpec {
     pub takes_params: bool,
     /// MCP annotations, as the catalogue publishes them.
     pub annotations: ToolAnnotations,
+    /// One line for the system prompt's list of tools (Pi's `promptSnippet`).
+    pub snippet: &'static str,
+    /// Guideline bullets for the system prompt, each naming its tool.
+    pub guidelines: &'static [&'static str],
 }
 
 impl ToolSpec {

@@ -58,6 +58,8 @@ mod tests {
                 idempotent: true,
                 open_world: false,
             },
+            prompt_snippet: "Read the reference".into(),
+            prompt_guidelines: Vec::new(),
         };
         let wire = serde_json::to_value(tool(&info)).unwrap();
         assert_eq!(

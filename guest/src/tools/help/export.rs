@@ -15,6 +15,8 @@ pub fn catalogue() -> Vec<ToolInfo> {
             description: describe(t),
             input_schema: catalogue::tool_input_schema(t).to_string(),
             annotations: t.annotations,
+            prompt_snippet: t.snippet.into(),
+            prompt_guidelines: t.guidelines.iter().map(|g| (*g).into()).collect(),
         })
         .collect()
 }
@@ -56,6 +58,18 @@ fn param_sig(p: &Param) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn prompt_lines_are_one_line_and_guidelines_name_their_tool() {
+        for tool in catalogue() {
+            assert!(!tool.prompt_snippet.is_empty() && !tool.prompt_snippet.contains('\n'));
+            // Pi appends guidelines flat, without the tool's name: each
+            // must say which tool it is about.
+            for g in &tool.prompt_guidelines {
+                assert!(g.contains(&tool.name), "{g:?} does not name {}", tool.name);
+            }
+        }
+    }
 
     #[test]
     fn catalogue_is_small_and_complete() {
