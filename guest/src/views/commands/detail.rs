@@ -62,9 +62,16 @@ pub(crate) fn lines(data: &Value, width: usize) -> Vec<Line> {
     if tasks.is_empty() {
         out.push(line("  no tasks", Style::Muted));
     }
+    // Numbers right-aligned to the widest, so every block's details line
+    // up under its title (`  9. …` and ` 10. …`).
+    let number_width = tasks
+        .iter()
+        .filter_map(|t| t.position)
+        .max()
+        .map_or(1, |p| p.to_string().len());
     for task in &tasks {
         out.push(Vec::new());
-        out.extend(block(task, width));
+        out.extend(block(task, number_width, width));
     }
     if let Some(Some(cursor)) = detail.next_cursor {
         out.push(Vec::new());
@@ -81,13 +88,15 @@ pub(crate) fn lines(data: &Value, width: usize) -> Vec<Line> {
 
 /// One task: `3. ⏸ paused  Title`, then its id and holder, its dates, and
 /// its texts.
-fn block(task: &TaskJson, width: usize) -> Vec<Line> {
+fn block(task: &TaskJson, number_width: usize, width: usize) -> Vec<Line> {
     let mut out = Vec::new();
+    // Details start under the title's badge: `  ` + number + `. `.
+    let indent = 2 + number_width + 2;
     let badge = fmt::status(task.status.map_or("?", Status::as_str));
     let mut head = LineBuf::new();
     head.push(
         format!(
-            "  {}. ",
+            "  {:>number_width$}. ",
             task.position.map_or("?".into(), |p| p.to_string())
         ),
         Style::Muted,
@@ -118,14 +127,14 @@ fn block(task: &TaskJson, width: usize) -> Vec<Line> {
             fmt::opt(t).map(|t| muted(format!("{label} {}", fmt::date(t))))
         }),
     );
-    out.extend(pack(&about, 5, width));
+    out.extend(pack(&about, indent, width));
     for (label, text) in [
         ("description", &task.description),
         ("notes", &task.notes),
         ("outcome", &task.outcome),
     ] {
         if let Some(text) = fmt::opt(text) {
-            out.extend(field(label, text, 5, width));
+            out.extend(field(label, text, indent, width));
         }
     }
     out

@@ -385,3 +385,45 @@ fn a_store_failure_is_shown_as_a_failure() {
     assert!(out.failed);
     assert_snapshot!("store_failure", styled(&out.lines));
 }
+
+#[test]
+fn tasks_detail_lines_up_positions_of_two_digits() {
+    let mut f = Fixture::new();
+    let list = f.list("me", "Long", json!({}));
+    let titles: Vec<String> = (1..=12).map(|i| format!("Step {i}")).collect();
+    let titles: Vec<&str> = titles.iter().map(String::as_str).collect();
+    f.tasks("me", &list, &titles);
+    let CommandEffect::Show(out) = run_command(
+        "tasks",
+        &list,
+        &ctx(Some("me")),
+        80,
+        false,
+        &f.h.store,
+        &f.h.clock,
+    ) else {
+        panic!("tasks shows its list");
+    };
+    let plain: Vec<String> = out
+        .lines
+        .iter()
+        .map(|l| l.iter().map(|s| s.text.as_str()).collect())
+        .collect();
+    let text = plain.join("\n");
+    let lines: Vec<&str> = plain.iter().map(String::as_str).collect();
+    let head = |n: usize| {
+        let title = format!("Step {n}");
+        lines
+            .iter()
+            .position(|l| l.ends_with(&title))
+            .unwrap_or_else(|| panic!("no line for {title} in\n{text}"))
+    };
+    let (nine, ten) = (head(9), head(10));
+    // The badge, and the id line under it, start in the same column for
+    // one-digit and two-digit positions.
+    let column = |l: &str| l.find('○').expect("a todo badge");
+    assert_eq!(column(lines[nine]), column(lines[ten]), "{text}");
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    assert_eq!(indent(lines[nine + 1]), indent(lines[ten + 1]), "{text}");
+    assert!(lines[nine].starts_with("   9. "), "{text}");
+}
