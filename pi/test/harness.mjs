@@ -4,8 +4,8 @@
 // extension loaded with `-e` (or installed). Every process started here is
 // stopped by `stopAll()`, whatever happened.
 
-import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,6 +21,9 @@ export const EXTENSION = join(PACKAGE, "src", "index.ts");
 export const PI_CLI = join(PACKAGE, "node_modules", "@mariozechner", "pi-coding-agent", "dist", "cli.js");
 /** The Node host's MCP server (a second agent, in another process, on the same component build). */
 export const TASKLISTS_NODE = join(ROOT, "host-shim", "node", "bin", "tasklists-node");
+
+/** The native CLI (wasmtime host) of this checkout's release build. */
+export const TASKLISTS_CLI = process.env.TASKLISTS_BIN || join(ROOT, "target", "release", "tasklists");
 
 const running = new Set();
 const dirs = new Set();
@@ -239,4 +242,22 @@ export function callAsOtherAgent(home, agentId, tool, args) {
     });
     send({ id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "pi-test", version: "0" } } });
   });
+}
+
+/**
+ * One tool call by another agent with the native CLI (`tasklists call
+ * --json`, the wasmtime host) in a process of its own; returns the data,
+ * or throws the contract error.
+ */
+export function callWithCli(home, agentId, tool, request) {
+  if (!existsSync(TASKLISTS_CLI)) {
+    throw new Error(`no native tasklists at ${TASKLISTS_CLI}: run \`cargo build --release\` (or set TASKLISTS_BIN)`);
+  }
+  const out = spawnSync(TASKLISTS_CLI, ["--db", home.db, "--agent-id", agentId, "call", "--json", tool, JSON.stringify(request)], {
+    env: home.env,
+    encoding: "utf8",
+    timeout: 20000,
+  });
+  if (out.status !== 0) throw new Error(`tasklists call failed (${out.status}): ${out.stdout}${out.stderr}`);
+  return JSON.parse(out.stdout.slice(out.stdout.indexOf("\n") + 1));
 }

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { NodeHost } from "@tasklists/node-host";
-import { callAsOtherAgent, makeHome, startPi, stopAll } from "./harness.mjs";
+import { callAsOtherAgent, callWithCli, makeHome, startPi, stopAll } from "./harness.mjs";
 import { dataOf, startMockModel, toolResults } from "./mock-model.mjs";
 
 const TASKS = 12;
@@ -183,11 +183,10 @@ test("the widget above the editor: at most 10 lines, the counters, paused, the a
   assert.ok(!lines.some((l) => l.includes("widget truncated")));
 });
 
-test("another agent's claim in another process appears in the widget without any user action", async () => {
+test("another agent's claim in another process (the native CLI) appears in the widget without any user action", async () => {
   const from = pi.records.length;
-  const result = await callAsOtherAgent(home, "builder-2", "task_claims", { action: "claim_next", params: { list_id: seen.list.id } });
-  assert.ok(!result.isError, JSON.stringify(result));
-  assert.equal(result.structuredContent.task.id, seen.tasks[3].id);
+  const claimed = callWithCli(home, "builder-2", "task_claims", { action: "claim_next", params: { list_id: seen.list.id } });
+  assert.equal(claimed.task.id, seen.tasks[3].id);
   const lines = await widgetWhere((l) => l && l.some((x) => /run 2/.test(x)), from, "the widget showing the other agent's claim");
   assert.ok(lines.some((l) => /todo 8 · run 2 · blocked 1 · done 1/.test(l)));
   // No command was sent to Pi meanwhile.
