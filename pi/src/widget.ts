@@ -15,6 +15,9 @@ export const WIDGET_KEY = "tasklists";
 /** How often the database's change counter is read, in milliseconds. */
 const POLL_MS = 1000;
 
+/** Polls between two layouts even without a change: what changes with time alone (a lease running out) shows too. */
+const RELAYOUT_POLLS = 30;
+
 /** The session's widget. */
 export class Widget {
   readonly #component: Component;
@@ -40,9 +43,11 @@ export class Widget {
   start(): void {
     this.#version = this.#component.dataVersion();
     this.refresh();
+    let quiet = 0;
     this.#timer = setInterval(() => {
       const version = this.#component.dataVersion();
-      if (version === this.#version) return;
+      if (version === this.#version && ++quiet < RELAYOUT_POLLS) return;
+      quiet = 0;
       this.#version = version;
       this.refresh();
     }, POLL_MS);
