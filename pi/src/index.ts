@@ -37,9 +37,10 @@ export default function tasklists(pi: ExtensionAPI): void {
     if (!component) return;
     try {
       const [catalogue, commands] = await component.use((host) => Promise.all([host.catalogue(), host.commands()]));
-      const widget = new Widget(component, ctx.ui, callContext(ctx));
+      const caller = callContext(ctx);
+      const widget = new Widget(component, ctx.ui, caller);
       const rendered = registerTools(pi, component, catalogue, () => widget.refresh());
-      registerCommands(pi, component, commands, callContext(ctx), widget);
+      registerCommands(pi, component, commands, caller, widget);
       session = { component, widget, rendered };
       if (ctx.hasUI) widget.start();
     } catch (e) {

@@ -83,11 +83,6 @@ export class Widget {
       });
   }
 
-  /** Resolves once the drawing in flight (if any) is done. */
-  async settled(): Promise<void> {
-    while (this.#drawing) await this.#drawing;
-  }
-
   async #draw(): Promise<void> {
     const lines = this.#on
       ? await this.#component.use((host) => host.widget(this.#ctx, { mode: this.#mode, width: layoutWidth() }))
