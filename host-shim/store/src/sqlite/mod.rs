@@ -49,6 +49,76 @@ pub struct SqliteBackend {
     /// A write was committed during the call in progress: a trap after it
     /// must not claim that nothing was changed.
     committed_write: bool,
+    /// Which file the connection opened (device, inode): a file renamed
+    /// over the path (a restored backup) or deleted is noticed at the next
+    /// `begin`, which then reopens the path instead of serving, and
+    /// writing into, a file nobody else can see any more.
+    opened: Option<(u64, u64)>,
+    /// Which `-wal` file the connection has open (device, inode), once the
+    /// database is in WAL mode: `None` before (and off unix). Someone who
+    /// deletes it (`rm tasks.db-wal`) leaves every open connection writing
+    /// into a file no new connection sees; the next `begin` notices,
+    /// copies what that file holds into the database and reopens.
+    wal_opened: Option<(u64, u64)>,
+}
+
+/// What became of the `-wal` file a connection has open.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum WalState {
+    /// Still the file at `<db>-wal` (or the connection is not in WAL mode).
+    Same,
+    /// Nothing at `<db>-wal`: removed, and nobody opened the database since.
+    Gone,
+    /// Another file at `<db>-wal`: created by a connection opened after the
+    /// removal. `empty` while nobody wrote into it yet.
+    Replaced { empty: bool },
+}
+
+/// The (device, inode) the path names now, if it names a file.
+#[cfg(unix)]
+fn file_identity(path: &std::path::Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+}
+
+/// Without inodes the check is off: the connection is kept.
+#[cfg(not(unix))]
+fn file_identity(_path: &std::path::Path) -> Option<(u64, u64)> {
+    None
+}
+
+/// The (device, inode) and length of the file at `path`, if there is one.
+#[cfg(unix)]
+fn file_identity_and_len(path: &std::path::Path) -> Option<((u64, u64), u64)> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path)
+        .ok()
+        .map(|m| ((m.dev(), m.ino()), m.len()))
+}
+
+/// The `-wal` file SQLite keeps next to the database at `path`.
+fn wal_path(path: &std::path::Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push("-wal");
+    PathBuf::from(name)
+}
+
+/// Copies every frame of the connection's WAL into the database and
+/// empties the WAL (`TRUNCATE`). `Ok(false)`: a reader or writer kept it
+/// from finishing within the busy budget.
+fn checkpoint_truncate(conn: &Connection) -> rusqlite::Result<bool> {
+    conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
+        r.get::<_, i64>(0)
+    })
+    .map(|busy| busy == 0)
+}
+
+/// The WAL index lists frames the file this connection has open does not
+/// hold: they are in the new `-wal` file, written by a connection that
+/// opened it after an earlier checkpoint emptied the old one.
+fn short_read(e: &rusqlite::Error) -> bool {
+    e.sqlite_error()
+        .is_some_and(|e| e.extended_code == rusqlite::ffi::SQLITE_IOERR_SHORT_READ)
 }
 
 /// The finished transaction error every late use of a handle gets.
@@ -71,6 +141,8 @@ impl SqliteBackend {
             open: None,
             wal: false,
             committed_write: false,
+            opened: None,
+            wal_opened: None,
         }
     }
 
@@ -78,10 +150,88 @@ impl SqliteBackend {
     fn connection(&mut self) -> Result<&Connection, OpenError> {
         if self.conn.is_none() {
             let options = &self.options;
-            self.conn = Some(open(&self.path, options.busy_timeout, &options.deadline)?);
-            self.wal = false;
+            let conn = open(&self.path, options.busy_timeout, &options.deadline)?;
+            self.opened = file_identity(&self.path);
+            // `open` read the schema: a database already in WAL mode has
+            // its `-wal` open now.
+            self.wal = conn
+                .query_row("PRAGMA journal_mode", [], |r| r.get::<_, String>(0))
+                .is_ok_and(|mode| mode.eq_ignore_ascii_case("wal"));
+            self.wal_opened = None;
+            self.conn = Some(conn);
+            if self.wal {
+                self.note_wal_file();
+            }
         }
         Ok(self.conn.as_ref().expect("just opened"))
+    }
+
+    /// Records which `-wal` file the connection has open.
+    fn note_wal_file(&mut self) {
+        self.wal_opened = file_identity(&wal_path(&self.path));
+    }
+
+    /// Whether the `-wal` file the connection has open is still the one at
+    /// the path: one `stat`, and none before the database is in WAL mode.
+    #[cfg(unix)]
+    fn wal_state(&self) -> WalState {
+        let Some(opened) = self.wal_opened.filter(|_| self.conn.is_some()) else {
+            return WalState::Same;
+        };
+        match file_identity_and_len(&wal_path(&self.path)) {
+            Some((id, _)) if id == opened => WalState::Same,
+            Some((_, len)) => WalState::Replaced { empty: len == 0 },
+            None => WalState::Gone,
+        }
+    }
+
+    /// Without inodes the check is off.
+    #[cfg(not(unix))]
+    fn wal_state(&self) -> WalState {
+        WalState::Same
+    }
+
+    /// The `-wal` file the connection has open is no longer the one at the
+    /// path: copy what it holds into the database through this connection
+    /// (the only way left to reach those frames: acknowledged writes, this
+    /// host's and other hosts' alike), then reopen, so the next
+    /// transaction uses the file every new connection sees.
+    ///
+    /// Not when another connection already wrote into a new `-wal`: the
+    /// WAL index then lists its frames, not the old file's (emptied by the
+    /// checkpoint of whoever noticed first), so reading them from the old
+    /// file would copy the wrong pages. Kept open, with a typed error, when
+    /// the copy cannot finish now (a reader holds an old snapshot, the disk
+    /// is full): closing would lose the frames; the next call tries again.
+    fn follow_wal(&mut self, state: WalState) -> Result<(), StoreError> {
+        let Some(conn) = &self.conn else {
+            return Ok(());
+        };
+        if state == WalState::Same {
+            return Ok(());
+        }
+        if state != (WalState::Replaced { empty: false }) {
+            let failure = match checkpoint_truncate(conn) {
+                Ok(true) => None,
+                Err(e) if short_read(&e) => None,
+                Ok(false) => Some("another connection kept it busy".to_string()),
+                Err(e) => Some(e.to_string()),
+            };
+            if let Some(why) = failure {
+                let wal = wal_path(&self.path);
+                return Err(StoreError::Io(format!(
+                    "{} was removed or replaced while the server ran, and the writes it held \
+                     could not be copied into the database yet ({why})",
+                    wal.display()
+                )));
+            }
+        }
+        self.conn = None;
+        if let Err(e) = self.connection() {
+            self.reconnect = true;
+            return Err(open_error(&e));
+        }
+        Ok(())
     }
 
     /// The open transaction if `id` is it, else `invalid-state`.
@@ -172,7 +322,9 @@ impl Backend for SqliteBackend {
             let _ = conn.execute_batch("ROLLBACK");
             left_open = left_open.or(Some(true));
         }
-        if std::mem::take(&mut self.reconnect) {
+        // Not while the connection holds the only way to a removed `-wal`:
+        // the next `begin` copies it into the database, then reopens.
+        if std::mem::take(&mut self.reconnect) && self.wal_state() == WalState::Same {
             self.conn = None;
         }
         left_open
@@ -181,12 +333,40 @@ impl Backend for SqliteBackend {
     /// `BEGIN IMMEDIATE` for writes (the write lock is taken now), a
     /// deferred `BEGIN` for reads. Opens the connection first if need be.
     fn begin(&mut self, write: bool) -> Result<TxId, StoreError> {
+        // Between transactions only: the file the path names now is the
+        // one to serve. (Closing the old connection checkpoints its WAL
+        // into the old, unlinked file: it changes nothing anyone sees.)
+        if self.conn.is_some()
+            && self.open.is_none()
+            && self.opened.is_some()
+            && file_identity(&self.path) != self.opened
+        {
+            // SQLite does not checkpoint-and-delete the `-wal` of a file
+            // that was moved while open, and the next connection would
+            // replay the old file's WAL onto the new file: empty it first
+            // (its frames belong to the old file only).
+            if let Some(conn) = &self.conn {
+                let _ = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+            }
+            self.conn = None;
+        }
+        if self.open.is_some() {
+            return Err(StoreError::InvalidState(
+                "a transaction is already open; commit or roll it back first".into(),
+            ));
+        }
+        // A read checks its `-wal` before it starts; a write once it holds
+        // the write lock, so no other connection can empty the old file and
+        // start a new one between the check and its first frame.
+        if !write {
+            self.follow_wal(self.wal_state())?;
+        }
         if let Err(e) = self.connection() {
             self.reconnect = true;
             return Err(open_error(&e));
         }
         let conn = self.conn.as_ref().expect("connected");
-        if self.open.is_some() || !conn.is_autocommit() {
+        if !conn.is_autocommit() {
             return Err(StoreError::InvalidState(
                 "a transaction is already open; commit or roll it back first".into(),
             ));
@@ -198,6 +378,17 @@ impl Backend for SqliteBackend {
         };
         let begun = run_control(conn, sql);
         self.note(begun)?;
+        if write {
+            let state = self.wal_state();
+            if state != WalState::Same {
+                let conn = self.conn.as_ref().expect("connected");
+                let _ = conn.execute_batch("ROLLBACK");
+                self.follow_wal(state)?;
+                let conn = self.conn.as_ref().expect("reopened");
+                let begun = run_control(conn, sql);
+                self.note(begun)?;
+            }
+        }
         self.next_id += 1;
         self.open = Some(OpenTx {
             id: self.next_id,
@@ -240,6 +431,19 @@ impl Backend for SqliteBackend {
         self.committed_write |= result.is_ok() && tx.wrote;
         if result.is_ok() && tx.wrote && !self.wal {
             self.wal = enable_wal(conn).is_ok();
+            // The switch leaves the `-wal` closed until the next
+            // transaction: read the header so it is open (and created),
+            // then record which file it is.
+            let in_wal = self.wal
+                && conn
+                    .query_row("PRAGMA journal_mode", [], |r| r.get::<_, String>(0))
+                    .is_ok_and(|mode| mode.eq_ignore_ascii_case("wal"))
+                && conn
+                    .query_row("PRAGMA schema_version", [], |r| r.get::<_, i64>(0))
+                    .is_ok();
+            if in_wal {
+                self.note_wal_file();
+            }
         }
         self.note(result)
     }

@@ -354,3 +354,152 @@ fn the_change_check_moves_on_every_commit_and_never_creates_the_file() {
     backend.end_call();
     assert_eq!(watch.version().unwrap(), Some(second));
 }
+
+/// A database renamed over the path (a restored backup) while the backend
+/// has the old file open: the next transaction serves the new file, and
+/// writes land in it, not in the unlinked old one.
+#[test]
+fn a_file_replaced_under_the_connection_is_reopened_at_the_next_begin() {
+    let (dir, mut ctx) = setup();
+    let path = dir.path().join("t.db");
+    let tx = ctx.begin(true).unwrap();
+    ctx.execute(tx, "INSERT INTO t(name) VALUES ('old')", &[])
+        .unwrap();
+    ctx.commit(tx).unwrap();
+    let backup = dir.path().join("backup.db");
+    let conn = rusqlite::Connection::open(&backup).unwrap();
+    conn.execute_batch(
+        "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT UNIQUE, x); INSERT INTO t(name) VALUES ('restored');",
+    )
+    .unwrap();
+    drop(conn);
+    std::fs::rename(&backup, &path).unwrap();
+
+    let tx = ctx.begin(true).unwrap();
+    let rows = ctx
+        .query(tx, "SELECT name FROM t ORDER BY id", &[])
+        .unwrap();
+    assert_eq!(rows.rows, vec![vec![Value::Text("restored".into())]]);
+    ctx.execute(tx, "INSERT INTO t(name) VALUES ('after')", &[])
+        .unwrap();
+    ctx.commit(tx).unwrap();
+    let other = rusqlite::Connection::open(&path).unwrap();
+    let names: Vec<String> = other
+        .prepare("SELECT name FROM t ORDER BY id")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(names, ["restored", "after"]);
+}
+
+/// The names in `t`, read through `ctx` in a read transaction.
+fn names(ctx: &mut SqliteBackend) -> Vec<String> {
+    ctx.begin_call();
+    let tx = ctx.begin(false).unwrap();
+    let rows = ctx
+        .query(tx, "SELECT name FROM t ORDER BY id", &[])
+        .unwrap();
+    ctx.commit(tx).unwrap();
+    ctx.end_call();
+    rows.rows
+        .into_iter()
+        .map(|mut r| match r.remove(0) {
+            Value::Text(name) => name,
+            other => panic!("{other:?}"),
+        })
+        .collect()
+}
+
+/// The names in `t`, read by a connection of its own.
+fn raw_names(path: &Path) -> Vec<String> {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    conn.prepare("SELECT name FROM t ORDER BY id")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
+fn insert(ctx: &mut SqliteBackend, name: &str) -> Result<(), StoreError> {
+    ctx.begin_call();
+    let result = (|| {
+        let tx = ctx.begin(true)?;
+        ctx.execute(
+            tx,
+            "INSERT INTO t(name) VALUES (?1)",
+            &[Value::Text(name.into())],
+        )?;
+        ctx.commit(tx)
+    })();
+    ctx.end_call();
+    result
+}
+
+/// `rm t.db-wal` while two connections have it open: each notices at its
+/// next `begin`; the first copies what the removed file holds (both
+/// connections' writes) into the database and reopens, the second finds
+/// a new `-wal` already in use and just reopens. Nothing acknowledged is
+/// lost, before or after, and a new connection sees it all.
+#[test]
+fn a_removed_wal_is_copied_into_the_database_and_reopened_at_the_next_begin() {
+    let (dir, mut one) = setup();
+    let path = dir.path().join("t.db");
+    let wal = dir.path().join("t.db-wal");
+    let mut two = open_ctx(&path, Duration::from_millis(100));
+    insert(&mut one, "a").unwrap();
+    insert(&mut two, "b").unwrap();
+    assert!(wal.exists(), "in WAL mode");
+    std::fs::remove_file(&wal).unwrap();
+    insert(&mut one, "c").unwrap();
+    assert!(wal.exists(), "reopened: a new -wal");
+    insert(&mut two, "d").unwrap();
+    insert(&mut one, "e").unwrap();
+    let all = ["a", "b", "c", "d", "e"];
+    assert_eq!(raw_names(&path), all, "a new connection misses writes");
+    assert_eq!(names(&mut one), all);
+    assert_eq!(names(&mut two), all);
+
+    // A reader notices too, and the copy happens before it reads.
+    insert(&mut one, "f").unwrap();
+    std::fs::remove_file(&wal).unwrap();
+    assert_eq!(names(&mut two), ["a", "b", "c", "d", "e", "f"]);
+    assert_eq!(names(&mut one), ["a", "b", "c", "d", "e", "f"]);
+    drop((one, two));
+    assert_eq!(raw_names(&path), ["a", "b", "c", "d", "e", "f"]);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let ok: String = conn
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(ok, "ok");
+}
+
+/// The removed `-wal` cannot be copied while a reader holds an old
+/// snapshot: a typed I/O error, the connection (the only way left to its
+/// frames) is kept, and the next call, once the reader is done, copies,
+/// reopens and loses nothing.
+#[test]
+fn a_removed_wal_that_cannot_be_copied_yet_is_an_io_error_until_it_can() {
+    let (dir, mut ctx) = setup();
+    let path = dir.path().join("t.db");
+    insert(&mut ctx, "a").unwrap();
+    let reader = rusqlite::Connection::open(&path).unwrap();
+    reader.execute_batch("BEGIN").unwrap();
+    let n: i64 = reader
+        .query_row("SELECT count(*) FROM t", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(n, 1);
+    std::fs::remove_file(dir.path().join("t.db-wal")).unwrap();
+    let e = insert(&mut ctx, "refused").unwrap_err();
+    assert!(
+        matches!(&e, StoreError::Io(m) if m.contains("-wal")),
+        "{e:?}"
+    );
+    reader.execute_batch("COMMIT").unwrap();
+    drop(reader);
+    insert(&mut ctx, "b").unwrap();
+    assert_eq!(names(&mut ctx), ["a", "b"]);
+    assert_eq!(raw_names(&path), ["a", "b"]);
+}
