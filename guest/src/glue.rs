@@ -143,13 +143,9 @@ mod component {
         }
     }
 
-    fn parse(json: &str) -> serde_json::Value {
-        serde_json::from_str(json).unwrap_or(serde_json::Value::Null)
-    }
-
     impl UiGuest for Component {
         fn render_result(tool: String, action: String, data: String) -> Vec<Line> {
-            render::render_result(&tool, &action, &parse(&data))
+            render::render_result(&tool, &action, &render::parse_input(&data))
         }
         fn render_error(e: ToolError) -> Vec<Line> {
             render::render_error(&e)
@@ -158,7 +154,7 @@ mod component {
             render::render_reply(&tool, &arguments, &reply)
         }
         fn render_call(tool: String, action: String, params: String) -> Vec<Line> {
-            render::render_call(&tool, &action, &parse(&params))
+            render::render_call(&tool, &action, &render::parse_input(&params))
         }
         fn render_collapsed(tool: String, arguments: String, reply: ToolReply) -> Vec<Line> {
             render::render_collapsed(&tool, &arguments, &reply)

@@ -11,7 +11,31 @@ use crate::results::{self, TaskJson};
 use crate::store::Value;
 
 /// Columns selected for a list, in [`ListRow::from_row`] order.
-pub const LIST_COLS: &str = "id, name, scope_type, scope_key, visibility, owner_agent_id, created_by_agent_id, created_at, updated_at, deleted_at";
+pub const LIST_COLS: &str = "id, name, scope_type, scope_key, visibility, owner_agent_id, created_by_agent_id, created_at, updated_at, deleted_at, \
+     todo_count, in_progress_count, blocked_count, done_count, canceled_count";
+
+/// `cols` (one of the column lists here) qualified by a table alias, for
+/// queries that load a task and its list in one statement.
+pub fn aliased(cols: &str, alias: &str) -> String {
+    cols.split(',')
+        .map(|c| format!("{alias}.{}", c.trim()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// One column holding the live dependencies of the task aliased `t`, comma
+/// separated in the dependencies' position order (ids hold no comma): the
+/// query that loads a task brings its `depends_on` along instead of a
+/// second statement. Read it with [`deps_column`].
+pub const DEPS_OF_T: &str = "(SELECT group_concat(d.depends_on_id, ',' ORDER BY u.position, u.id) \
+     FROM task_deps d JOIN tasks u ON u.id = d.depends_on_id WHERE d.task_id = t.id AND u.deleted_at IS NULL)";
+
+/// The ids of a [`DEPS_OF_T`] column (NULL: none).
+pub fn deps_column(v: Option<&Value>) -> Vec<String> {
+    v.and_then(Value::as_str)
+        .map(|s| s.split(',').map(str::to_string).collect())
+        .unwrap_or_default()
+}
 
 /// Columns selected for a task, in [`TaskRow::from_row`] order.
 pub const TASK_COLS: &str = "id, list_id, position, title, description, notes, status, assigned_to_agent_id, \
@@ -135,6 +159,9 @@ pub struct ListRow {
     pub updated_at: i64,
     /// When it was soft-deleted, if it was.
     pub deleted_at: Option<i64>,
+    /// Its live tasks per status: counters the schema's triggers keep in
+    /// the same transaction as every task write (migration 0004).
+    pub counts: Counts,
 }
 
 /// A row of `tasks`.
@@ -213,6 +240,13 @@ impl ListRow {
             created_at: int(r, 7),
             updated_at: int(r, 8),
             deleted_at: opt_int(r, 9),
+            counts: Counts {
+                todo: int(r, 10),
+                in_progress: int(r, 11),
+                blocked: int(r, 12),
+                done: int(r, 13),
+                canceled: int(r, 14),
+            },
         }
     }
 
@@ -312,6 +346,11 @@ pub struct Counts {
 }
 
 impl Counts {
+    /// Every live task, whatever its status.
+    pub fn total(&self) -> i64 {
+        self.todo + self.in_progress + self.blocked + self.done + self.canceled
+    }
+
     /// Adds `n` tasks of `status`.
     pub fn add(&mut self, status: &str, n: i64) {
         match Status::parse(status) {

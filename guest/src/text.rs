@@ -59,7 +59,18 @@ fn is_variation_selector(c: char) -> bool {
 /// Characters no view lets through raw: controls (C0, DEL, C1) and the
 /// invisible ones that can reorder or hide text.
 fn is_unsafe(c: char) -> bool {
+    if c.is_ascii() {
+        // The common case, decided without the Unicode tables.
+        return c.is_ascii_control();
+    }
     c.is_control() || (is_invisible(c) && !is_variation_selector(c))
+}
+
+/// Whether `s` holds no unsafe character. Printable ASCII is checked a
+/// byte at a time (what nearly every id, title and JSON text is); only
+/// text with other bytes is walked character by character.
+fn all_safe(s: &str) -> bool {
+    s.bytes().all(|b| (0x20..0x7f).contains(&b)) || !s.chars().any(is_unsafe)
 }
 
 /// `value` as compact JSON text that is safe to print: serde_json's
@@ -69,7 +80,7 @@ pub fn json_text(value: &Json) -> String {
     let raw = value.to_string();
     // serde_json escaped C0 already; any other unsafe character can only
     // sit inside a string literal, where a \u escape means the same.
-    if !raw.chars().any(is_unsafe) {
+    if all_safe(&raw) {
         return raw;
     }
     let mut out = String::with_capacity(raw.len() + 16);
@@ -89,7 +100,7 @@ pub fn json_text(value: &Json) -> String {
 /// `s` as one line of plain text: unsafe characters (newlines included)
 /// become visible `\u{…}` escapes, everything else is kept.
 pub fn printable(s: &str) -> String {
-    if !s.chars().any(is_unsafe) {
+    if all_safe(s) {
         return s.to_string();
     }
     let mut out = String::with_capacity(s.len() + 8);

@@ -364,3 +364,25 @@ fn a_dependency_reads_the_same_in_every_view() {
         assert!(!text.contains("after #"), "{view}:\n{text}");
     }
 }
+
+/// Found by the fuzz suite: 8 MiB of nested params took the component
+/// past its memory cap while rendering the call. A renderer now parses at
+/// most what a host lets through to a call, and shows the rest without it.
+#[test]
+fn oversized_render_input_is_shown_without_it_not_a_trap() {
+    let db = TestDb::new();
+    let mut host = db.host();
+    let huge = json!({"agent_id": {"list_id": "x", "task_id": "y".repeat(8 << 20)}}).to_string();
+    let call = host
+        .render_call("task_lists", "create", &huge)
+        .expect("render_call must not trap");
+    assert!(!call.is_empty());
+    let result = host
+        .render_result("task_lists", "create", &huge)
+        .expect("render_result must not trap");
+    assert!(!result.is_empty());
+    assert!(
+        host.render_call("task_lists", "find", "{}").is_ok(),
+        "the host goes on"
+    );
+}

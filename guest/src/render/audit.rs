@@ -61,6 +61,18 @@ fn event_data(kind: &str, data: &Value) -> Vec<Span> {
             }
             let b = fmt::status(str_of(data, "to").unwrap_or("?"));
             l.push(b.label, b.style);
+            // The fields changed in the same update (a close's outcome).
+            let fields: Vec<&str> = data
+                .get("fields")
+                .and_then(Value::as_array)
+                .map(|f| f.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            if !fields.is_empty() {
+                l.push(
+                    format!(" · {}", fmt::truncate(&fields.join(", "), 40)),
+                    Style::Muted,
+                );
+            }
         }
         "claimed" | "refreshed" if data.get("lease_seconds").is_some() => {
             let secs = fmt::int(data, "lease_seconds").unwrap_or(0);

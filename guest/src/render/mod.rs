@@ -111,6 +111,21 @@ pub fn render_call(tool: &str, action: &str, params: &Value) -> Vec<Line> {
     vec![call_line::line(tool, action, params)]
 }
 
+/// Largest params or result text the renderers parse: what a host lets
+/// through to a call (4 MiB). Parsing a larger, deeply nested text could
+/// take the component past its memory cap, and a view never shows that
+/// much anyway.
+pub const INPUT_MAX_BYTES: usize = 4 << 20;
+
+/// The JSON a renderer is given, parsed; `null` (the call line without
+/// params, the generic view) when it is broken or over [`INPUT_MAX_BYTES`].
+pub fn parse_input(json: &str) -> Value {
+    if json.len() > INPUT_MAX_BYTES {
+        return Value::Null;
+    }
+    serde_json::from_str(json).unwrap_or(Value::Null)
+}
+
 /// Plain text of lines (spans concatenated, lines joined with '\n'), for tests.
 #[cfg(test)]
 pub fn to_plain(lines: &[Line]) -> String {

@@ -10,6 +10,7 @@ pub const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0001_init.sql"),
     include_str!("migrations/0002_ready_index.sql"),
     include_str!("migrations/0003_view_indexes.sql"),
+    include_str!("migrations/0004_list_counters.sql"),
 ];
 
 /// The schema version this component writes.
@@ -45,19 +46,32 @@ pub fn ensure(store: &dyn Store) -> ToolResult<()> {
 }
 
 /// The statements of a migration file: `--` comment lines dropped (they
-/// may contain semicolons), then split on `;`. Migrations hold no string
-/// literals with semicolons, which keeps this simple.
+/// may contain semicolons), then split on `;`, except inside a trigger's
+/// `BEGIN … END` body, whose statements stay with their `CREATE TRIGGER`.
+/// Migrations hold no string literals with semicolons, which keeps this
+/// simple.
 pub fn statements(sql: &str) -> Vec<String> {
     let code: String = sql
         .lines()
         .filter(|l| !l.trim_start().starts_with("--"))
         .collect::<Vec<_>>()
         .join("\n");
-    code.split(';')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(str::to_string)
-        .collect()
+    let mut out: Vec<String> = Vec::new();
+    let mut trigger: Option<String> = None;
+    for piece in code.split(';').map(str::trim).filter(|s| !s.is_empty()) {
+        let piece = match trigger.take() {
+            Some(open) => format!("{open};\n{piece}"),
+            None => piece.to_string(),
+        };
+        let upper = piece.to_ascii_uppercase();
+        if upper.starts_with("CREATE TRIGGER") && !upper.ends_with("END") {
+            trigger = Some(piece);
+        } else {
+            out.push(piece);
+        }
+    }
+    out.extend(trigger);
+    out
 }
 
 /// The schema version stamped in the database (0 for a new file).
@@ -121,6 +135,19 @@ mod tests {
         assert_eq!(
             statements(sql),
             ["CREATE TABLE x (a INT)", "CREATE INDEX y ON x (a)"]
+        );
+    }
+
+    #[test]
+    fn a_trigger_body_stays_one_statement() {
+        let sql = "CREATE TABLE x (a INT);\nCREATE TRIGGER t AFTER INSERT ON x\nBEGIN\n    UPDATE x SET a = 1;\n    UPDATE x SET a = 2;\nEND;\nCREATE INDEX y ON x (a);\n";
+        assert_eq!(
+            statements(sql),
+            [
+                "CREATE TABLE x (a INT)",
+                "CREATE TRIGGER t AFTER INSERT ON x\nBEGIN\n    UPDATE x SET a = 1;\nUPDATE x SET a = 2;\nEND",
+                "CREATE INDEX y ON x (a)"
+            ]
         );
     }
 

@@ -6,7 +6,9 @@ use serde_json::json;
 use super::call::Call;
 use crate::clock::format_ms;
 use crate::error::{ErrorCode, ToolError, ToolResult};
-use crate::model::{LIST_COLS, ListRow, Status, TASK_COLS, TaskRow};
+use crate::model::{
+    DEPS_OF_T, LIST_COLS, ListRow, Status, TASK_COLS, TaskRow, aliased, deps_column,
+};
 
 /// Loads a list (refusing soft-deleted ones unless asked) and checks access.
 pub fn list(call: &mut Call, list_id: &str, include_deleted: bool) -> ToolResult<ListRow> {
@@ -18,10 +20,16 @@ pub fn list(call: &mut Call, list_id: &str, include_deleted: bool) -> ToolResult
         .first()
         .map(|r| ListRow::from_row(r))
         .ok_or_else(|| ToolError::not_found("list", list_id))?;
+    usable(call, list, include_deleted)
+}
+
+/// A loaded list, unless it is soft-deleted (and not asked for) or the
+/// caller may not use it.
+pub fn usable(call: &mut Call, list: ListRow, include_deleted: bool) -> ToolResult<ListRow> {
     if list.deleted_at.is_some() && !include_deleted {
         return Err(ToolError::new(
             ErrorCode::NotFound,
-            format!("list {list_id} was deleted"),
+            format!("list {} was deleted", list.id),
             "pass include_deleted: true to task_lists get to read it",
         ));
     }
@@ -46,9 +54,25 @@ pub fn task_row(call: &Call, task_id: &str) -> ToolResult<TaskRow> {
         .ok_or_else(|| ToolError::not_found("task", task_id))
 }
 
-/// Loads a non-deleted task of a non-deleted list and checks access to its list.
-pub fn task(call: &mut Call, task_id: &str) -> ToolResult<(TaskRow, ListRow)> {
-    let task = task_row(call, task_id)?;
+/// A task as loaded for a change: the row, its list and its live
+/// dependencies, read in one statement.
+pub struct Loaded {
+    /// The task row.
+    pub task: TaskRow,
+    /// Its list (access checked).
+    pub list: ListRow,
+    /// Its live dependencies, in their position order.
+    pub deps: Vec<String>,
+}
+
+/// Loads a non-deleted task of a non-deleted list, with its list and
+/// dependencies in the same statement, and checks access to its list.
+pub fn task(call: &mut Call, task_id: &str) -> ToolResult<Loaded> {
+    let rows = call.rows(&task_query(), crate::params![task_id])?;
+    let row = rows
+        .first()
+        .ok_or_else(|| ToolError::not_found("task", task_id))?;
+    let task = TaskRow::from_row(row);
     if task.deleted_at.is_some() {
         return Err(ToolError::new(
             ErrorCode::NotFound,
@@ -56,14 +80,31 @@ pub fn task(call: &mut Call, task_id: &str) -> ToolResult<(TaskRow, ListRow)> {
             "",
         ));
     }
-    let list = list(call, &task.list_id.clone(), false).map_err(|e| {
+    let width = TASK_COLS.split(',').count();
+    let list_cols = &row[width + 1..];
+    // A task whose list is gone or deleted is not found, as the task.
+    if list_cols.first().is_none_or(|id| id.as_str().is_none()) {
+        return Err(ToolError::not_found("task", task_id));
+    }
+    let list = usable(call, ListRow::from_row(list_cols), false).map_err(|e| {
         if e.code == ErrorCode::NotFound {
             ToolError::not_found("task", task_id)
         } else {
             e
         }
     })?;
-    Ok((task, list))
+    let deps = deps_column(row.get(width));
+    Ok(Loaded { task, list, deps })
+}
+
+/// The query of [`task`] (param: the task id): the task's columns, its
+/// dependencies, then its list's columns (NULL if the list is gone).
+pub(crate) fn task_query() -> String {
+    format!(
+        "SELECT {}, {DEPS_OF_T}, {} FROM tasks t LEFT JOIN lists l ON l.id = t.list_id WHERE t.id = ?",
+        aliased(TASK_COLS, "t"),
+        aliased(LIST_COLS, "l")
+    )
 }
 
 /// Allows the owner of a private list, or anyone with `bypass_private` and a

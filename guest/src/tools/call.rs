@@ -116,7 +116,9 @@ impl Call<'_> {
         Ok(())
     }
 
-    /// Marks a list as changed now, so `find` sorts it first.
+    /// Marks a list as changed now, so `find` sorts it first. Task writes
+    /// do this through the schema's triggers (migration 0004); a reorder,
+    /// which changes positions but no task's `updated_at`, does it here.
     pub fn touch_list(&self, list_id: &str) -> ToolResult<()> {
         self.exec(
             "UPDATE lists SET updated_at = ? WHERE id = ?",

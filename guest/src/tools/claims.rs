@@ -7,13 +7,15 @@ use serde_json::{Value as Json, json};
 use super::access;
 use super::access::claimed_conflict;
 use super::call::{Call, IN_LIST_MAX, Output};
-use super::deps;
 use super::summary::{id_sample, plural, quoted};
 use crate::catalogue::DEFAULT_LEASE_MS;
 use crate::clock::format_ms;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::IdKind;
-use crate::model::{END_CLAIM, Status, TASK_COLS, TaskForm, TaskRow};
+use crate::model::{
+    DEPS_OF_T, END_CLAIM, LIST_COLS, ListRow, Status, TASK_COLS, TaskForm, TaskRow, aliased,
+    deps_column,
+};
 use crate::results::{
     self, ClaimJson, ClaimNext, Claimed, NothingToClaim, Released, TaskJson, Waiting,
 };
@@ -29,45 +31,38 @@ fn lease_ms(call: &Call, fallback: Option<i64>) -> i64 {
 
 /// `claim_next`: the caller's current claim in this list (resumed), else the
 /// first ready task by position, else why nothing is ready.
+///
+/// One query reads the list (for the access check), the caller's held
+/// claim or else the candidate, and that task's dependencies; then one
+/// conditional UPDATE and one audit event. The write lock (`BEGIN
+/// IMMEDIATE`) makes that select-then-update atomic across processes.
 pub fn claim_next(call: &mut Call) -> ToolResult<Output> {
     let agent = call.agent()?.to_string();
-    let list = access::list_param(call, false)?;
-
-    // Retried call or lost context: hand back what the caller already holds.
-    // (No ORDER BY: it would make SQLite walk the whole list by position
-    // instead of using the claimer index; a caller holds at most one.)
-    let held = call.rows(
-        &format!(
-            "SELECT {TASK_COLS} FROM tasks WHERE list_id = ? AND status = 'in_progress' \
-             AND claimed_by_agent_id = ? AND deleted_at IS NULL LIMIT 1"
-        ),
-        crate::params![list.id.as_str(), agent.as_str()],
+    let list_id = call.params.str("list_id").unwrap_or_default().to_string();
+    let rows = call.rows(
+        &pick_query(),
+        crate::params![list_id.as_str(), agent.as_str(), call.now],
     )?;
-    if let Some(row) = held.first() {
-        return renew(call, &list.id, TaskRow::from_row(row), true);
+    let row = rows
+        .first()
+        .ok_or_else(|| ToolError::not_found("list", &list_id))?;
+    let list_width = LIST_COLS.split(',').count();
+    let list = access::usable(call, ListRow::from_row(row), false)?;
+    let picked = &row[list_width..];
+    if picked.first().is_none_or(|id| id.as_str().is_none()) {
+        return nothing_ready(call, &list.id, &agent);
+    }
+    let mut task = TaskRow::from_row(picked);
+    let deps = deps_column(picked.get(TASK_COLS.split(',').count()));
+    if task.status == Status::InProgress
+        && task.claimed_by_agent_id.as_deref() == Some(agent.as_str())
+    {
+        // Retried call or lost context: hand back what the caller holds.
+        return renew(call, &list.id, task, deps, true);
     }
 
     let lease = lease_ms(call, None);
     let expires = call.now + lease;
-
-    // The redundant `status IN (…)` term lets SQLite use the partial index
-    // of open tasks (migration 0002) instead of walking closed ones.
-    let candidate = call.rows(
-        &format!(
-            "SELECT {TASK_COLS} FROM tasks t WHERE t.list_id = ? AND t.deleted_at IS NULL \
-             AND t.status IN ('todo', 'in_progress') \
-             AND (t.status = 'todo' OR (t.status = 'in_progress' AND t.claim_expires_at <= ?)) \
-             AND (t.assigned_to_agent_id IS NULL OR t.assigned_to_agent_id = ?) \
-             AND NOT EXISTS (SELECT 1 FROM task_deps d JOIN tasks u ON u.id = d.depends_on_id \
-                 WHERE d.task_id = t.id AND u.deleted_at IS NULL AND u.status NOT IN ('done', 'canceled')) \
-             ORDER BY t.position LIMIT 1"
-        ),
-        crate::params![list.id.as_str(), call.now, agent.as_str()],
-    )?;
-    let Some(row) = candidate.first() else {
-        return nothing_ready(call, &list.id, &agent);
-    };
-    let mut task = TaskRow::from_row(row);
     let token = call.new_id(IdKind::Claim);
     let changed = call.exec(
         "UPDATE tasks SET status = 'in_progress', claimed_by_agent_id = ?, claim_token = ?, claim_expires_at = ?, \
@@ -83,6 +78,8 @@ pub fn claim_next(call: &mut Call) -> ToolResult<Output> {
         ));
     }
     if task.status == Status::InProgress {
+        // An expired claim taken over: the end of the old claim is a change
+        // of its own.
         let data = json!({"claimed_by": task.claimed_by_agent_id, "expired_at": task.claim_expires_at.map(format_ms)});
         call.event("expired", Some(&list.id), Some(&task.id), data)?;
     }
@@ -92,7 +89,6 @@ pub fn claim_next(call: &mut Call) -> ToolResult<Output> {
         Some(&task.id),
         json!({"lease_seconds": lease / 1000}),
     )?;
-    call.touch_list(&list.id)?;
     // Exactly what the UPDATE above wrote: no need to read the row back.
     task.status = Status::InProgress;
     task.claimed_by_agent_id = Some(agent);
@@ -101,16 +97,40 @@ pub fn claim_next(call: &mut Call) -> ToolResult<Output> {
     task.lease_ms = Some(lease);
     task.started_at.get_or_insert(call.now);
     task.updated_at = call.now;
-    claim_output(call, &task, "claimed")
+    claim_output(&task, &deps, "claimed")
+}
+
+/// The query of [`claim_next`] (params: list id, agent, now): the list's
+/// columns, then those of the task to hand out (all NULL when none) and
+/// its dependencies. The task is the caller's held claim if any (found
+/// through the claimer index; a caller holds at most one per list), else
+/// the first ready task by position.
+pub(crate) fn pick_query() -> String {
+    // The redundant `status IN (…)` term lets SQLite use the partial index
+    // of open tasks (migration 0002) instead of walking closed ones.
+    format!(
+        "SELECT {}, {}, {DEPS_OF_T} FROM lists l LEFT JOIN tasks t ON t.id = COALESCE(\
+         (SELECT h.id FROM tasks h WHERE h.claimed_by_agent_id = ?2 AND h.list_id = ?1 \
+          AND h.status = 'in_progress' AND h.deleted_at IS NULL LIMIT 1), \
+         (SELECT c.id FROM tasks c WHERE c.list_id = ?1 AND c.deleted_at IS NULL \
+          AND c.status IN ('todo', 'in_progress') \
+          AND (c.status = 'todo' OR (c.status = 'in_progress' AND c.claim_expires_at <= ?3)) \
+          AND (c.assigned_to_agent_id IS NULL OR c.assigned_to_agent_id = ?2) \
+          AND NOT EXISTS (SELECT 1 FROM task_deps d JOIN tasks u ON u.id = d.depends_on_id \
+              WHERE d.task_id = c.id AND u.deleted_at IS NULL AND u.status NOT IN ('done', 'canceled')) \
+          ORDER BY c.position LIMIT 1)) \
+         WHERE l.id = ?1",
+        aliased(LIST_COLS, "l"),
+        aliased(TASK_COLS, "t"),
+    )
 }
 
 /// The result of claim_next / refresh: the task as stored now (patched in
 /// memory by the caller) and its claim. `verb` is `claimed`, `resumed`
 /// (flagged in the data) or `refreshed`.
-fn claim_output(call: &Call, task: &TaskRow, verb: &str) -> ToolResult<Output> {
-    let deps = deps::of_task(call, &task.id)?;
+fn claim_output(task: &TaskRow, deps: &[String], verb: &str) -> ToolResult<Output> {
     let data = results::to_json(&ClaimNext::Claimed(Box::new(Claimed {
-        task: TaskJson::new(task, &deps, TaskForm::Whole),
+        task: TaskJson::new(task, deps, TaskForm::Whole),
         claim: Some(ClaimJson::of(task)),
         resumed: verb == "resumed",
     })));
@@ -186,7 +206,7 @@ fn nothing_ready(call: &Call, list_id: &str, agent: &str) -> ToolResult<Output> 
 pub fn refresh(call: &mut Call) -> ToolResult<Output> {
     let agent = call.agent()?.to_string();
     let task_id = call.params.str("task_id").unwrap_or_default().to_string();
-    let (task, list) = access::task(call, &task_id)?;
+    let access::Loaded { task, list, deps } = access::task(call, &task_id)?;
     if task.status != Status::InProgress
         || task.claimed_by_agent_id.as_deref() != Some(agent.as_str())
     {
@@ -202,13 +222,19 @@ pub fn refresh(call: &mut Call) -> ToolResult<Output> {
         ));
     }
     access::check_token(call.params.str("claim_token"), &task)?;
-    renew(call, &list.id, task, false)
+    renew(call, &list.id, task, deps, false)
 }
 
 /// Extends the lease of a claim the caller holds: `claim_next` resuming it
 /// (`resumed`) or `refresh`. A retry must not cut a long lease short:
 /// without lease_seconds the claim keeps its own lease length.
-fn renew(call: &Call, list_id: &str, task: TaskRow, resumed: bool) -> ToolResult<Output> {
+fn renew(
+    call: &Call,
+    list_id: &str,
+    task: TaskRow,
+    deps: Vec<String>,
+    resumed: bool,
+) -> ToolResult<Output> {
     let lease = lease_ms(call, task.lease_ms);
     let expires = call.now + lease;
     call.exec(
@@ -229,7 +255,7 @@ fn renew(call: &Call, list_id: &str, task: TaskRow, resumed: bool) -> ToolResult
         updated_at: call.now,
         ..task
     };
-    claim_output(call, &task, verb)
+    claim_output(&task, &deps, verb)
 }
 
 /// Most claims one `release_expired` call releases (one `IN (…)` list of
@@ -292,7 +318,6 @@ pub fn release_expired(call: &mut Call) -> ToolResult<Output> {
             })
             .collect();
         call.task_events("released", list_id, &events)?;
-        call.touch_list(list_id)?;
     }
     let remaining = if released.len() == RELEASE_MAX {
         call.rows(&format!("SELECT COUNT(*) {filter}"), &args)?

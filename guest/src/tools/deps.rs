@@ -47,14 +47,6 @@ pub fn get<'g>(graph: &'g Graph, task_id: &str) -> &'g [String] {
     graph.get(task_id).map(Vec::as_slice).unwrap_or(&[])
 }
 
-/// The dependencies of one task.
-pub fn of_task(call: &Call, task_id: &str) -> ToolResult<Vec<String>> {
-    Ok(edges_from(call, &[task_id])?
-        .into_iter()
-        .map(|(_, dep)| dep)
-        .collect())
-}
-
 /// Checks that every id names a task of `list_id` (and not `task_id`
 /// itself); returns the non-deleted ones without duplicates, in the given
 /// order. Deleted tasks of the list are dropped: they no longer block, so a

@@ -93,7 +93,6 @@ fn insert(call: &Call, list_id: &str, at: i64, tasks: &[NewTask]) -> ToolResult<
     for t in tasks {
         deps::write(call, &t.id, &t.depends_on, false)?;
     }
-    call.touch_list(list_id)?;
     Ok(out)
 }
 
@@ -104,7 +103,7 @@ pub fn create(call: &mut Call) -> ToolResult<Output> {
     let mut task = NewTask::from_params(call, &call.params);
     let wanted = call.params.strs("depends_on").unwrap_or_default();
     task.depends_on = deps::check_existing(call, &list.id, None, &wanted)?;
-    let at = positions::make_room(call, &list.id, call.params.int("position"), 1)?;
+    let at = positions::make_room(call, &list, call.params.int("position"), 1)?;
     let row = insert(call, &list.id, at, std::slice::from_ref(&task))?.remove(0);
     let summary = format!(
         "created task {} {} at #{} in {}",
@@ -219,12 +218,7 @@ pub fn add_many(call: &mut Call) -> ToolResult<Output> {
         return Err(deps::cycle_error(&cycle, label));
     }
 
-    let at = positions::make_room(
-        call,
-        &list.id,
-        call.params.int("position"),
-        tasks.len() as i64,
-    )?;
+    let at = positions::make_room(call, &list, call.params.int("position"), tasks.len() as i64)?;
     let rows = insert(call, &list.id, at, &tasks)?;
     let data = TasksResult {
         tasks: rows
@@ -269,7 +263,7 @@ pub fn delete(call: &mut Call) -> ToolResult<Output> {
     ids.retain(|id| seen.insert(id.clone()));
     let mut lists: Vec<String> = Vec::new();
     for id in &ids {
-        let (task, list) = access::task(call, id)?;
+        let access::Loaded { task, list, .. } = access::task(call, id)?;
         if task.held_by_other(call.agent.as_deref(), call.now) {
             return Err(access::claimed_conflict(&task));
         }
@@ -289,7 +283,6 @@ pub fn delete(call: &mut Call) -> ToolResult<Output> {
     }
     for l in &lists {
         positions::compact(call, l)?;
-        call.touch_list(l)?;
     }
     let summary = format!("deleted {}: {}", plural(ids.len(), "task"), id_sample(&ids));
     Ok(Output {

@@ -17,7 +17,11 @@ use crate::results::{self, TaskJson, TaskResult};
 pub fn update(call: &mut Call) -> ToolResult<Output> {
     let agent = call.agent()?.to_string();
     let task_id = call.params.str("task_id").unwrap_or_default().to_string();
-    let (old, list) = access::task(call, &task_id)?;
+    let access::Loaded {
+        task: old,
+        list,
+        deps: old_deps,
+    } = access::task(call, &task_id)?;
     if old.held_by_other(Some(&agent), call.now) {
         return Err(access::claimed_conflict(&old));
     }
@@ -65,7 +69,6 @@ pub fn update(call: &mut Call) -> ToolResult<Output> {
         }
         None => None,
     };
-    let old_deps = deps::of_task(call, &old.id)?;
 
     for (name, differs) in [
         ("title", new.title != old.title),
@@ -101,28 +104,22 @@ pub fn update(call: &mut Call) -> ToolResult<Output> {
     if let Some(d) = &new_deps {
         deps::write(call, &new.id, d, true)?;
     }
+    // One audit event per change: a status change names the fields that
+    // changed with it (a close's outcome), so it is one row, not two.
     let lease_only = !status_changed && changed.is_empty();
-    if lease_only {
+    let (kind, data) = if lease_only {
         let data = json!({"lease_seconds": old.lease_ms.unwrap_or(DEFAULT_LEASE_MS) / 1000});
-        call.event("refreshed", Some(&list.id), Some(&new.id), data)?;
-    }
-    if status_changed {
-        call.event(
-            "status_changed",
-            Some(&list.id),
-            Some(&new.id),
-            json!({"from": old.status, "to": new.status}),
-        )?;
-    }
-    if !changed.is_empty() {
-        call.event(
-            "updated",
-            Some(&list.id),
-            Some(&new.id),
-            json!({"fields": changed}),
-        )?;
-    }
-    call.touch_list(&list.id)?;
+        ("refreshed", data)
+    } else if status_changed {
+        let mut data = json!({"from": old.status, "to": new.status});
+        if !changed.is_empty() {
+            data["fields"] = json!(changed);
+        }
+        ("status_changed", data)
+    } else {
+        ("updated", json!({"fields": changed}))
+    };
+    call.event(kind, Some(&list.id), Some(&new.id), data)?;
     // `new` is exactly what was written: no need to read it back.
     let task = new;
     let deps_now = new_deps.unwrap_or(old_deps);

@@ -4,7 +4,7 @@
 use serde_json::{Value as Json, json};
 
 use super::access;
-use super::call::{Call, IN_LIST_MAX, Output};
+use super::call::{Call, Output};
 use super::positions;
 use super::summary::{plural, quoted};
 use crate::catalogue::DEFAULT_PAGE;
@@ -84,6 +84,7 @@ pub fn create(call: &mut Call) -> ToolResult<Output> {
         created_at: call.now,
         updated_at: call.now,
         deleted_at: None,
+        counts: Counts::default(),
     };
     call.exec(
         "INSERT INTO lists (id, name, name_fold, scope_type, scope_key, visibility, owner_agent_id, \
@@ -200,19 +201,11 @@ pub fn find(call: &mut Call) -> ToolResult<Output> {
     } else {
         None
     };
-    let counts = counts_by_list(
-        call,
-        &lists.iter().map(|l| l.id.as_str()).collect::<Vec<_>>(),
-    )?;
     let items: Vec<ListWithCounts> = lists
         .iter()
         .map(|l| ListWithCounts {
             list: ListJson::from(l),
-            counts: counts
-                .iter()
-                .find(|(id, _)| *id == l.id)
-                .map(|(_, c)| *c)
-                .unwrap_or_default(),
+            counts: l.counts,
         })
         .collect();
     let summary = format!(
@@ -253,32 +246,6 @@ fn parse_cursor(cursor: &str) -> ToolResult<(i64, String)> {
                 "pass next_cursor exactly as returned, or omit it",
             )
         })
-}
-
-/// Counts per status of non-deleted tasks, for each of `list_ids`.
-pub fn counts_by_list<'a>(call: &Call, list_ids: &[&'a str]) -> ToolResult<Vec<(&'a str, Counts)>> {
-    let mut out: Vec<(&str, Counts)> = list_ids.iter().map(|id| (*id, Counts::default())).collect();
-    for chunk in list_ids.chunks(IN_LIST_MAX) {
-        let marks = vec!["?"; chunk.len()].join(", ");
-        let args: Vec<Value> = chunk.iter().map(|id| Value::from(*id)).collect();
-        let rows = call.rows(
-            &format!(
-                "SELECT list_id, status, COUNT(*) FROM tasks WHERE deleted_at IS NULL AND list_id IN ({marks}) \
-                 GROUP BY list_id, status"
-            ),
-            &args,
-        )?;
-        for r in rows {
-            let (Some(list), Some(status), Some(n)) = (r[0].as_str(), r[1].as_str(), r[2].as_i64())
-            else {
-                continue;
-            };
-            if let Some((_, c)) = out.iter_mut().find(|(id, _)| *id == list) {
-                c.add(status, n);
-            }
-        }
-    }
-    Ok(out)
 }
 
 /// Tasks read per query by `delete` for their audit events.
@@ -337,6 +304,13 @@ pub fn delete(call: &mut Call) -> ToolResult<Output> {
             _ => break,
         }
     }
+    // The list is marked deleted first, so the counter trigger skips the
+    // tasks deleted with it; its counters are then set once from what is
+    // left (its closed tasks).
+    call.exec(
+        "UPDATE lists SET deleted_at = ?, updated_at = ? WHERE id = ?",
+        crate::params![call.now, call.now, list.id.as_str()],
+    )?;
     let n = call.exec(
         &format!(
             "UPDATE tasks SET deleted_at = ?, updated_at = ?, {END_CLAIM} WHERE list_id = ? \
@@ -345,8 +319,11 @@ pub fn delete(call: &mut Call) -> ToolResult<Output> {
         crate::params![call.now, call.now, list.id.as_str()],
     )?;
     call.exec(
-        "UPDATE lists SET deleted_at = ?, updated_at = ? WHERE id = ?",
-        crate::params![call.now, call.now, list.id.as_str()],
+        "UPDATE lists SET todo_count = 0, in_progress_count = 0, blocked_count = 0, \
+         done_count = (SELECT COUNT(*) FROM tasks WHERE list_id = ?1 AND deleted_at IS NULL AND status = 'done'), \
+         canceled_count = (SELECT COUNT(*) FROM tasks WHERE list_id = ?1 AND deleted_at IS NULL AND status = 'canceled') \
+         WHERE id = ?1",
+        crate::params![list.id.as_str()],
     )?;
     positions::compact(call, &list.id)?;
     call.event("deleted", Some(&list.id), None, json!({"deleted_tasks": n}))?;

@@ -7,7 +7,6 @@ use serde_json::Value as Json;
 use super::access;
 use super::call::{Call, Output};
 use super::deps;
-use super::lists::counts_by_list;
 use super::page::Page;
 use super::summary::{plural, quoted};
 use crate::catalogue::DEFAULT_TASK_PAGE;
@@ -81,7 +80,7 @@ impl After {
 pub fn get(call: &mut Call) -> ToolResult<Output> {
     let include_deleted = call.params.bool("include_deleted") == Some(true);
     let list = access::list_param(call, include_deleted)?;
-    let counts = counts_by_list(call, &[list.id.as_str()])?.remove(0).1;
+    let counts = list.counts;
     let mut detail: ListDetail<Json> = ListDetail {
         list: ListJson::from(&list),
         counts: Some(counts),

@@ -7,6 +7,8 @@ mod call;
 pub(crate) mod claims;
 mod deps;
 pub(crate) mod help;
+#[cfg(test)]
+mod hot_path_tests;
 pub(crate) mod items;
 pub(crate) mod items_update;
 pub(crate) mod lists;

@@ -3,25 +3,13 @@
 
 use super::call::Call;
 use crate::error::{ToolError, ToolResult};
-use crate::store::Value;
+use crate::model::ListRow;
 
-/// How many non-deleted tasks the list has.
-pub fn count(call: &Call, list_id: &str) -> ToolResult<i64> {
-    let rows = call.rows(
-        "SELECT COUNT(*) FROM tasks WHERE list_id = ? AND deleted_at IS NULL",
-        crate::params![list_id],
-    )?;
-    Ok(rows
-        .first()
-        .and_then(|r| r.first())
-        .and_then(Value::as_i64)
-        .unwrap_or(0))
-}
-
-/// Where `n` new tasks go: `requested` (1-based, at most one past the end) or
-/// the end; shifts the tasks at and after that rank down by `n`.
-pub fn make_room(call: &Call, list_id: &str, requested: Option<i64>, n: i64) -> ToolResult<i64> {
-    let len = count(call, list_id)?;
+/// Where `n` new tasks go in `list`: `requested` (1-based, at most one
+/// past the end) or the end; shifts the tasks at and after that rank down
+/// by `n`. The list's length is its live-task counters, read with it.
+pub fn make_room(call: &Call, list: &ListRow, requested: Option<i64>, n: i64) -> ToolResult<i64> {
+    let (list_id, len) = (list.id.as_str(), list.counts.total());
     let at = match requested {
         None => return Ok(len + 1),
         Some(p) if p > len + 1 => {

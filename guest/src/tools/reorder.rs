@@ -11,7 +11,6 @@ use serde_json::json;
 
 use super::access;
 use super::call::{Call, IN_LIST_MAX, Output};
-use super::positions;
 use super::summary::plural;
 use crate::error::{ToolError, ToolResult};
 use crate::results::{self, Moved, Reordered};
@@ -64,7 +63,7 @@ pub fn reorder(call: &mut Call) -> ToolResult<Output> {
             "task_lists get shows the list's tasks",
         ));
     }
-    let rest_len = positions::count(call, &list.id)? - moved.len() as i64;
+    let rest_len = list.counts.total() - moved.len() as i64;
     // Where the moved tasks go, as the number of other tasks before them.
     let index = if let Some(i) = anchor_index(call, &list.id, "before_task_id", &old)? {
         i

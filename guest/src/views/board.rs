@@ -72,7 +72,7 @@ pub(crate) fn load(
             return Ok(None);
         }
         let ids: Vec<&str> = lists.iter().map(|l| l.id.as_str()).collect();
-        let counts = visible::counts(tx, &ids)?;
+        let counts: Vec<_> = lists.iter().map(|l| l.counts).collect();
         let mut own = visible::own_tasks(tx, &viewer, &ids)?;
         let mut groups: Vec<Group> = lists
             .into_iter()

@@ -11,7 +11,7 @@
 
 use super::read::{self, Viewer, marks, select_lists, select_tasks};
 use crate::error::ToolResult;
-use crate::model::{Counts, ListRow, TaskRow};
+use crate::model::{ListRow, TaskRow};
 use crate::store::{Tx, Value};
 
 /// Most lists a view considers (most recently updated first): the widget
@@ -74,36 +74,6 @@ pub(crate) fn lists(tx: &dyn Tx, viewer: &Viewer) -> ToolResult<Visible> {
     let more = lists.len() > MAX_LISTS;
     lists.truncate(MAX_LISTS);
     Ok(Visible { lists, more })
-}
-
-/// The query of [`counts`].
-fn counts_query(ids: &[&str]) -> (String, Vec<Value>) {
-    let sql = format!(
-        "SELECT list_id, status, COUNT(*) FROM tasks WHERE deleted_at IS NULL AND list_id IN ({}) \
-         GROUP BY list_id, status",
-        marks(ids.len())
-    );
-    (sql, ids.iter().map(|id| Value::from(*id)).collect())
-}
-
-/// Counts per status of the non-deleted tasks of each list, in the order
-/// of `ids`.
-pub(crate) fn counts(tx: &dyn Tx, ids: &[&str]) -> ToolResult<Vec<Counts>> {
-    let mut out = vec![Counts::default(); ids.len()];
-    if ids.is_empty() {
-        return Ok(out);
-    }
-    let (sql, args) = counts_query(ids);
-    for r in tx.query(&sql, &args)?.rows {
-        let (Some(list), Some(status), Some(n)) = (r[0].as_str(), r[1].as_str(), r[2].as_i64())
-        else {
-            continue;
-        };
-        if let Some(i) = ids.iter().position(|id| *id == list) {
-            out[i].add(status, n);
-        }
-    }
-    Ok(out)
 }
 
 /// The query of [`own_tasks`].
@@ -229,7 +199,6 @@ pub(crate) fn claims(tx: &dyn Tx, viewer: &Viewer, limit: usize) -> ToolResult<C
 pub(crate) fn queries(viewer: &Viewer, list_id: &str) -> Vec<(String, Vec<Value>)> {
     vec![
         lists_query(viewer),
-        counts_query(&[list_id]),
         own_query(viewer, &[list_id]),
         active_query(list_id, 8),
     ]

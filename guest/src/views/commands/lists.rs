@@ -26,19 +26,9 @@ pub(crate) fn run(words: &[&str], run: &Run) -> CommandEffect {
             ));
         }
     };
-    let loaded = Viewer::new(run.ctx, run.clock).and_then(|viewer| {
-        read::read(run.store, |tx| {
-            let v = visible::lists(tx, &viewer)?;
-            let ids: Vec<&str> = v.lists.iter().map(|l| l.id.as_str()).collect();
-            let counts = if full {
-                visible::counts(tx, &ids)?
-            } else {
-                Vec::new()
-            };
-            Ok((v, counts))
-        })
-    });
-    let (visible, counts) = match loaded {
+    let loaded = Viewer::new(run.ctx, run.clock)
+        .and_then(|viewer| read::read(run.store, |tx| visible::lists(tx, &viewer)));
+    let visible = match loaded {
         Ok(x) => x,
         Err(e) => return run.fail(&e),
     };
@@ -49,10 +39,9 @@ pub(crate) fn run(words: &[&str], run: &Run) -> CommandEffect {
         let lists: Vec<ListWithCounts> = visible
             .lists
             .iter()
-            .zip(counts)
-            .map(|(l, counts)| ListWithCounts {
+            .map(|l| ListWithCounts {
                 list: ListJson::from(l),
-                counts,
+                counts: l.counts,
             })
             .collect();
         json_lines(
