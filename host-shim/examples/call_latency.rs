@@ -1,7 +1,9 @@
 //! The wasmtime host's side of the Node host comparison
 //! (`host-shim/node/bench/latency.mjs` runs it in the same run, on the same
-//! workload): load time, per-call latency of `claim_next`, `get` (first
-//! page) and `find`, and resident memory, printed as one JSON object.
+//! workload): load time, per-call latency of `claim_next`, `update` notes,
+//! `update` done (each claim is followed by the two updates, on the claimed
+//! task), `get` (first page) and `find`, and resident memory, printed as one
+//! JSON object.
 //!
 //! `cargo run --release -p tasklists-host --example call_latency [tasks] [calls]`
 
@@ -13,6 +15,10 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let tasks: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(1000);
     let calls: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(500);
+    assert!(
+        calls <= tasks,
+        "every claim cycle needs a task: calls ≤ tasks"
+    );
     let dir = tempfile::tempdir().expect("temp dir");
     let rss_start = rss_kib();
 
@@ -41,27 +47,39 @@ fn main() {
     }
     let list_param = json!({"list_id": list}).to_string();
     let get_param = json!({"list_id": list, "include_tasks": true, "limit": 50}).to_string();
-    let mut run = |tool: &str, action: &str, params: &str| {
-        let mut times = Vec::with_capacity(calls);
-        for _ in 0..calls {
-            let started = Instant::now();
-            host.call(tool, action, params, &ctx).expect("call");
-            times.push(started.elapsed());
-        }
-        summary(times)
+    let mut timed = |tool: &str, action: &str, params: &str, times: &mut Vec<Duration>| {
+        let started = Instant::now();
+        let out = host.call(tool, action, params, &ctx).expect("call");
+        times.push(started.elapsed());
+        out.data
     };
-    let claim_next = run("task_claims", "claim_next", &list_param);
-    let get = run("task_lists", "get", &get_param);
-    let find = run("task_lists", "find", "{}");
+    // The writes in cycles, as an agent makes them: claim, note, close.
+    let (mut claim_next, mut notes, mut done) = (Vec::new(), Vec::new(), Vec::new());
+    for i in 0..calls {
+        let claimed = timed("task_claims", "claim_next", &list_param, &mut claim_next);
+        let id = claimed["task"]["id"].as_str().expect("a task to claim");
+        let token = claimed["claim"]["token"].as_str().expect("a claim token");
+        let note = json!({"task_id": id, "notes": format!("note {i}"), "claim_token": token});
+        timed("task_items", "update", &note.to_string(), &mut notes);
+        let close = json!({"task_id": id, "status": "done", "outcome": "ok", "claim_token": token});
+        timed("task_items", "update", &close.to_string(), &mut done);
+    }
+    let (mut get, mut find) = (Vec::new(), Vec::new());
+    for _ in 0..calls {
+        timed("task_lists", "get", &get_param, &mut get);
+        timed("task_lists", "find", "{}", &mut find);
+    }
     println!(
         "{}",
         json!({
             "host": "wasmtime",
             "open_ms": ms(open),
             "first_call_ms": ms(first_call),
-            "claim_next": claim_next,
-            "get": get,
-            "find": find,
+            "claim_next": summary(claim_next),
+            "update_notes": summary(notes),
+            "update_done": summary(done),
+            "get": summary(get),
+            "find": summary(find),
             "rss_start_mib": rss_start / 1024.0,
             "rss_end_mib": rss_kib() / 1024.0,
         })

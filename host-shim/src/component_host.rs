@@ -87,7 +87,10 @@ impl Host {
             deadline: deadline.clone(),
             max_result_bytes: config.memory_limit_bytes,
         };
-        let store = StoreImport::new(tasklists_store::open(&config.store, options));
+        let backend = tasklists_store::open(&config.store, options);
+        #[cfg(feature = "statement-log")]
+        let backend = crate::imports::statement_log::wrap(backend, config.statement_log.clone());
+        let store = StoreImport::new(backend);
         (store, deadline)
     }
 

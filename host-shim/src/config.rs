@@ -4,6 +4,8 @@
 use crate::error::HostError;
 #[cfg(any(test, feature = "fault-injection"))]
 use crate::imports::faults::FaultInjection;
+#[cfg(feature = "statement-log")]
+use crate::imports::statement_log::StatementLog;
 use crate::time_source::{Clock, SystemClock};
 use std::ffi::OsString;
 use std::fmt;
@@ -42,6 +44,9 @@ pub struct HostConfig {
     /// Test-only: make the host store fail on purpose.
     #[cfg(any(test, feature = "fault-injection"))]
     pub fault_injection: Option<FaultInjection>,
+    /// Benchmarks only: log every statement the component runs.
+    #[cfg(feature = "statement-log")]
+    pub statement_log: Option<StatementLog>,
 }
 
 impl HostConfig {
@@ -58,6 +63,8 @@ impl HostConfig {
             busy_timeout: DEFAULT_BUSY_TIMEOUT,
             #[cfg(any(test, feature = "fault-injection"))]
             fault_injection: None,
+            #[cfg(feature = "statement-log")]
+            statement_log: None,
         }
     }
 
@@ -101,6 +108,14 @@ impl HostConfig {
     #[cfg(any(test, feature = "fault-injection"))]
     pub fn with_fault_injection(mut self, fault: FaultInjection) -> Self {
         self.fault_injection = Some(fault);
+        self
+    }
+
+    /// Logs every store operation of the component into `log`
+    /// (benchmarks: the identical-statement baseline replays it).
+    #[cfg(feature = "statement-log")]
+    pub fn with_statement_log(mut self, log: StatementLog) -> Self {
+        self.statement_log = Some(log);
         self
     }
 }

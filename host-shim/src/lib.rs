@@ -48,6 +48,8 @@ pub use config::{
 pub use error::HostError;
 #[cfg(any(test, feature = "fault-injection"))]
 pub use imports::faults::FaultInjection;
+#[cfg(feature = "statement-log")]
+pub use imports::statement_log::{LoggedEntry, LoggedOp, StatementLog};
 pub use reply::ToolOutput;
 pub use tasklists_store::{Location, OpenError};
 pub use time_source::{Clock, ManualClock, SystemClock};

@@ -1,9 +1,13 @@
 //! Test-only faults around the store backend (feature `fault-injection`):
 //! the N-th `execute` or `query` of a call fails as a host bug would, which
-//! traps the component in the middle of its transaction. A fault fires once
-//! and then disarms itself, so the call after it runs normally.
+//! traps the component in the middle of its transaction; or a query result
+//! is flooded with copies of its rows, so that the component itself runs
+//! away (walks millions of rows until its deadline or memory cap stops
+//! it). A fault fires once and then disarms itself, so the call after it
+//! runs normally.
 
 use std::fmt;
+use tasklists_store::Rows;
 
 /// Which statement of the next call fails. `0` means "never".
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -13,6 +17,12 @@ pub struct FaultInjection {
     pub trap_on_execute: u32,
     /// The same for the N-th `query`.
     pub trap_on_query: u32,
+    /// The first non-empty query result of the next call is padded with
+    /// copies of its own rows to about this many values (rows × columns,
+    /// so the host's memory for it stays bounded whatever the query): the
+    /// component must walk them all, as it would a runaway result. `0`
+    /// means "never".
+    pub flood_values: usize,
 }
 
 impl FaultInjection {
@@ -28,6 +38,17 @@ impl FaultInjection {
     pub fn trap_on_query(n: u32) -> Self {
         FaultInjection {
             trap_on_query: n,
+            ..FaultInjection::default()
+        }
+    }
+}
+
+impl FaultInjection {
+    /// Floods the first non-empty query result of the next call to about
+    /// `values` values.
+    pub fn flood_query(values: usize) -> Self {
+        FaultInjection {
+            flood_values: values,
             ..FaultInjection::default()
         }
     }
@@ -77,6 +98,23 @@ impl Faults {
         self.fire(|f| f.trap_on_query, self.queries, "query")
     }
 
+    /// Floods `rows` if a flood is armed and `rows` has something to copy.
+    pub(crate) fn on_rows(&mut self, rows: &mut Rows) {
+        let Some(fault) = self.armed.filter(|f| f.flood_values > 0) else {
+            return;
+        };
+        if rows.rows.is_empty() {
+            return;
+        }
+        self.armed = None;
+        let have = rows.rows.len();
+        let width = rows.columns.len().max(1);
+        let extra: Vec<_> = (have..fault.flood_values.div_ceil(width))
+            .map(|i| rows.rows[i % have].clone())
+            .collect();
+        rows.rows.extend(extra);
+    }
+
     fn fire(
         &mut self,
         nth: impl Fn(&FaultInjection) -> u32,
@@ -111,5 +149,33 @@ mod tests {
         for _ in 0..3 {
             assert!(faults.on_execute().is_ok());
         }
+    }
+
+    #[test]
+    fn floods_the_first_non_empty_result_once() {
+        use tasklists_store::Value;
+        let mut faults = Faults::default();
+        faults.arm(Some(FaultInjection::flood_query(5)));
+        faults.begin_call();
+        let mut empty = Rows::default();
+        faults.on_rows(&mut empty);
+        assert!(empty.rows.is_empty(), "nothing to copy: stays armed");
+        let mut rows = Rows {
+            columns: vec!["x".into()],
+            rows: vec![vec![Value::Integer(1)], vec![Value::Integer(2)]],
+        };
+        faults.on_rows(&mut rows);
+        let xs: Vec<_> = rows.rows.iter().map(|r| r[0].clone()).collect();
+        assert_eq!(
+            xs,
+            [1, 2, 1, 2, 1].map(Value::Integer),
+            "padded with copies, in order"
+        );
+        let mut again = Rows {
+            columns: vec!["x".into()],
+            rows: vec![vec![Value::Integer(1)]],
+        };
+        faults.on_rows(&mut again);
+        assert_eq!(again.rows.len(), 1, "fired once");
     }
 }

@@ -5,4 +5,6 @@
 pub(crate) mod clock;
 #[cfg(any(test, feature = "fault-injection"))]
 pub(crate) mod faults;
+#[cfg(feature = "statement-log")]
+pub(crate) mod statement_log;
 pub(crate) mod store;

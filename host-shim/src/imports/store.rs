@@ -130,7 +130,15 @@ impl wit::HostTransaction for HostState {
         let id = self.table.get(&tx)?.id;
         #[cfg(any(test, feature = "fault-injection"))]
         self.store.faults.on_query()?;
-        let result = self.store.backend.query(id, &sql, &params(values));
+        #[cfg_attr(
+            not(any(test, feature = "fault-injection")),
+            expect(unused_mut, reason = "only a fault floods the rows")
+        )]
+        let mut result = self.store.backend.query(id, &sql, &params(values));
+        #[cfg(any(test, feature = "fault-injection"))]
+        if let Ok(rows) = &mut result {
+            self.store.faults.on_rows(rows);
+        }
         Ok(result.map(to_wit_rows).map_err(to_wit_error))
     }
 

@@ -1,0 +1,160 @@
+//! Every writing and reading action through the full in-process stack
+//! (`Host::open` + `Host::call`: the real wasmtime component on a real
+//! SQLite file) against two raw rusqlite baselines in the same run: the
+//! identical statements (the component's own, recorded by the host's
+//! statement log and replayed with the same transactions on a database in
+//! the same state: what the sandbox, validation and JSON cost) and the
+//! minimal transaction that honours the contract (what the design costs).
+//! Rounds interleave the three so drift hits all; figures are medians.
+//!
+//! `cargo bench -p tasklists-host --bench actions`
+//! (`BENCH_N` calls per action and round, default 200; `BENCH_ROUNDS`,
+//! default 5; `BENCH_ONLY=claim` runs only the actions whose name contains
+//! it, e.g. under `perf record`).
+
+#[path = "support/machine.rs"]
+mod machine;
+#[path = "support/minimal.rs"]
+mod minimal;
+#[path = "support/mirror.rs"]
+mod mirror;
+#[path = "support/raw.rs"]
+mod raw;
+#[path = "support/replay.rs"]
+mod replay;
+#[path = "support/stats.rs"]
+mod stats;
+#[path = "support/workload.rs"]
+mod workload;
+
+use stats::{Rounds, median, us};
+use std::collections::BTreeMap;
+use tasklists_host::{LoggedEntry, LoggedOp};
+use workload::{ACTIONS, Workload, repetitions};
+
+/// Samples of one action.
+#[derive(Default)]
+struct Samples {
+    component: Rounds,
+    identical: Rounds,
+    minimal: Rounds,
+    /// Time the component's calls spent in the store backend (SQLite).
+    in_store: Rounds,
+    statements: Vec<f64>,
+    crossings: Vec<f64>,
+}
+
+/// Statements (execute + query) in a call's log.
+fn statements(entries: &[LoggedEntry]) -> usize {
+    entries
+        .iter()
+        .filter(|e| matches!(e.op, LoggedOp::Execute { .. } | LoggedOp::Query { .. }))
+        .count()
+}
+
+fn main() {
+    let n = machine::env_usize("BENCH_N", 200);
+    let rounds = machine::env_usize("BENCH_ROUNDS", 5);
+    let mut m = mirror::Mirror::new();
+    let built = std::time::Instant::now();
+    let mut work = Workload::build(&mut m, n * rounds);
+    eprintln!("fixture built in {:.1} s", built.elapsed().as_secs_f64());
+    let mut samples: BTreeMap<&str, Samples> = BTreeMap::new();
+    let only = std::env::var("BENCH_ONLY").unwrap_or_default();
+    let actions: Vec<&str> = ACTIONS
+        .iter()
+        .copied()
+        .filter(|a| a.contains(only.as_str()))
+        .collect();
+    for round in 0..rounds {
+        for &action in &actions {
+            let reps = repetitions(action, n);
+            let s = samples.entry(action).or_default();
+            for r in [
+                &mut s.component,
+                &mut s.identical,
+                &mut s.minimal,
+                &mut s.in_store,
+            ] {
+                r.start_round();
+            }
+            let mut logs = Vec::with_capacity(reps);
+            for i in 0..reps {
+                let c = work.component(&mut m, action, round * reps + i);
+                s.component.push(us(c.took));
+                let store: std::time::Duration = c.calls.iter().flatten().map(|e| e.elapsed).sum();
+                s.in_store.push(us(store));
+                s.statements
+                    .push(c.calls.iter().map(|e| statements(e)).sum::<usize>() as f64);
+                s.crossings
+                    .push(c.calls.iter().map(Vec::len).sum::<usize>() as f64);
+                logs.push(c.calls);
+            }
+            for calls in &logs {
+                let took: std::time::Duration = calls.iter().map(|e| m.same.run(e)).sum();
+                s.identical.push(us(took));
+            }
+            for i in 0..reps {
+                s.minimal
+                    .push(us(work.minimal(&mut m, action, round * reps + i)));
+            }
+        }
+        eprintln!("round {} of {rounds} done", round + 1);
+    }
+    print(&samples, &actions, n, rounds, m.same.mismatches);
+}
+
+fn print(
+    samples: &BTreeMap<&str, Samples>,
+    actions: &[&str],
+    n: usize,
+    rounds: usize,
+    mismatches: usize,
+) {
+    println!("## In-process actions: component against raw SQLite\n");
+    println!("Machine: {}  ", machine::machine());
+    println!(
+        "Parameters: {n} calls per action per round (add_many: {}), {rounds} rounds, one agent, one connection each; \
+         figures are the median over rounds of each round's median µs per call.  ",
+        repetitions("add_many", n)
+    );
+    println!(
+        "Identical-statement replay mismatches (rows changed/returned differing from the component's): {mismatches}\n"
+    );
+    println!(
+        "| action | stmts component | stmts minimal | crossings | µs component | µs identical | µs minimal | × identical | × minimal | SQLite share of component |"
+    );
+    println!("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
+    let minimal_count: BTreeMap<&str, usize> =
+        minimal::FOOTNOTE.iter().map(|(a, c, _)| (*a, *c)).collect();
+    for &action in actions {
+        let s = &samples[action];
+        let (c, i, m) = (s.component.p50(), s.identical.p50(), s.minimal.p50());
+        println!(
+            "| {action} | {:.0} | {} | {:.0} | {c:.1} | {i:.1} | {m:.1} | {:.2} | {:.2} | {:.0} % |",
+            median(&s.statements),
+            minimal_count[action],
+            median(&s.crossings),
+            c / i,
+            c / m,
+            100.0 * s.in_store.p50() / c
+        );
+    }
+    if let Some(s) = samples.get("claim_next + update done") {
+        let (c, i, m) = (s.component.p50(), s.identical.p50(), s.minimal.p50());
+        println!(
+            "\nTargets (claim_next + update done): ≤ 1.25× identical: {:.2}× {}; ≤ 1.5× minimal: {:.2}× {}\n",
+            c / i,
+            if c / i <= 1.25 { "met" } else { "missed" },
+            c / m,
+            if c / m <= 1.5 { "met" } else { "missed" }
+        );
+    }
+    println!(
+        "Crossings: store operations per call (begin, statements, commit). SQLite share: time inside the store backend (SQLite and value conversion) over the whole call.\n"
+    );
+    println!("Minimal transactions:\n\n| action | stmts | statements |\n|---|--:|---|");
+    for (action, count, what) in minimal::FOOTNOTE {
+        println!("| {action} | {count} | {what} |");
+    }
+}

@@ -1,0 +1,189 @@
+//! A recording [`Backend`] wrapper (feature `statement-log`): every
+//! transaction operation the component asks of the store, with its SQL,
+//! its parameters, what it returned and how long the backend took.
+//!
+//! The in-process benchmarks replay the log on raw rusqlite, so their
+//! "identical statements" baseline follows whatever the guest runs today
+//! instead of a hand-copied list, and they split a call's time into
+//! SQLite (the backend) and everything else (sandbox, validation, JSON).
+
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+use tasklists_store::{Backend, OpenError, Rows, StoreError, TxId, Value};
+
+/// One operation of the `store` import, as the component made it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LoggedOp {
+    /// `begin(write)`: `BEGIN IMMEDIATE` for a write, deferred otherwise.
+    Begin {
+        /// Whether the write lock was asked for.
+        write: bool,
+    },
+    /// `execute(sql, params)`.
+    Execute {
+        /// The statement text.
+        sql: String,
+        /// Its bound parameters.
+        params: Vec<Value>,
+    },
+    /// `query(sql, params)`.
+    Query {
+        /// The statement text.
+        sql: String,
+        /// Its bound parameters.
+        params: Vec<Value>,
+    },
+    /// `commit()`.
+    Commit,
+    /// `rollback()`.
+    Rollback,
+    /// The host rolled back a transaction the call left open (trap, early
+    /// return), or a handle was dropped unfinished.
+    Abandon,
+}
+
+/// A logged operation and what came of it.
+#[derive(Clone, Debug)]
+pub struct LoggedEntry {
+    /// What was asked.
+    pub op: LoggedOp,
+    /// Rows changed (`execute`) or returned (`query`); 0 for the rest;
+    /// `None` when the backend refused it.
+    pub result: Option<u64>,
+    /// Time spent in the backend (SQLite and value conversion).
+    pub elapsed: Duration,
+}
+
+/// A shared handle on the log: give a clone to
+/// [`crate::HostConfig::with_statement_log`], read it with
+/// [`StatementLog::take`].
+#[derive(Clone, Debug, Default)]
+pub struct StatementLog {
+    entries: Arc<Mutex<Vec<LoggedEntry>>>,
+}
+
+impl StatementLog {
+    /// An empty log.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Everything logged since the last `take`, oldest first.
+    pub fn take(&self) -> Vec<LoggedEntry> {
+        std::mem::take(&mut *self.lock())
+    }
+
+    fn push(&self, op: LoggedOp, result: Option<u64>, elapsed: Duration) {
+        self.lock().push(LoggedEntry {
+            op,
+            result,
+            elapsed,
+        });
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Vec<LoggedEntry>> {
+        // A panic while pushing leaves a valid Vec: keep using it.
+        self.entries.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// `inner`, logging into `log`.
+pub(crate) fn wrap(inner: Box<dyn Backend>, log: Option<StatementLog>) -> Box<dyn Backend> {
+    match log {
+        Some(log) => Box::new(Recording {
+            inner,
+            log,
+            open: None,
+        }),
+        None => inner,
+    }
+}
+
+struct Recording {
+    inner: Box<dyn Backend>,
+    log: StatementLog,
+    /// The transaction begun and not yet committed or rolled back: its
+    /// handle dropped is a rollback the log must show.
+    open: Option<TxId>,
+}
+
+impl Recording {
+    /// Runs `f` on the backend, timed, and logs `op` with `count` of its
+    /// result.
+    fn logged<T>(
+        &mut self,
+        op: LoggedOp,
+        f: impl FnOnce(&mut dyn Backend) -> Result<T, StoreError>,
+        count: impl FnOnce(&T) -> u64,
+    ) -> Result<T, StoreError> {
+        let started = Instant::now();
+        let result = f(&mut *self.inner);
+        let elapsed = started.elapsed();
+        self.log.push(op, result.as_ref().ok().map(count), elapsed);
+        result
+    }
+}
+
+impl Backend for Recording {
+    fn connect(&mut self) -> Result<(), OpenError> {
+        self.inner.connect()
+    }
+
+    fn begin_call(&mut self) {
+        self.inner.begin_call();
+    }
+
+    fn end_call(&mut self) -> Option<bool> {
+        let left_open = self.inner.end_call();
+        if left_open.is_some() && self.open.take().is_some() {
+            self.log.push(LoggedOp::Abandon, Some(0), Duration::ZERO);
+        }
+        left_open
+    }
+
+    fn committed_write(&self) -> bool {
+        self.inner.committed_write()
+    }
+
+    fn begin(&mut self, write: bool) -> Result<TxId, StoreError> {
+        let id = self.logged(LoggedOp::Begin { write }, |b| b.begin(write), |_| 0)?;
+        self.open = Some(id);
+        Ok(id)
+    }
+
+    fn execute(&mut self, tx: TxId, sql: &str, params: &[Value]) -> Result<u64, StoreError> {
+        let op = LoggedOp::Execute {
+            sql: sql.to_owned(),
+            params: params.to_vec(),
+        };
+        self.logged(op, |b| b.execute(tx, sql, params), |n| *n)
+    }
+
+    fn query(&mut self, tx: TxId, sql: &str, params: &[Value]) -> Result<Rows, StoreError> {
+        let op = LoggedOp::Query {
+            sql: sql.to_owned(),
+            params: params.to_vec(),
+        };
+        self.logged(op, |b| b.query(tx, sql, params), |r| r.rows.len() as u64)
+    }
+
+    fn commit(&mut self, tx: TxId) -> Result<(), StoreError> {
+        self.open = self.open.filter(|&open| open != tx);
+        self.logged(LoggedOp::Commit, |b| b.commit(tx), |_| 0)
+    }
+
+    fn rollback(&mut self, tx: TxId) -> Result<(), StoreError> {
+        self.open = self.open.filter(|&open| open != tx);
+        self.logged(LoggedOp::Rollback, |b| b.rollback(tx), |_| 0)
+    }
+
+    fn abandon(&mut self, tx: TxId) {
+        // Called for every dropped handle: only one still open rolls back.
+        let started = Instant::now();
+        self.inner.abandon(tx);
+        if self.open == Some(tx) {
+            self.open = None;
+            self.log.push(LoggedOp::Abandon, Some(0), started.elapsed());
+        }
+    }
+}
