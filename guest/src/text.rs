@@ -97,6 +97,38 @@ pub fn json_text(value: &Json) -> String {
     out
 }
 
+/// `json_text(value).len()`, without building the text: what a page
+/// budget needs for every row it takes.
+pub fn json_text_len(value: &Json) -> usize {
+    /// Counts what serde_json writes, plus what [`json_text`] adds for
+    /// each unsafe character (a `\uXXXX` escape per UTF-16 unit instead
+    /// of the character's UTF-8 bytes).
+    struct Counter(usize);
+    impl std::io::Write for Counter {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len();
+            if !buf.iter().all(|b| (0x20..0x7f).contains(b)) {
+                // serde_json writes whole characters per call.
+                for c in String::from_utf8_lossy(buf)
+                    .chars()
+                    .filter(|c| is_unsafe(*c))
+                {
+                    self.0 += 6 * c.len_utf16() - c.len_utf8();
+                }
+            }
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut counter = Counter(0);
+    match serde_json::to_writer(&mut counter, value) {
+        Ok(()) => counter.0,
+        Err(_) => json_text(value).len(),
+    }
+}
+
 /// `s` as one line of plain text: unsafe characters (newlines included)
 /// become visible `\u{…}` escapes, everything else is kept.
 pub fn printable(s: &str) -> String {
@@ -172,6 +204,18 @@ mod tests {
         assert!(text.contains("é🚀\u{fe0f}"), "readable text stays: {text}");
         assert_eq!(serde_json::from_str::<Json>(&text).unwrap(), v);
         assert_eq!(json_text(&json!({"plain": "café"})), r#"{"plain":"café"}"#);
+    }
+
+    #[test]
+    fn json_text_len_is_the_length_of_json_text() {
+        for v in [
+            json!({"t": "a\u{7f}b\u{9b}31m\u{9d}0;x\u{7}\u{202e}rev\u{200b}\u{e0041}é🚀\u{fe0f}"}),
+            json!({"plain": "café", "n": [1, 2.5, null, true], "nested": {"k": "\n\t\"\\"}}),
+            json!("\u{2066}".repeat(100)),
+            json!([]),
+        ] {
+            assert_eq!(json_text_len(&v), json_text(&v).len(), "{v}");
+        }
     }
 
     #[test]

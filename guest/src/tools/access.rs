@@ -1,6 +1,8 @@
 //! Loading lists and tasks with the visibility rules applied: a private list
 //! belongs to its owner; anyone else needs an explicit, audited bypass.
 
+use std::sync::LazyLock;
+
 use serde_json::json;
 
 use super::call::Call;
@@ -68,7 +70,7 @@ pub struct Loaded {
 /// Loads a non-deleted task of a non-deleted list, with its list and
 /// dependencies in the same statement, and checks access to its list.
 pub fn task(call: &mut Call, task_id: &str) -> ToolResult<Loaded> {
-    let rows = call.rows(&task_query(), crate::params![task_id])?;
+    let rows = call.rows(&TASK_QUERY, crate::params![task_id])?;
     let row = rows
         .first()
         .ok_or_else(|| ToolError::not_found("task", task_id))?;
@@ -96,6 +98,9 @@ pub fn task(call: &mut Call, task_id: &str) -> ToolResult<Loaded> {
     let deps = deps_column(row.get(width));
     Ok(Loaded { task, list, deps })
 }
+
+/// [`task_query`], built once.
+static TASK_QUERY: LazyLock<String> = LazyLock::new(task_query);
 
 /// The query of [`task`] (param: the task id): the task's columns, its
 /// dependencies, then its list's columns (NULL if the list is gone).

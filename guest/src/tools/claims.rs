@@ -2,6 +2,8 @@
 //! Writes run under the store's write lock (`BEGIN IMMEDIATE`), so the
 //! select-then-conditional-update below is atomic across processes.
 
+use std::sync::LazyLock;
+
 use serde_json::{Value as Json, json};
 
 use super::access;
@@ -40,7 +42,7 @@ pub fn claim_next(call: &mut Call) -> ToolResult<Output> {
     let agent = call.agent()?.to_string();
     let list_id = call.params.str("list_id").unwrap_or_default().to_string();
     let rows = call.rows(
-        &pick_query(),
+        &PICK,
         crate::params![list_id.as_str(), agent.as_str(), call.now],
     )?;
     let row = rows
@@ -99,6 +101,9 @@ pub fn claim_next(call: &mut Call) -> ToolResult<Output> {
     task.updated_at = call.now;
     claim_output(&task, &deps, "claimed")
 }
+
+/// [`pick_query`], built once.
+static PICK: LazyLock<String> = LazyLock::new(pick_query);
 
 /// The query of [`claim_next`] (params: list id, agent, now): the list's
 /// columns, then those of the task to hand out (all NULL when none) and

@@ -49,7 +49,7 @@ impl Page {
 
     /// Adds `row`, or says the page is full (the row starts the next page).
     pub fn add(&mut self, row: Json) -> bool {
-        let size = crate::text::json_text(&row).len();
+        let size = crate::text::json_text_len(&row);
         if self.rows.len() == self.limit
             || (!self.rows.is_empty() && self.bytes + size > PAGE_BYTES)
         {
