@@ -58,17 +58,7 @@ fn try_runaway_write(
     bound: Duration,
 ) -> Result<Duration, String> {
     let before = dump(&db.path);
-    db.host()
-        .set_fault_injection(Some(FaultInjection::flood_query(values)));
-    let started = Instant::now();
-    let result = db.call(
-        &ctx(A),
-        "task_items",
-        "create",
-        &json!({"list_id": list, "title": "never written"}),
-    );
-    let elapsed = started.elapsed();
-    db.host().set_fault_injection(None);
+    let (result, elapsed) = flooded_create(db, list, values, "never written");
     let e = match result {
         Ok(out) => return Err(out.to_content_text()),
         Err(e) => e,
@@ -87,23 +77,35 @@ fn try_runaway_write(
     Ok(elapsed)
 }
 
+/// One `task_items create` of `title` with a flood of `values` armed for
+/// it (disarmed after): its outcome and how long it took.
+fn flooded_create(
+    db: &TestDb,
+    list: &str,
+    values: usize,
+    title: &str,
+) -> (Result<ToolOutput, ToolError>, Duration) {
+    db.host()
+        .set_fault_injection(Some(FaultInjection::flood_query(values)));
+    let started = Instant::now();
+    let result = db.call(
+        &ctx(A),
+        "task_items",
+        "create",
+        &json!({"list_id": list, "title": title}),
+    );
+    let elapsed = started.elapsed();
+    db.host().set_fault_injection(None);
+    (result, elapsed)
+}
+
 /// How many values the flood needs so that the component cannot finish
 /// within [`TIMEOUT`]: grown until a flood times out (printed).
 fn values_that_time_out(db: &TestDb, list: &str) -> usize {
     let mut values = 1 << 20;
     loop {
         let before = dump(&db.path);
-        db.host()
-            .set_fault_injection(Some(FaultInjection::flood_query(values)));
-        let started = Instant::now();
-        let result = db.call(
-            &ctx(A),
-            "task_items",
-            "create",
-            &json!({"list_id": list, "title": "probe"}),
-        );
-        let elapsed = started.elapsed();
-        db.host().set_fault_injection(None);
+        let (result, elapsed) = flooded_create(db, list, values, "probe");
         match result {
             Err(e) if e.message.contains("time limit") => {
                 eprintln!("runaway: {values} values time out ({elapsed:?})");
