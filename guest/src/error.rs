@@ -68,21 +68,37 @@ impl From<StoreError> for ToolError {
         let hint = match e {
             StoreError::Busy(_) => "the database stayed locked by other agents; retry the call",
             StoreError::Io(_) => {
-                "check disk space, and that the database file, its -wal and -shm files and their directory are writable; the next call tries again"
+                "for a file: check disk space, and that it, its -wal and -shm files and their directory are writable; for a server: that it is up and the URL, user and password are right; the next call tries again"
             }
-            StoreError::Corrupt(_) => {
-                "the database file is damaged; restore it or point --db elsewhere"
-            }
+            StoreError::Corrupt(_) => "the database is damaged; restore it or point --db elsewhere",
             StoreError::Constraint(_) | StoreError::Sql(_) | StoreError::InvalidState(_) => {
                 "a bug in tasklists: please report it with the call that failed"
             }
-            StoreError::Other(_) => "retry the call; if it persists, check the database file",
+            StoreError::Other(_) => "retry the call; if it persists, check the database",
         };
         ToolError::new(
             ErrorCode::Storage,
             format!("store failed: {e}; nothing was changed"),
             hint,
         )
+    }
+}
+
+impl ToolError {
+    /// A commit that failed on I/O (a connection lost while committing):
+    /// whether the server applied it is unknown, so the agent is told to
+    /// look before repeating a write.
+    pub fn commit_failed(e: StoreError) -> Self {
+        match e {
+            StoreError::Io(_) => ToolError::new(
+                ErrorCode::Storage,
+                format!(
+                    "store failed while committing: {e}; the change may or may not have been applied"
+                ),
+                "read the list or task back before repeating the call; the next call tries the store again",
+            ),
+            other => other.into(),
+        }
     }
 }
 

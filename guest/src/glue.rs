@@ -34,6 +34,7 @@ mod component {
         CallContext, CallFailure, CommandEffect, CommandInfo, Completion, Line, ToolError,
         ToolInfo, ToolReply, WidgetView,
     };
+    use crate::schema::dialect::DialectSql;
     use crate::{envelope, render, store, tools, views};
 
     struct Component;
@@ -41,8 +42,8 @@ mod component {
 
     /// The WIT store, seen through the domain's [`store::Store`] trait.
     struct WitStore;
-    /// An open WIT transaction.
-    struct WitTx(wstore::Transaction);
+    /// An open WIT transaction, and the dialect its SQL is written in.
+    struct WitTx(wstore::Transaction, store::Dialect);
     /// The WIT clock.
     struct WitClock;
 
@@ -78,18 +79,32 @@ mod component {
         }
     }
 
+    /// The store's dialect, asked once: it is fixed for the store's lifetime.
+    fn dialect() -> store::Dialect {
+        static DIALECT: std::sync::OnceLock<store::Dialect> = std::sync::OnceLock::new();
+        *DIALECT.get_or_init(|| match wstore::dialect() {
+            wstore::SqlDialect::Sqlite => store::Dialect::Sqlite,
+            wstore::SqlDialect::Postgres => store::Dialect::Postgres,
+        })
+    }
+
     impl store::Store for WitStore {
         fn begin(&self, write: bool) -> Result<Box<dyn store::Tx + '_>, store::StoreError> {
             wstore::begin(write)
-                .map(|t| Box::new(WitTx(t)) as Box<dyn store::Tx>)
+                .map(|t| Box::new(WitTx(t, dialect())) as Box<dyn store::Tx>)
                 .map_err(err)
         }
     }
 
     impl store::Tx for WitTx {
+        fn dialect(&self) -> store::Dialect {
+            self.1
+        }
+
         fn execute(&self, sql: &str, params: &[store::Value]) -> Result<u64, store::StoreError> {
             let params: Vec<wstore::Value> = params.iter().map(to_wit).collect();
-            self.0.execute(sql, &params).map_err(err)
+            let sql = self.1.sql(sql);
+            self.0.execute(&sql, &params).map_err(err)
         }
 
         fn query(
@@ -98,7 +113,7 @@ mod component {
             params: &[store::Value],
         ) -> Result<store::Rows, store::StoreError> {
             let params: Vec<wstore::Value> = params.iter().map(to_wit).collect();
-            let rows = self.0.query(sql, &params).map_err(err)?;
+            let rows = self.0.query(&self.1.sql(sql), &params).map_err(err)?;
             Ok(store::Rows {
                 columns: rows.columns,
                 rows: rows

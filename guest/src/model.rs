@@ -27,7 +27,7 @@ pub fn aliased(cols: &str, alias: &str) -> String {
 /// separated in the dependencies' position order (ids hold no comma): the
 /// query that loads a task brings its `depends_on` along instead of a
 /// second statement. Read it with [`deps_column`].
-pub const DEPS_OF_T: &str = "(SELECT group_concat(d.depends_on_id, ',' ORDER BY u.position, u.id) \
+pub const DEPS_OF_T: &str = "(SELECT string_agg(d.depends_on_id, ',' ORDER BY u.position, u.id) \
      FROM task_deps d JOIN tasks u ON u.id = d.depends_on_id WHERE d.task_id = t.id AND u.deleted_at IS NULL)";
 
 /// The ids of a [`DEPS_OF_T`] column (NULL: none).

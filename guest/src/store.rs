@@ -3,10 +3,12 @@
 //! the WIT `store` import; native unit tests over the host's SQLite backend
 //! itself (`testing.rs`), so both run on the same store rules.
 
-pub use tasklists_store::{Rows, StoreError, Value};
+pub use tasklists_store::{Dialect, Rows, StoreError, Value};
 
 /// An open transaction. Implementations roll back when dropped unfinished.
 pub trait Tx {
+    /// The SQL dialect of the store (fixed for its lifetime).
+    fn dialect(&self) -> Dialect;
     /// Runs a statement that returns no rows; returns rows changed.
     fn execute(&self, sql: &str, params: &[Value]) -> Result<u64, StoreError>;
     /// Runs a statement that returns rows.

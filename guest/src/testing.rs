@@ -59,6 +59,10 @@ impl Store for TestStore {
 }
 
 impl Tx for TestTx<'_> {
+    fn dialect(&self) -> crate::store::Dialect {
+        self.store.backend.borrow().dialect()
+    }
+
     fn execute(&self, sql: &str, params: &[Value]) -> Result<u64, StoreError> {
         self.store
             .backend

@@ -41,7 +41,7 @@ struct Live {
 /// between threads in a `Mutex` (it is `Send`).
 pub struct Host {
     runtime: Arc<Runtime>,
-    clock: Arc<dyn Clock>,
+    clock: Option<Arc<dyn Clock>>,
     call_timeout: Duration,
     memory_limit_bytes: usize,
     max_params_bytes: usize,
@@ -361,7 +361,7 @@ impl Host {
         let stderr = MemoryOutputPipe::new(STDERR_CAPTURE_BYTES);
         let state = HostState {
             store: store_ctx,
-            clock: Arc::clone(&self.clock),
+            clock: self.clock.clone(),
             wasi: sandbox::deny_all_wasi(stderr.clone()),
             table: ResourceTable::new(),
             limiter: Limiter::new(self.memory_limit_bytes),

@@ -6,7 +6,7 @@ use crate::error::HostError;
 use crate::imports::faults::FaultInjection;
 #[cfg(feature = "statement-log")]
 use crate::imports::statement_log::StatementLog;
-use crate::time_source::{Clock, SystemClock};
+use crate::time_source::Clock;
 use std::ffi::OsString;
 use std::fmt;
 use std::path::PathBuf;
@@ -26,8 +26,10 @@ pub struct HostConfig {
     /// The store: an SQLite file (created, with its parent directories, if
     /// missing).
     pub store: Location,
-    /// The component's clock.
-    pub clock: Arc<dyn Clock>,
+    /// The component's clock; `None`: the store's own when it has one (the
+    /// database server's, for a store several machines share, so leases
+    /// never depend on each machine's clock), else the system clock.
+    pub clock: Option<Arc<dyn Clock>>,
     /// Where the compiled component is cached; `None` = the default
     /// (`$TASKLISTS_CACHE_DIR`, `$XDG_CACHE_HOME/tasklists`, `~/.cache/tasklists`).
     pub cache_dir: Option<PathBuf>,
@@ -55,7 +57,7 @@ impl HostConfig {
     pub fn new(location: impl Into<Location>) -> Self {
         HostConfig {
             store: location.into(),
-            clock: Arc::new(SystemClock),
+            clock: None,
             cache_dir: None,
             call_timeout: DEFAULT_CALL_TIMEOUT,
             memory_limit_bytes: DEFAULT_MEMORY_LIMIT_BYTES,
@@ -68,9 +70,9 @@ impl HostConfig {
         }
     }
 
-    /// Uses `clock` as the component's time source.
+    /// Uses `clock` as the component's time source, whatever the store.
     pub fn with_clock(mut self, clock: Arc<dyn Clock>) -> Self {
-        self.clock = clock;
+        self.clock = Some(clock);
         self
     }
 
@@ -124,7 +126,7 @@ impl fmt::Debug for HostConfig {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("HostConfig")
             .field("store", &self.store)
-            .field("now_ms", &self.clock.now_ms())
+            .field("now_ms", &self.clock.as_ref().map(|c| c.now_ms()))
             .field("cache_dir", &self.cache_dir)
             .field("call_timeout", &self.call_timeout)
             .field("memory_limit_bytes", &self.memory_limit_bytes)

@@ -15,8 +15,9 @@ use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 pub(crate) struct HostState {
     /// The `store` import: the backend (its connection) and its transactions.
     pub(crate) store: StoreImport,
-    /// The `clock` import's source.
-    pub(crate) clock: Arc<dyn Clock>,
+    /// The `clock` import's source; `None`: the store's clock, else the
+    /// system clock.
+    pub(crate) clock: Option<Arc<dyn Clock>>,
     /// The deny-all WASI context.
     pub(crate) wasi: WasiCtx,
     /// Resources handed to the component (transactions, WASI streams).

@@ -1,20 +1,15 @@
-//! The database schema, owned by the component: numbered migrations tracked
-//! with `PRAGMA user_version`. A database newer than this component is
-//! refused untouched, never downgraded or damaged.
+//! The database schema, owned by the component: numbered migrations per
+//! SQL dialect ([`dialect`]), tracked by a version stamp. A database newer
+//! than this component is refused untouched, never downgraded or damaged.
+
+pub mod dialect;
 
 use crate::error::{ErrorCode, ToolError, ToolResult};
-use crate::store::Store;
+use crate::store::{Store, Value};
+use dialect::DialectSql;
 
-/// The migrations, in order; migration `i` brings the schema to version `i + 1`.
-pub const MIGRATIONS: &[&str] = &[
-    include_str!("migrations/0001_init.sql"),
-    include_str!("migrations/0002_ready_index.sql"),
-    include_str!("migrations/0003_view_indexes.sql"),
-    include_str!("migrations/0004_list_counters.sql"),
-];
-
-/// The schema version this component writes.
-pub const LATEST: i64 = MIGRATIONS.len() as i64;
+/// The schema version this component writes (the same in every dialect).
+pub const LATEST: i64 = dialect::STEPS as i64;
 
 /// Brings the database to [`LATEST`], or refuses a newer one. Safe when
 /// several processes start at once: the version is re-read under the write lock.
@@ -35,21 +30,27 @@ pub fn ensure(store: &dyn Store) -> ToolResult<()> {
     if version == 0 {
         check_empty(&*tx)?;
     }
-    for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+    let dialect = tx.dialect();
+    for (i, sql) in dialect
+        .migrations()
+        .iter()
+        .enumerate()
+        .skip(version as usize)
+    {
         for statement in statements(sql) {
             tx.execute(&statement, &[])?;
         }
-        tx.execute(&format!("PRAGMA user_version = {}", i + 1), &[])?;
+        tx.execute(&dialect.set_version(i as i64 + 1), &[])?;
     }
     tx.commit()?;
     Ok(())
 }
 
 /// The statements of a migration file: `--` comment lines dropped (they
-/// may contain semicolons), then split on `;`, except inside a trigger's
-/// `BEGIN … END` body, whose statements stay with their `CREATE TRIGGER`.
-/// Migrations hold no string literals with semicolons, which keeps this
-/// simple.
+/// may contain semicolons), then split on `;`, except inside a SQLite
+/// trigger's `BEGIN … END` body, whose statements stay with their `CREATE
+/// TRIGGER`, and inside a PostgreSQL function's `$$ … $$` body. Migrations
+/// hold no string literals with semicolons, which keeps this simple.
 pub fn statements(sql: &str) -> Vec<String> {
     let code: String = sql
         .lines()
@@ -64,7 +65,11 @@ pub fn statements(sql: &str) -> Vec<String> {
             None => piece.to_string(),
         };
         let upper = piece.to_ascii_uppercase();
-        if upper.starts_with("CREATE TRIGGER") && !upper.ends_with("END") {
+        let open_body = piece.matches("$$").count() % 2 == 1;
+        let open_trigger = upper.starts_with("CREATE TRIGGER")
+            && upper.contains("BEGIN")
+            && !upper.ends_with("END");
+        if open_body || open_trigger {
             trigger = Some(piece);
         } else {
             out.push(piece);
@@ -74,24 +79,31 @@ pub fn statements(sql: &str) -> Vec<String> {
     out
 }
 
-/// The schema version stamped in the database (0 for a new file).
+/// The schema version stamped in the database (0 for a new one).
 pub fn read_version(tx: &dyn crate::store::Tx) -> ToolResult<i64> {
-    let rows = tx.query("PRAGMA user_version", &[])?;
-    Ok(rows
-        .rows
-        .first()
-        .and_then(|r| r.first())
-        .and_then(|v| v.as_i64())
-        .unwrap_or(0))
+    let rows = tx.query(tx.dialect().read_version(), &[])?;
+    let stamp = rows.rows.first().and_then(|r| r.first());
+    Ok(match stamp {
+        Some(Value::Integer(v)) => *v,
+        // PostgreSQL's stamp is text; one that is not a number is not ours.
+        Some(Value::Text(v)) => v.trim().parse().map_err(|_| {
+            ToolError::new(
+                ErrorCode::Storage,
+                format!(
+                    "the database's schema stamp {} is not a tasklists version; nothing was changed",
+                    crate::text::quote(v)
+                ),
+                "point --db / TASKLISTS_DB at a tasklists database or at a new one",
+            )
+        })?,
+        _ => 0,
+    })
 }
 
 /// A database without our version stamp must be empty: tables of another
 /// application mean `--db` points at the wrong file, which is left alone.
 fn check_empty(tx: &dyn crate::store::Tx) -> ToolResult<()> {
-    let rows = tx.query(
-        "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' LIMIT 3",
-        &[],
-    )?;
+    let rows = tx.query(tx.dialect().foreign_tables(), &[])?;
     let names: Vec<&str> = rows
         .rows
         .iter()
@@ -106,7 +118,7 @@ fn check_empty(tx: &dyn crate::store::Tx) -> ToolResult<()> {
             "this database is not a tasklists database (it holds {}); nothing was changed",
             names.join(", ")
         ),
-        "point --db / TASKLISTS_DB at a tasklists database or at a new file",
+        "point --db / TASKLISTS_DB at a tasklists database or at a new one",
     ))
 }
 
@@ -156,7 +168,7 @@ mod tests {
         for from in 0..LATEST {
             let h = Harness::default();
             let tx = h.store.begin(true).unwrap();
-            for sql in &MIGRATIONS[..from as usize] {
+            for sql in &dialect::Dialect::Sqlite.migrations()[..from as usize] {
                 for s in statements(sql) {
                     tx.execute(&s, &[]).unwrap();
                 }

@@ -90,7 +90,7 @@ fn dispatch(
     };
     let out = run(&mut call)?;
     drop(call);
-    tx.commit()?;
+    tx.commit().map_err(ToolError::commit_failed)?;
     Ok(out)
 }
 

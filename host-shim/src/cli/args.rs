@@ -1,16 +1,16 @@
 //! The command line, declared with clap's derive API.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use std::path::PathBuf;
+use std::ffi::OsString;
 
 /// Persistent, ordered, shareable task lists for AI agents, from the
 /// command line. Every rule and text comes from the sandboxed component.
 #[derive(Debug, Parser)]
 #[command(name = "tasklists", version, propagate_version = true)]
 pub(crate) struct Cli {
-    /// The database file [default: $TASKLISTS_DB, else $XDG_DATA_HOME/tasklists/tasks.db, else ~/.local/share/tasklists/tasks.db]
-    #[arg(long, global = true, value_name = "PATH")]
-    pub(crate) db: Option<PathBuf>,
+    /// The store: a database file, or a PostgreSQL URL (postgresql://user@host/db, or libpq key=value words) [default: $TASKLISTS_DB, else $XDG_DATA_HOME/tasklists/tasks.db, else ~/.local/share/tasklists/tasks.db]
+    #[arg(long, global = true, value_name = "PATH|URL")]
+    pub(crate) db: Option<OsString>,
 
     /// Your agent identity [default: $TASKLISTS_AGENT_ID]; without one, calls
     /// that change state fail with agent_required (no identity is ever invented)
@@ -58,7 +58,7 @@ pub(crate) enum Command {
     },
     /// Serve the five tools over MCP on stdin/stdout (for Claude Code, Codex, Cursor, …); stops when stdin closes
     Mcp,
-    /// Print the database path in effect
+    /// Print the store in effect (a file path, or a server URL without its password)
     DbPath,
     /// Run a scripted multi-agent session on a fresh temporary database (or --db)
     Demo,

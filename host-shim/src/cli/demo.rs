@@ -11,17 +11,17 @@ use serde_json::Value;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
-use tasklists_host::{CallContext, Host, HostConfig, Line, Span, Style};
+use tasklists_host::{CallContext, Host, HostConfig, Line, Location, Span, Style};
 
 /// Runs the scripted session.
 pub(crate) fn run(globals: &Globals) -> Result<(), Failure> {
     let db = match &globals.db {
-        Some(db) => db.clone(),
+        Some(_) => globals.location()?,
         // TASKLISTS_DB from the environment is the user's real database:
         // only an explicit --db sends the demo there.
-        None => fresh_temp_db(),
+        None => Location::from(fresh_temp_db()),
     };
-    let mut host = Host::open(HostConfig::new(&db))?;
+    let mut host = Host::open(HostConfig::new(db.clone()))?;
     let intro = vec![
         vec![
             Span::new("tasklists demo", Style::Strong),
@@ -29,7 +29,7 @@ pub(crate) fn run(globals: &Globals) -> Result<(), Failure> {
                 format!(": {} agents share one list in ", AGENTS.len()),
                 Style::Text,
             ),
-            Span::new(db.display().to_string(), Style::Accent),
+            Span::new(db.to_string(), Style::Accent),
         ],
         vec![Span::new(
             format!(
@@ -87,7 +87,7 @@ pub(crate) fn run(globals: &Globals) -> Result<(), Failure> {
         Span::new(
             format!(
                 "tasklists --db {} --agent-id you call task_lists '{{\"action\":\"find\"}}'",
-                db.display()
+                db
             ),
             Style::Text,
         ),

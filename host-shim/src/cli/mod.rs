@@ -16,7 +16,7 @@ mod watch;
 
 use args::{Cli, ColorChoice, Command};
 use clap::Parser;
-use std::path::PathBuf;
+use std::ffi::OsString;
 use std::process::ExitCode;
 use tasklists_host::{CallContext, Host, HostConfig, HostError, Location, default_location};
 
@@ -39,7 +39,7 @@ impl From<HostError> for Failure {
 /// What every command needs from the global options.
 pub(crate) struct Globals {
     /// `--db`, if given (`TASKLISTS_DB` is read by `default_location`).
-    pub(crate) db: Option<PathBuf>,
+    pub(crate) db: Option<OsString>,
     /// The caller's context.
     pub(crate) ctx: CallContext,
     /// `--color`.
@@ -50,7 +50,7 @@ impl Globals {
     /// The store in effect: `--db`, `TASKLISTS_DB`, then the XDG default.
     pub(crate) fn location(&self) -> Result<Location, HostError> {
         match &self.db {
-            Some(path) => Ok(Location::from(path)),
+            Some(db) => Ok(Location::from_os_str(db)),
             None => default_location(),
         }
     }

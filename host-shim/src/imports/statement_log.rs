@@ -125,6 +125,14 @@ impl Recording {
 }
 
 impl Backend for Recording {
+    fn dialect(&self) -> tasklists_store::Dialect {
+        self.inner.dialect()
+    }
+
+    fn now_ms(&mut self) -> Option<i64> {
+        self.inner.now_ms()
+    }
+
     fn connect(&mut self) -> Result<(), OpenError> {
         self.inner.connect()
     }

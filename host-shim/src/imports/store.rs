@@ -96,6 +96,13 @@ fn params(values: Vec<wit::Value>) -> Vec<Value> {
 }
 
 impl wit::Host for HostState {
+    fn dialect(&mut self) -> wasmtime::Result<wit::SqlDialect> {
+        Ok(match self.store.backend.dialect() {
+            tasklists_store::Dialect::Sqlite => wit::SqlDialect::Sqlite,
+            tasklists_store::Dialect::Postgres => wit::SqlDialect::Postgres,
+        })
+    }
+
     fn begin(
         &mut self,
         write: bool,

@@ -3,7 +3,7 @@
 //! The WIT `store` implementation of each host only maps its bindings onto
 //! this trait; an engine (SQLite today) implements it.
 
-use crate::{Deadline, OpenError, Rows, StoreError, Value};
+use crate::{Deadline, Dialect, OpenError, Rows, StoreError, Value};
 use std::time::Duration;
 
 /// Which transaction a handle names. Handles of finished transactions stay
@@ -29,6 +29,17 @@ pub struct BackendOptions {
 /// after an I/O failure so that the next call sees the database as it is
 /// then.
 pub trait Backend: Send {
+    /// The SQL dialect this backend's engine speaks (the component picks
+    /// its migrations and the few statements that differ by it).
+    fn dialect(&self) -> Dialect;
+
+    /// The store's own clock, for a store that several machines share: the
+    /// database server's time, so leases never depend on each machine's
+    /// clock. `None` for a local store (the host's clock is the one).
+    fn now_ms(&mut self) -> Option<i64> {
+        None
+    }
+
     /// Opens the connection now if it is closed: a host that must fail at
     /// once on a bad database calls this before serving.
     fn connect(&mut self) -> Result<(), OpenError>;

@@ -1,5 +1,6 @@
 //! The wall-clock deadline of the call in progress, shared with SQLite's
-//! busy and progress handlers. The epoch deadline only interrupts
+//! busy and progress handlers and turned into a PostgreSQL server's
+//! statement and lock timeouts. The epoch deadline only interrupts
 //! WebAssembly code; this one bounds what the host does for the component
 //! (waiting for another process's lock, running a long statement), so a
 //! call can neither hang nor hold the write lock past its time limit.
@@ -55,6 +56,16 @@ impl Deadline {
         let at = self.0.load(Ordering::Relaxed);
         at != NONE && nanos_since_origin(Instant::now()) >= at
     }
+
+    /// How long the current call has left (zero once past its deadline);
+    /// `None` while no call is in progress. A server store hands this to
+    /// the server as its statement and lock timeouts, which it enforces
+    /// itself.
+    pub fn remaining(&self) -> Option<Duration> {
+        let at = self.0.load(Ordering::Relaxed);
+        (at != NONE)
+            .then(|| Duration::from_nanos(at.saturating_sub(nanos_since_origin(Instant::now()))))
+    }
 }
 
 /// How much of the call's time limit the host may spend in SQL. A little
@@ -79,5 +90,18 @@ mod tests {
         assert!(!d.passed());
         d.clear();
         assert!(!d.passed());
+    }
+
+    #[test]
+    fn tells_what_is_left_of_the_call() {
+        let d = Deadline::new();
+        assert_eq!(d.remaining(), None);
+        d.start(Duration::from_secs(60));
+        let left = d.remaining().unwrap();
+        assert!(left > Duration::from_secs(59) && left <= Duration::from_secs(60));
+        d.start(Duration::ZERO);
+        assert_eq!(d.remaining(), Some(Duration::ZERO));
+        d.clear();
+        assert_eq!(d.remaining(), None);
     }
 }

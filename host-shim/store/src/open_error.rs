@@ -1,5 +1,7 @@
 //! Why a store could not be opened: the database is missing its directory,
-//! unreadable, not a database, or refused by the engine.
+//! unreadable, not a database, or refused by the engine; for a server
+//! store, the server could not be reached or refused the connection, or
+//! the connection string cannot be used.
 
 use std::path::PathBuf;
 
@@ -41,5 +43,26 @@ pub enum OpenError {
         /// The engine's error.
         #[source]
         source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// The database server could not be reached, refused the connection
+    /// (password, TLS, a missing database), or this build cannot serve it.
+    /// Trying again later may work: nothing was changed.
+    #[error("cannot connect to {location}: {reason}")]
+    Server {
+        /// Where, shown without a password.
+        location: String,
+        /// Why, with the server's message and SQLSTATE where it gave one
+        /// (never the password).
+        reason: String,
+    },
+    /// The connection string cannot be used as written (an unknown
+    /// `sslmode`, malformed text); it must be fixed before anything
+    /// connects.
+    #[error("the PostgreSQL connection string {location} cannot be used: {reason}")]
+    ConnectionString {
+        /// The string, shown without a password.
+        location: String,
+        /// What is wrong with it.
+        reason: String,
     },
 }

@@ -62,6 +62,15 @@ impl<T: Into<Value>> From<Option<T>> for Value {
     }
 }
 
+/// The SQL dialect a store speaks (`wit/store.wit`'s `dialect`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    /// SQLite 3 (`?` placeholders, `PRAGMA user_version`).
+    Sqlite,
+    /// PostgreSQL (`$n` placeholders, a version table, `plpgsql` triggers).
+    Postgres,
+}
+
 /// Rows returned by a query, columns in the order of the SELECT.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Rows {

@@ -18,7 +18,7 @@ mod watch;
 pub use open::{enable_wal, open};
 pub use watch::SqliteWatch;
 
-use crate::{Backend, BackendOptions, OpenError, Rows, StoreError, TxId, Value};
+use crate::{Backend, BackendOptions, Dialect, OpenError, Rows, StoreError, TxId, Value};
 use errors::READ_ONLY;
 use rusqlite::Connection;
 use statements::{run_control, run_execute, run_query};
@@ -300,6 +300,10 @@ fn open_error(e: &OpenError) -> StoreError {
 }
 
 impl Backend for SqliteBackend {
+    fn dialect(&self) -> Dialect {
+        Dialect::Sqlite
+    }
+
     fn connect(&mut self) -> Result<(), OpenError> {
         self.connection().map(drop)
     }

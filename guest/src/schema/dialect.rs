@@ -1,0 +1,184 @@
+//! Everything that differs between the SQL engines a store may speak, in
+//! one place. The host announces its store's dialect through the WIT
+//! `store` interface; the rest of the component writes one SQL, the subset
+//! SQLite and PostgreSQL share (`?` / `?N` placeholders, `string_agg`,
+//! `UPDATE … FROM`, `RETURNING`), and never branches on the engine:
+//!
+//! - [`Dialect::migrations`]: the schema steps, numbered per dialect (the
+//!   same numbers on both today; a step whose SQL is the same is one file,
+//!   in `migrations/shared/`).
+//! - [`Dialect::read_version`] / [`Dialect::set_version`]: where the
+//!   schema version lives (SQLite's `PRAGMA user_version`; on PostgreSQL
+//!   the comment of the `tasklists_schema` table).
+//! - [`Dialect::foreign_tables`]: the tables of another application, which
+//!   make a database without our version stamp one to leave alone.
+//! - [`Dialect::sql`]: the placeholders, rewritten for PostgreSQL (`$N`).
+
+use std::borrow::Cow;
+
+pub use tasklists_store::Dialect;
+
+/// SQLite's schema steps; step `i` brings the schema to version `i + 1`.
+const SQLITE: &[&str] = &[
+    include_str!("migrations/sqlite/0001_init.sql"),
+    include_str!("migrations/shared/0002_ready_index.sql"),
+    include_str!("migrations/shared/0003_view_indexes.sql"),
+    include_str!("migrations/sqlite/0004_list_counters.sql"),
+];
+
+/// PostgreSQL's schema steps, numbered like SQLite's: version `N` is the
+/// same schema on both.
+const POSTGRES: &[&str] = &[
+    include_str!("migrations/postgres/0001_init.sql"),
+    include_str!("migrations/shared/0002_ready_index.sql"),
+    include_str!("migrations/shared/0003_view_indexes.sql"),
+    include_str!("migrations/postgres/0004_list_counters.sql"),
+];
+
+/// How many schema steps each dialect has: a schema version names the
+/// same schema in every dialect.
+pub const STEPS: usize = SQLITE.len();
+const _: () = assert!(POSTGRES.len() == STEPS);
+
+/// The version stamp of a PostgreSQL database: the comment of
+/// `tasklists_schema` in the store's schema, as text (no row, read as 0,
+/// when the table is not there). A row of the table would fail to read in
+/// a database without it, and on PostgreSQL a failed statement spoils the
+/// whole transaction. The catalogs are joined rather than looked up with
+/// `to_regclass`: its name lookup may answer from a cache that has not yet
+/// seen the table another host just created (a writer that waited for the
+/// write lock while the first host migrated would then migrate again).
+const POSTGRES_VERSION: &str = "SELECT d.description FROM pg_catalog.pg_class c \
+     JOIN pg_catalog.pg_description d ON d.objoid = c.oid \
+     AND d.classoid = 'pg_catalog.pg_class'::regclass AND d.objsubid = 0 \
+     WHERE c.relname = 'tasklists_schema' AND c.relnamespace = current_schema()::regnamespace";
+
+/// The tables of another application in a SQLite database.
+const SQLITE_FOREIGN: &str =
+    "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' LIMIT 3";
+
+/// The tables, views and sequences in the PostgreSQL schema the store
+/// connects to (the first of its `search_path`).
+const POSTGRES_FOREIGN: &str = "SELECT c.relname FROM pg_catalog.pg_class c \
+     WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p', 'v', 'm', 'f') \
+     ORDER BY c.relname LIMIT 3";
+
+/// The dialect's half of what the schema module needs (a trait because
+/// [`Dialect`] is the store crate's type).
+pub trait DialectSql {
+    /// The schema steps, in order.
+    fn migrations(self) -> &'static [&'static str];
+    /// A query whose one column is the schema version (an integer, text
+    /// holding one, or `NULL` for none).
+    fn read_version(self) -> &'static str;
+    /// The statement that stamps `version`.
+    fn set_version(self, version: i64) -> String;
+    /// A query listing up to three tables of another application.
+    fn foreign_tables(self) -> &'static str;
+    /// `sql` with its placeholders in this dialect's syntax.
+    fn sql(self, sql: &str) -> Cow<'_, str>;
+}
+
+impl DialectSql for Dialect {
+    fn migrations(self) -> &'static [&'static str] {
+        match self {
+            Dialect::Sqlite => SQLITE,
+            Dialect::Postgres => POSTGRES,
+        }
+    }
+
+    fn read_version(self) -> &'static str {
+        match self {
+            Dialect::Sqlite => "PRAGMA user_version",
+            Dialect::Postgres => POSTGRES_VERSION,
+        }
+    }
+
+    fn set_version(self, version: i64) -> String {
+        match self {
+            Dialect::Sqlite => format!("PRAGMA user_version = {version}"),
+            Dialect::Postgres => format!("COMMENT ON TABLE tasklists_schema IS '{version}'"),
+        }
+    }
+
+    fn foreign_tables(self) -> &'static str {
+        match self {
+            Dialect::Sqlite => SQLITE_FOREIGN,
+            Dialect::Postgres => POSTGRES_FOREIGN,
+        }
+    }
+
+    fn sql(self, sql: &str) -> Cow<'_, str> {
+        match self {
+            Dialect::Sqlite => Cow::Borrowed(sql),
+            Dialect::Postgres => numbered_placeholders(sql),
+        }
+    }
+}
+
+/// SQLite's `?` and `?N` placeholders as PostgreSQL's `$N`, numbered as
+/// SQLite numbers them: `?N` is parameter N, a bare `?` the one after the
+/// largest number used so far. Quoted text (`'…'`, `"…"`) is left alone.
+fn numbered_placeholders(sql: &str) -> Cow<'_, str> {
+    if !sql.contains('?') {
+        return Cow::Borrowed(sql);
+    }
+    let mut out = String::with_capacity(sql.len() + 16);
+    let mut largest = 0u32;
+    let mut quote: Option<char> = None;
+    let mut chars = sql.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), _) => {
+                if c == q {
+                    quote = None;
+                }
+                out.push(c);
+            }
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                out.push(c);
+            }
+            (None, '?') => {
+                let mut digits = String::new();
+                while let Some(d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+                    digits.push(*d);
+                    chars.next();
+                }
+                let n = match digits.parse::<u32>() {
+                    Ok(n) => n,
+                    Err(_) => largest + 1,
+                };
+                largest = largest.max(n);
+                out.push('$');
+                out.push_str(&n.to_string());
+            }
+            (None, _) => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_are_numbered_as_sqlite_numbers_them() {
+        let pg = Dialect::Postgres;
+        assert_eq!(
+            pg.sql("SELECT a FROM t WHERE a = ? AND b = ?"),
+            "SELECT a FROM t WHERE a = $1 AND b = $2"
+        );
+        assert_eq!(
+            pg.sql("UPDATE t SET a = ?, b = ? WHERE c = ?1 OR d = ?3 OR e = ?"),
+            "UPDATE t SET a = $1, b = $2 WHERE c = $1 OR d = $3 OR e = $4"
+        );
+        assert_eq!(
+            pg.sql("SELECT '?', \"a?\" FROM t WHERE x = ? AND y LIKE 'it''s?'"),
+            "SELECT '?', \"a?\" FROM t WHERE x = $1 AND y LIKE 'it''s?'"
+        );
+        assert_eq!(pg.sql("SELECT 1"), "SELECT 1");
+        assert_eq!(Dialect::Sqlite.sql("SELECT ?1, ?"), "SELECT ?1, ?");
+    }
+}

@@ -1,0 +1,498 @@
+//! The PostgreSQL backend behind [`Backend`]: one connection (opened by the
+//! first `begin`, or by `connect`), one transaction at a time.
+
+use super::config::PgLocation;
+use super::errors::{self, Failure};
+use super::params::{self, Param};
+use super::rows::{self, Cell, value_cost};
+use super::session::Session;
+use super::statements::{
+    SERVER_TIME, Timeouts, begin_sql, changes_schema, controls_transaction, may_write,
+};
+use crate::{Backend, BackendOptions, Dialect, OpenError, Rows, StoreError, TxId, Value};
+use futures_util::StreamExt;
+use std::pin::pin;
+use std::time::{Duration, Instant};
+use tokio_postgres::{SimpleQueryMessage, Statement};
+
+/// How much longer than the server's own timeout the client waits for an
+/// answer: the server normally stops the statement first, with a clean
+/// error on a connection that survives.
+const GRACE: Duration = Duration::from_millis(250);
+
+/// The time limit of what runs outside a call (a host's setup, tests).
+const NO_CALL_LIMIT: Duration = Duration::from_secs(30);
+
+/// COMMIT and ROLLBACK always get at least this long, even at the very
+/// end of a call: cutting a COMMIT short only makes its outcome unknown.
+const FINISH_FLOOR: Duration = Duration::from_secs(2);
+
+/// How much past the call's time limit a session may sit idle inside a
+/// transaction before the server ends it (and releases the write lock).
+const IDLE_MARGIN: Duration = Duration::from_secs(5);
+
+/// The open transaction, as the backend tracks it.
+#[derive(Clone, Debug)]
+struct OpenTx {
+    id: TxId,
+    write: bool,
+    /// A statement that may write ran in it.
+    wrote: bool,
+    /// A statement that changes the schema ran in it.
+    schema: bool,
+    /// A statement failed on the server: PostgreSQL aborted the
+    /// transaction, so it can only roll back (its COMMIT would quietly
+    /// roll back too; this says so instead).
+    failed: Option<String>,
+}
+
+/// A store on one PostgreSQL database: the connection (opened on demand),
+/// which transaction is open, what the call in progress did, and the
+/// server's clock.
+pub struct PostgresBackend {
+    location: PgLocation,
+    options: BackendOptions,
+    session: Option<Session>,
+    next_id: TxId,
+    open: Option<OpenTx>,
+    /// A write was committed during the call in progress (or may have
+    /// been: the connection was lost during its COMMIT).
+    committed_write: bool,
+    /// The server's clock (Unix ms) as last read, and when.
+    clock: Option<(i64, Instant)>,
+    /// The clock was read during the call in progress.
+    clock_in_call: bool,
+}
+
+/// The finished transaction error every late use of a handle gets.
+fn finished() -> StoreError {
+    StoreError::InvalidState(
+        "this transaction is finished (committed, rolled back, ended with its call, or its \
+         connection was lost)"
+            .into(),
+    )
+}
+
+/// The first integer of the last row a simple query returned.
+fn last_integer(messages: &[SimpleQueryMessage]) -> Option<i64> {
+    messages.iter().rev().find_map(|m| match m {
+        SimpleQueryMessage::Row(row) => row.get(0).and_then(|t| t.parse().ok()),
+        _ => None,
+    })
+}
+
+/// The message of an error, without its kind.
+fn message(e: &StoreError) -> &str {
+    match e {
+        StoreError::Busy(m)
+        | StoreError::Constraint(m)
+        | StoreError::InvalidState(m)
+        | StoreError::Io(m)
+        | StoreError::Corrupt(m)
+        | StoreError::Sql(m)
+        | StoreError::Other(m) => m,
+    }
+}
+
+/// What a store call that could not connect returns.
+fn cannot_connect(e: &OpenError) -> StoreError {
+    StoreError::Io(e.to_string())
+}
+
+impl PostgresBackend {
+    /// A store on the database at `location`, connected by the first call
+    /// that needs it.
+    pub fn new(location: PgLocation, options: BackendOptions) -> Self {
+        PostgresBackend {
+            location,
+            options,
+            session: None,
+            next_id: 0,
+            open: None,
+            committed_write: false,
+            clock: None,
+            clock_in_call: false,
+        }
+    }
+
+    /// Where the store is.
+    pub fn location(&self) -> &PgLocation {
+        &self.location
+    }
+
+    /// The client-side limit of one round trip: what is left of the call
+    /// plus [`GRACE`].
+    fn limit(&self) -> Duration {
+        self.options
+            .deadline
+            .remaining()
+            .map_or(NO_CALL_LIMIT, |left| left + GRACE)
+    }
+
+    /// The server-side timeouts of a transaction begun now.
+    fn timeouts(&self) -> Timeouts {
+        let left = self.options.deadline.remaining().unwrap_or(NO_CALL_LIMIT);
+        let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX).max(1);
+        Timeouts {
+            statement_ms: ms(left),
+            lock_ms: ms(self.options.busy_timeout.min(left)),
+            idle_ms: ms(left + IDLE_MARGIN),
+        }
+    }
+
+    /// Connects if there is no connection. `true` if it connected now.
+    fn ensure_session(&mut self) -> Result<bool, OpenError> {
+        if self.session.is_some() {
+            return Ok(false);
+        }
+        let session = Session::open(&self.location, self.options.deadline.remaining())
+            .map_err(|e| e.error)?;
+        self.session = Some(session);
+        Ok(true)
+    }
+
+    /// The open transaction if `id` is it, else `invalid-state`.
+    fn live(&self, id: TxId) -> Result<OpenTx, StoreError> {
+        match &self.open {
+            Some(tx) if tx.id == id => Ok(tx.clone()),
+            _ => Err(finished()),
+        }
+    }
+
+    /// Maps a failure and acts on it: a lost connection is dropped (the
+    /// server rolls back what it had open; the next `begin` connects
+    /// anew), a server error marks the open transaction failed.
+    fn fail(&mut self, failure: Failure, sql: Option<&str>) -> StoreError {
+        let closed = self.session.as_ref().and_then(Session::closed_reason);
+        let mapped = errors::map(&failure, closed.as_deref(), &self.location);
+        if mapped.lost {
+            if let (Failure::TimedOut, Some(session)) = (&failure, &self.session) {
+                // It may still be running, holding the write lock.
+                session.cancel();
+            }
+            self.session = None;
+            self.open = None;
+        } else if let Some(code) = failure.code() {
+            // A changed table under a cached plan: prepare it again next time.
+            if let (Some(sql), Some(session), "0A000") = (sql, &mut self.session, code) {
+                session.forget(sql);
+            }
+            if let Some(tx) = &mut self.open {
+                tx.failed
+                    .get_or_insert_with(|| message(&mapped.error).to_string());
+            }
+        }
+        mapped.error
+    }
+
+    /// Ends the transaction on the server, whatever state it is in;
+    /// failing that, drops the connection (which ends it too).
+    fn roll_back_quietly(&mut self) {
+        let limit = self.limit().max(FINISH_FLOOR);
+        if let Some(session) = &self.session
+            && let Err(failure) = session.simple("ROLLBACK", limit)
+        {
+            let _ = self.fail(failure, None);
+            self.session = None;
+        }
+    }
+
+    /// A transaction could not begin: says why, and ends whatever part of
+    /// it the server began.
+    fn begin_failed(&mut self, failure: Failure, write: bool) -> StoreError {
+        let timed_out = failure.timed_out();
+        let error = self.fail(failure, None);
+        self.roll_back_quietly();
+        match error {
+            // The lock wait ran into the call's own deadline: as on SQLite,
+            // that is `busy` (another writer held it too long).
+            StoreError::Other(m) if write && timed_out => StoreError::Busy(format!(
+                "another writer held the database until the call's time limit ({m})"
+            )),
+            other => other,
+        }
+    }
+
+    /// The prepared statement for `sql` in transaction `id`.
+    fn prepared(&mut self, id: TxId, sql: &str) -> Result<Statement, StoreError> {
+        self.live(id)?;
+        if controls_transaction(sql) {
+            return Err(StoreError::InvalidState(
+                "transactions are controlled with begin / commit / rollback, not SQL".into(),
+            ));
+        }
+        let limit = self.limit();
+        let session = self.session.as_mut().ok_or_else(finished)?;
+        match session.prepare(sql, limit) {
+            Ok(statement) => Ok(statement),
+            Err(failure) => Err(self.fail(failure, Some(sql))),
+        }
+    }
+
+    /// Records what a statement that ran may have done.
+    fn ran(&mut self, sql: &str) {
+        if let Some(tx) = &mut self.open
+            && tx.write
+        {
+            tx.wrote |= may_write(sql);
+            tx.schema |= changes_schema(sql);
+        }
+    }
+
+    /// The backend's process id on the server, for tests that kill it.
+    #[cfg(test)]
+    pub(crate) fn server_pid(&mut self) -> i32 {
+        self.ensure_session().unwrap();
+        let session = self.session.as_ref().unwrap();
+        let messages = session
+            .simple("SELECT pg_backend_pid()", NO_CALL_LIMIT)
+            .unwrap();
+        i32::try_from(last_integer(&messages).unwrap()).unwrap()
+    }
+}
+
+impl Backend for PostgresBackend {
+    fn dialect(&self) -> Dialect {
+        Dialect::Postgres
+    }
+
+    /// The server's clock: as the call's latest `begin` (or clock read)
+    /// saw it, plus the time elapsed since; read now if nothing in this
+    /// call read it yet. `None` (the host's clock then) when the server
+    /// cannot be asked.
+    fn now_ms(&mut self) -> Option<i64> {
+        if self.clock_in_call
+            && let Some((ms, at)) = self.clock
+        {
+            return Some(ms + i64::try_from(at.elapsed().as_millis()).unwrap_or(i64::MAX));
+        }
+        self.ensure_session().ok()?;
+        let session = self.session.as_ref()?;
+        match session.simple(SERVER_TIME, self.limit()) {
+            Ok(messages) => {
+                let ms = last_integer(&messages)?;
+                self.clock = Some((ms, Instant::now()));
+                self.clock_in_call = true;
+                Some(ms)
+            }
+            Err(failure) => {
+                let _ = self.fail(failure, None);
+                None
+            }
+        }
+    }
+
+    fn connect(&mut self) -> Result<(), OpenError> {
+        self.ensure_session().map(drop)
+    }
+
+    fn begin_call(&mut self) {
+        self.committed_write = false;
+        self.clock_in_call = false;
+    }
+
+    fn end_call(&mut self) -> Option<bool> {
+        let left_open = self.open.take().map(|tx| tx.write);
+        if left_open.is_some() {
+            self.roll_back_quietly();
+        }
+        left_open
+    }
+
+    fn committed_write(&self) -> bool {
+        self.committed_write
+    }
+
+    /// One round trip: BEGIN with the call's timeouts, the write lock for
+    /// a writer (see `statements.rs`), and the server's clock.
+    fn begin(&mut self, write: bool) -> Result<TxId, StoreError> {
+        if self.open.is_some() {
+            return Err(StoreError::InvalidState(
+                "a transaction is already open; commit or roll it back first".into(),
+            ));
+        }
+        let sql = begin_sql(write, self.timeouts());
+        let mut retried = false;
+        let messages = loop {
+            let fresh = self.ensure_session().map_err(|e| cannot_connect(&e))?;
+            let session = self.session.as_ref().expect("connected");
+            match session.simple(&sql, self.limit()) {
+                Ok(messages) => break messages,
+                Err(failure) => {
+                    // A connection that died while idle (a server restart,
+                    // an administrator's kill): nothing was begun, so one
+                    // more try on a new connection is safe.
+                    let closed = session.closed_reason();
+                    let lost = !matches!(failure, Failure::TimedOut)
+                        && errors::map(&failure, closed.as_deref(), &self.location).lost;
+                    if lost && !fresh && !retried {
+                        self.session = None;
+                        retried = true;
+                        continue;
+                    }
+                    return Err(self.begin_failed(failure, write));
+                }
+            }
+        };
+        let Some(now) = last_integer(&messages) else {
+            self.roll_back_quietly();
+            return Err(StoreError::Other(
+                "the server did not report its clock when the transaction began".into(),
+            ));
+        };
+        self.clock = Some((now, Instant::now()));
+        self.clock_in_call = true;
+        self.next_id += 1;
+        self.open = Some(OpenTx {
+            id: self.next_id,
+            write,
+            wrote: false,
+            schema: false,
+            failed: None,
+        });
+        Ok(self.next_id)
+    }
+
+    fn execute(&mut self, id: TxId, sql: &str, params: &[Value]) -> Result<u64, StoreError> {
+        let statement = self.prepared(id, sql)?;
+        params::check(params, statement.params())?;
+        let limit = self.limit();
+        let session = self.session.as_ref().ok_or_else(finished)?;
+        let run = session
+            .client()
+            .execute_raw(&statement, params.iter().map(Param));
+        match session.run(limit, run) {
+            Ok(changed) => {
+                self.ran(sql);
+                // The count of a read is of rows returned, not changed (as
+                // on SQLite, a SELECT changes none).
+                Ok(if may_write(sql) { changed } else { 0 })
+            }
+            Err(failure) => Err(self.fail(failure, Some(sql))),
+        }
+    }
+
+    fn query(&mut self, id: TxId, sql: &str, params: &[Value]) -> Result<Rows, StoreError> {
+        let statement = self.prepared(id, sql)?;
+        rows::check_columns(statement.columns())?;
+        params::check(params, statement.params())?;
+        let columns: Vec<String> = statement
+            .columns()
+            .iter()
+            .map(|c| c.name().to_string())
+            .collect();
+        let width = columns.len();
+        let max_bytes = self.options.max_result_bytes;
+        let limit = self.limit();
+        let session = self.session.as_ref().ok_or_else(finished)?;
+        let client = session.client();
+        let statement = &statement;
+        let read = async move {
+            let stream = client
+                .query_raw(statement, params.iter().map(Param))
+                .await?;
+            let mut stream = pin!(stream);
+            let mut out = Vec::new();
+            let mut bytes = 0usize;
+            while let Some(row) = stream.next().await {
+                let row = row?;
+                // Past the cap the rest is still read (not kept), so an
+                // error later in the statement is seen, not lost.
+                if bytes > max_bytes {
+                    continue;
+                }
+                let mut values = Vec::with_capacity(width);
+                for i in 0..width {
+                    let Cell(value) = row.try_get(i)?;
+                    bytes += value_cost(&value);
+                    values.push(value);
+                }
+                out.push(values);
+            }
+            Ok((out, bytes))
+        };
+        match session.run(limit, read) {
+            Ok((_, bytes)) if bytes > max_bytes => Err(StoreError::Other(format!(
+                "the query result exceeds {} KiB, more than the component may hold",
+                max_bytes >> 10
+            ))),
+            Ok((rows, _)) => {
+                self.ran(sql);
+                Ok(Rows { columns, rows })
+            }
+            Err(failure) => Err(self.fail(failure, Some(sql))),
+        }
+    }
+
+    /// A failed commit rolls back. A connection lost during COMMIT leaves
+    /// its outcome unknown, and says so: the host never repeats a call, so
+    /// nothing is ever applied twice, and the agent is told to look first.
+    fn commit(&mut self, id: TxId) -> Result<(), StoreError> {
+        let tx = self.live(id)?;
+        self.open = None;
+        if let Some(why) = tx.failed {
+            self.roll_back_quietly();
+            return Err(StoreError::InvalidState(format!(
+                "the transaction was rolled back, not committed: a statement in it failed ({why})"
+            )));
+        }
+        let limit = self.limit().max(FINISH_FLOOR);
+        let session = self.session.as_mut().ok_or_else(finished)?;
+        match session.simple("COMMIT", limit) {
+            Ok(_) => {
+                if tx.schema {
+                    // Cached plans may now return other columns.
+                    session.forget_all();
+                }
+                self.committed_write |= tx.write && tx.wrote;
+                Ok(())
+            }
+            Err(failure) => {
+                let error = self.fail(failure, None);
+                if self.session.is_some() {
+                    // The server refused it (a deferred constraint, a
+                    // conflict) and rolled back; make sure nothing is open.
+                    self.roll_back_quietly();
+                    return Err(error);
+                }
+                if !(tx.write && tx.wrote) {
+                    return Err(error);
+                }
+                self.committed_write = true;
+                Err(StoreError::Io(format!(
+                    "the connection was lost while committing: the write may or may not have \
+                     been applied; read it back before repeating it ({})",
+                    message(&error)
+                )))
+            }
+        }
+    }
+
+    fn rollback(&mut self, id: TxId) -> Result<(), StoreError> {
+        self.live(id)?;
+        self.open = None;
+        let limit = self.limit().max(FINISH_FLOOR);
+        let Some(session) = &self.session else {
+            return Ok(());
+        };
+        match session.simple("ROLLBACK", limit) {
+            Ok(_) => Ok(()),
+            Err(failure) => {
+                let error = self.fail(failure, None);
+                // A lost connection rolled it back just as well.
+                if self.session.is_none() {
+                    Ok(())
+                } else {
+                    Err(error)
+                }
+            }
+        }
+    }
+
+    fn abandon(&mut self, id: TxId) {
+        if self.live(id).is_ok() {
+            self.open = None;
+            self.roll_back_quietly();
+        }
+    }
+}
