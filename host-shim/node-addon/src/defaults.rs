@@ -1,5 +1,6 @@
 //! What the Node host takes from the native shim instead of defining it a
-//! second time: the default database and the per-call limits.
+//! second time: the default database, how a location is shown, and the
+//! per-call limits.
 
 use napi_derive::napi;
 use tasklists_store::Location;
@@ -49,11 +50,37 @@ pub fn host_defaults() -> HostDefaults {
     }
 }
 
-/// The database every host shares by default (`$TASKLISTS_DB`, else
-/// `$XDG_DATA_HOME/tasklists/tasks.db`, else
-/// `~/.local/share/tasklists/tasks.db`); `null` when none can be named.
+/// The store every host shares by default (`$TASKLISTS_DB`, a file path or
+/// a PostgreSQL connection string, else `$XDG_DATA_HOME/tasklists/tasks.db`,
+/// else `~/.local/share/tasklists/tasks.db`), as text a `Store` opens;
+/// `null` when none can be named. A connection string comes back as given,
+/// password included: print it through `redactLocation`.
 #[napi]
-pub fn default_database_path() -> Option<String> {
-    Location::default_for_user()
-        .and_then(|location| location.file().map(|p| p.to_string_lossy().into_owned()))
+pub fn default_database() -> Option<String> {
+    Location::default_for_user().map(|location| match &location {
+        Location::SqliteFile(path) => path.to_string_lossy().into_owned(),
+        Location::Postgres(pg) => pg.connection_string().to_string(),
+    })
+}
+
+/// `location` (what a `Store` is opened with) as it may be shown: a file
+/// path as it is, a PostgreSQL connection string without its password
+/// (`postgresql://agent:secret@h/tasks` → `postgresql://agent@h/tasks`).
+/// The store crate's `Location` display does it, so every host shows a
+/// location the same way.
+#[napi]
+pub fn redact_location(location: String) -> String {
+    Location::from(location.as_str()).to_string()
+}
+
+/// `text` with every secret of `location` masked (a PostgreSQL password,
+/// as given or percent-decoded); a file path has none. The backends already
+/// scrub what they report; a host passes its own messages through this
+/// too before printing them, so no path to the output misses it.
+#[napi]
+pub fn scrub_secrets(location: String, text: String) -> String {
+    match Location::from(location.as_str()) {
+        Location::Postgres(pg) => pg.scrub(&text),
+        Location::SqliteFile(_) => text,
+    }
 }

@@ -2,13 +2,19 @@
 //! component imports besides its deny-all WASI, served by the very code the
 //! wasmtime host uses.
 //!
-//! - [`Store`]: the `store` import over a `tasklists-store` backend (the
-//!   SQLite one: same pragmas, WAL switching, fair busy handler, deadline
-//!   through the progress handler, ATTACH blocked, planner stability).
-//! - [`now_ms`]: the `clock` import.
+//! - [`Store`]: the `store` import over a `tasklists-store` backend, the
+//!   very one the wasmtime host opens for the same location: SQLite (same
+//!   pragmas, WAL switching, fair busy handler, deadline through the
+//!   progress handler, ATTACH blocked, planner stability) for a file path,
+//!   PostgreSQL for a connection string. It also tells the dialect and
+//!   the store's own clock (a server's time).
+//! - [`now_ms`]: the system clock, the `clock` import when the store has
+//!   no clock of its own.
 //! - [`ChangeWatch`]: the store's change check, for hosts with live views.
-//! - [`host_defaults`], [`default_database_path`]: the per-call limits and
-//!   the default database, defined once for every host.
+//! - [`host_defaults`], [`default_database`], [`redact_location`],
+//!   [`scrub_secrets`]: the per-call limits, the default store and how a
+//!   location and messages about it are shown (never with a password),
+//!   defined once for every host.
 //!
 //! The Node host library (`host-shim/node`) loads it in the worker thread
 //! that runs the component, so a busy wait here never blocks the caller's
@@ -21,7 +27,7 @@ mod store;
 mod values;
 mod watch;
 
-pub use defaults::{HostDefaults, default_database_path, host_defaults};
+pub use defaults::{HostDefaults, default_database, host_defaults, redact_location, scrub_secrets};
 pub use store::{Store, StoreOptions};
 pub use values::{SqlRows, SqlValue};
 pub use watch::ChangeWatch;
@@ -30,8 +36,9 @@ use napi::bindgen_prelude::BigInt;
 use napi_derive::napi;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// The `clock` import: milliseconds since the Unix epoch (UTC), as the
-/// BigInt jco expects for an `s64`.
+/// The system clock: milliseconds since the Unix epoch (UTC), as the
+/// BigInt jco expects for an `s64`. The `clock` import when the store has
+/// no clock of its own (`Store.nowMs` is `null`).
 #[napi]
 pub fn now_ms() -> BigInt {
     let ms = SystemTime::now()

@@ -8,7 +8,9 @@ use crate::values::{SqlRows, SqlValue, from_rows, to_values};
 use napi::bindgen_prelude::BigInt;
 use napi_derive::napi;
 use std::time::Duration;
-use tasklists_store::{Backend, BackendOptions, Deadline, Location, TxId, limits, sql_budget};
+use tasklists_store::{
+    Backend, BackendOptions, Deadline, Dialect, Location, TxId, limits, sql_budget,
+};
 
 /// How a [`Store`] is opened; a field left out takes every host's default.
 #[napi(object)]
@@ -30,17 +32,19 @@ pub struct Store {
 
 #[napi]
 impl Store {
-    /// A store on the database file at `path` (created with its parent
-    /// directories by the first transaction that needs it).
+    /// A store at `location`: a database file path (created with its
+    /// parent directories by the first transaction that needs it), or a
+    /// PostgreSQL connection string (a `postgresql://` URL or libpq
+    /// `key=value` words; the database must exist). Nothing connects yet.
     #[napi(constructor)]
-    pub fn new(path: String, options: Option<StoreOptions>) -> Self {
+    pub fn new(location: String, options: Option<StoreOptions>) -> Self {
         let options = options.unwrap_or(StoreOptions {
             busy_timeout_ms: None,
             max_result_bytes: None,
         });
         let deadline = Deadline::new();
         let backend = tasklists_store::open(
-            &Location::from(path.as_str()),
+            &Location::from(location.as_str()),
             BackendOptions {
                 busy_timeout: options
                     .busy_timeout_ms
@@ -56,6 +60,27 @@ impl Store {
             },
         );
         Store { backend, deadline }
+    }
+
+    /// The SQL dialect the store speaks, fixed for its lifetime: `sqlite`
+    /// or `postgres`, as jco gives the WIT `sql-dialect` enum (the
+    /// component's `dialect` import).
+    #[napi]
+    pub fn dialect(&self) -> String {
+        match self.backend.dialect() {
+            Dialect::Sqlite => "sqlite",
+            Dialect::Postgres => "postgres",
+        }
+        .to_string()
+    }
+
+    /// The store's own clock, in milliseconds since the Unix epoch (UTC):
+    /// a database server's time, which every machine sharing it agrees on,
+    /// so leases never depend on one machine's clock; `null` for a local
+    /// store, whose clock is the host's (`nowMs`).
+    #[napi]
+    pub fn now_ms(&mut self) -> Option<BigInt> {
+        self.backend.now_ms().map(BigInt::from)
     }
 
     /// Opens the connection now, for a host that must fail at once on a

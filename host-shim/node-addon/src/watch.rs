@@ -13,11 +13,12 @@ pub struct ChangeWatch {
 
 #[napi]
 impl ChangeWatch {
-    /// A check on the database file at `path` (never created by it).
+    /// A check on the store at `location`, a database file path (never
+    /// created by it) or a PostgreSQL connection string, as for `Store`.
     #[napi(constructor)]
-    pub fn new(path: String) -> Self {
+    pub fn new(location: String) -> Self {
         ChangeWatch {
-            watch: tasklists_store::watch(&Location::from(path.as_str())),
+            watch: tasklists_store::watch(&Location::from(location.as_str())),
         }
     }
 
@@ -27,7 +28,8 @@ impl ChangeWatch {
     #[napi]
     pub fn version(&mut self) -> napi::Result<Option<f64>, String> {
         let version = self.watch.version().map_err(store_error)?;
-        // data_version is a small counter; a number carries it exactly.
+        // Only a change matters to the caller; a number carries any
+        // counter below 2^53 exactly (SQLite's data_version is a small one).
         Ok(version.map(|v| v as f64))
     }
 }

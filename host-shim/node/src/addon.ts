@@ -6,6 +6,7 @@
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { HostError } from "./errors.js";
+import type { SqlDialect } from "./types.js";
 
 /** The command that builds everything the Node host loads. */
 export const BUILD_COMMAND = "bash scripts/node-host";
@@ -33,6 +34,10 @@ export interface PackedRows {
 
 /** One connection to the store (host-shim/node-addon/src/store.rs). */
 export interface NativeStore {
+  /** The dialect the store speaks, fixed for its lifetime. */
+  dialect(): SqlDialect;
+  /** The store's own clock (a database server's time, ms since the epoch); null for a local store. */
+  nowMs(): bigint | null;
   connect(): void;
   beginCall(timeLimitMs: number): void;
   endCall(): boolean | null;
@@ -59,11 +64,19 @@ export interface HostDefaults {
 
 /** What the addon exports (host-shim/node-addon/src/lib.rs). */
 export interface Addon {
-  Store: new (path: string, options?: { busyTimeoutMs?: number; maxResultBytes?: number }) => NativeStore;
-  ChangeWatch: new (path: string) => { version(): number | null };
+  /** A store at `location`: a database file path, or a PostgreSQL connection string (URL or key/value words). */
+  Store: new (location: string, options?: { busyTimeoutMs?: number; maxResultBytes?: number }) => NativeStore;
+  /** A change check on the store at `location` (as for `Store`). */
+  ChangeWatch: new (location: string) => { version(): number | null };
+  /** The system clock, ms since the epoch. */
   nowMs(): bigint;
   hostDefaults(): HostDefaults;
-  defaultDatabasePath(): string | null;
+  /** The default store's location, as a `Store` opens it (a connection string keeps its password). */
+  defaultDatabase(): string | null;
+  /** A location as it may be printed: a connection string loses its password. */
+  redactLocation(location: string): string;
+  /** `text` with every secret of `location` (a PostgreSQL password) masked. */
+  scrubSecrets(location: string, text: string): string;
 }
 
 let loaded: Addon | undefined;

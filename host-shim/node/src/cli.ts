@@ -11,11 +11,11 @@ import { NodeHost } from "./host.js";
 import { serveMcp } from "./mcp.js";
 import type { CallContext } from "./types.js";
 
-const USAGE = `usage: tasklists-node [--db PATH] [--agent-id ID] [--pin-agent] [--workspace PATH] [--thread ID] mcp
+const USAGE = `usage: tasklists-node [--db DB] [--agent-id ID] [--pin-agent] [--workspace PATH] [--thread ID] mcp
 
 Serves the five tools over MCP on stdin/stdout from the Node host (the same
 component as the native \`tasklists mcp\`, in a worker thread of Node).
-  --db PATH         the database file [default: $TASKLISTS_DB, else $XDG_DATA_HOME/tasklists/tasks.db, else ~/.local/share/tasklists/tasks.db]
+  --db DB           the store: a database file, or a PostgreSQL URL (postgresql://user@host/db, or libpq key=value words) [default: $TASKLISTS_DB, else $XDG_DATA_HOME/tasklists/tasks.db, else ~/.local/share/tasklists/tasks.db]
   --agent-id ID     your agent identity [default: $TASKLISTS_AGENT_ID]
   --pin-agent       refuse a different params.agent_id (forbidden) instead of letting it override --agent-id
   --workspace PATH  the workspace (default scope_key of workspace lists) [default: the current directory]
@@ -82,14 +82,16 @@ async function main(): Promise<void> {
       await host.close();
       fail(`${error.message}; start the server with a valid --agent-id or TASKLISTS_AGENT_ID`);
     }
-    process.stderr.write(`tasklists-node mcp: the database is not usable: ${error.message} (${error.hint})\n`);
+    // The store's backend already scrubs its messages; this holds even if one slipped through.
+    process.stderr.write(host.redact(`tasklists-node mcp: the database is not usable: ${error.message} (${error.hint})\n`));
   }
   const identity = ctx.agentId
     ? ctx.agentPinned
       ? `agent \`${ctx.agentId}\` (pinned)`
       : `default agent \`${ctx.agentId}\``
     : "no default agent (calls that change state need params.agent_id)";
-  process.stderr.write(`tasklists-node mcp: serving on ${host.db}; ${identity}\n`);
+  // Never the connection string itself: it may hold a password.
+  process.stderr.write(`tasklists-node mcp: serving on ${host.location}; ${identity}\n`);
   await serveMcp(host, ctx);
 }
 

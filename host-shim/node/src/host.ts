@@ -35,7 +35,12 @@ const WORKER_HEAP_MB = 256;
 
 /** How a {@link NodeHost} is set up; every limit defaults to the wasmtime host's. */
 export interface HostOptions {
-  /** The database file [default: $TASKLISTS_DB, else $XDG_DATA_HOME/tasklists/tasks.db, else ~/.local/share/tasklists/tasks.db]. */
+  /**
+   * The store: a database file path, or a PostgreSQL connection string
+   * (`postgresql://…` URL or libpq `key=value` words), passed to the
+   * store as given [default: $TASKLISTS_DB, else
+   * $XDG_DATA_HOME/tasklists/tasks.db, else ~/.local/share/tasklists/tasks.db].
+   */
   db?: string;
   /** Wall-time limit of one call, in milliseconds. */
   callTimeoutMs?: number;
@@ -152,9 +157,10 @@ export class NodeHost {
   static async open(options: HostOptions = {}): Promise<NodeHost> {
     const native = addon();
     const defaults = native.hostDefaults();
-    const db = options.db || native.defaultDatabasePath();
+    // Passed through untouched: a connection string is no path to resolve.
+    const db = options.db || native.defaultDatabase();
     if (!db) {
-      throw new HostError("worker", "no database path: pass --db, set TASKLISTS_DB, XDG_DATA_HOME or HOME");
+      throw new HostError("worker", "no database: pass --db, set TASKLISTS_DB, XDG_DATA_HOME or HOME");
     }
     const limits: Limits = {
       ...defaults,
@@ -169,14 +175,33 @@ export class NodeHost {
     const host = new NodeHost(limits, await compile(limits.memoryLimitBytes, replyMemory));
     const compileMs = performance.now() - started;
     started = performance.now();
-    await host.#start().ready;
+    try {
+      await host.#start().ready;
+    } catch (e) {
+      // Whatever failed, its words never carry the store's password.
+      if (e instanceof HostError) throw new HostError(e.code, host.redact(e.message));
+      throw e;
+    }
     host.#loaded = { compileMs, startMs: performance.now() - started };
     return host;
   }
 
-  /** The database file this host serves. */
+  /**
+   * The store this host serves, as it was given: a connection string
+   * keeps its password, so print {@link location} instead.
+   */
   get db(): string {
     return this.#limits.db;
+  }
+
+  /** The store this host serves as it may be shown: a connection string without its password. */
+  get location(): string {
+    return addon().redactLocation(this.#limits.db);
+  }
+
+  /** `text` with the store's secrets (a PostgreSQL password) masked, for printing a message about it. */
+  redact(text: string): string {
+    return addon().scrubSecrets(this.#limits.db, text);
   }
 
   /**
@@ -264,9 +289,10 @@ export class NodeHost {
 
   /**
    * A number that changes whenever a write was committed to the database
-   * since the last read, by any process (`PRAGMA data_version` on a
-   * connection of its own); `null` while the file does not exist or when
-   * it cannot tell now. Cheap and synchronous: poll it on a timer to keep
+   * since the last read, by any process (SQLite's `PRAGMA data_version`,
+   * or the PostgreSQL backend's change check, on a connection of its
+   * own); `null` while the database does not exist or when it cannot
+   * tell now. Cheap and synchronous: poll it on a timer to keep
    * a live view current.
    */
   dataVersion(): number | null {

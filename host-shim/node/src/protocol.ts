@@ -4,7 +4,7 @@ import type { FailureKind } from "./types.js";
 
 /** What the worker gets at start. */
 export interface WorkerStart {
-  /** The database file. */
+  /** The store: a database file path or a PostgreSQL connection string. */
   db: string;
   /** The compiled core modules of the component, by file name. */
   modules: Record<string, WebAssembly.Module>;

@@ -55,6 +55,14 @@ export class Runner {
   readonly #instantiate: Instantiate;
   readonly #maxCalls: number;
   #live: Live | null = null;
+  readonly #systemClock = addon().nowMs;
+  /**
+   * The `clock` import, as in the wasmtime host (`imports/clock.rs`): the
+   * store's own clock when it has one (a database server's time, which
+   * every machine sharing it agrees on, so a lease never depends on one
+   * machine's clock), else the system clock.
+   */
+  readonly #clock = (): bigint => this.#store.nowMs() ?? this.#systemClock();
 
   private constructor(start: WorkerStart, instantiate: Instantiate) {
     const native = addon();
@@ -132,7 +140,7 @@ export class Runner {
       },
       {
         ...denyAllWasi(this.#stderr),
-        ...storeImports(this.#store, addon().nowMs, this.#start.flags, this.#faults),
+        ...storeImports(this.#store, this.#clock, this.#start.flags, this.#faults),
       },
       (module, imports) => {
         const instance = new WebAssembly.Instance(module, imports);

@@ -103,7 +103,10 @@ function guarded<T>(f: () => T): T {
   }
 }
 
-/** The `store` and `clock` imports of one instance. */
+/**
+ * The `store` and `clock` imports of one instance; `nowMs` is the clock
+ * the host chose (the store's own, else the system's).
+ */
 export function storeImports(
   store: NativeStore,
   nowMs: () => bigint,
@@ -154,6 +157,9 @@ export function storeImports(
     "tasklists:component/store": {
       Transaction,
       begin: (write: boolean) => new Transaction(guarded(() => store.begin(write)), write),
+      // Asked once per instance: the component picks its migrations and
+      // the few statements that differ by it.
+      dialect: () => store.dialect(),
     },
     "tasklists:component/clock": { nowMs },
   };
