@@ -1,8 +1,9 @@
 //! Shared helpers for the integration tests.
 //!
 //! Every test goes through the real component (compiled from `guest/`,
-//! embedded in `tasklists-host`, run by wasmtime) against a real SQLite file
-//! in a temporary directory. Time comes from a [`ManualClock`] the test
+//! embedded in `tasklists-host`, run by wasmtime) against a real store: a
+//! SQLite file in a temporary directory, or with `TASKLISTS_TEST_STORE=postgres`
+//! a fresh PostgreSQL database ([`StoreKind`]). Time comes from a [`ManualClock`] the test
 //! steps, so leases expire without sleeping.
 //!
 //! ```no_run
@@ -19,10 +20,15 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 pub use serde_json::{Value, json};
-pub use tasklists_host::{
-    CallContext, Clock, ErrorCode, FaultInjection, Host, HostConfig, HostError, Line, ManualClock,
-    OpenError, Span, Style, SystemClock, ToolError, ToolOutput, ToolReply,
+pub use store_under_test::{
+    FreshStore, StoreKind, WriteLock, connect as pg_connect, with_database,
 };
+pub use tasklists_host::{
+    CallContext, Clock, ErrorCode, FaultInjection, Host, HostConfig, HostError, Line, Location,
+    ManualClock, OpenError, Span, Style, SystemClock, ToolError, ToolOutput, ToolReply,
+};
+
+mod store_under_test;
 
 /// The test clock's start: `2026-11-30T12:00:00.000Z`.
 pub const T0: i64 = 1_796_040_000_000;
@@ -45,9 +51,10 @@ pub fn cache_dir() -> PathBuf {
     std::env::temp_dir().join("tasklists-tests-cache")
 }
 
-/// A host config for `path` with the shared compile cache.
-pub fn config(path: impl Into<PathBuf>) -> HostConfig {
-    HostConfig::new(path.into()).with_cache_dir(cache_dir())
+/// A host config for the store at `location` (a path is an SQLite file)
+/// with the shared compile cache.
+pub fn config(location: impl Into<Location>) -> HostConfig {
+    HostConfig::new(location).with_cache_dir(cache_dir())
 }
 
 /// A call context with this agent as the host default identity.
@@ -60,15 +67,17 @@ pub fn anon() -> CallContext {
     CallContext::default()
 }
 
-/// A temporary database file, a host on it and the clock that host reads.
+/// A fresh store of the suite's backend ([`StoreKind`]: an SQLite file, or
+/// a PostgreSQL database), a host on it and the clock that host reads.
 pub struct TestDb {
-    /// Keeps the directory alive (deleted on drop).
-    pub dir: tempfile::TempDir,
-    /// The SQLite file.
+    /// The SQLite file (on PostgreSQL a path that names nothing: a test
+    /// that handles the file itself is an SQLite test).
     pub path: PathBuf,
     /// The host's clock; step it with [`TestDb::advance`].
     pub clock: ManualClock,
     host: RefCell<Host>,
+    /// The store, removed on drop (after the host, declared before it).
+    pub store: FreshStore,
 }
 
 impl Default for TestDb {
@@ -86,32 +95,45 @@ impl TestDb {
     /// A fresh database whose host config is adjusted by `f` (fault
     /// injection, timeouts, limits).
     pub fn with_config(f: impl FnOnce(HostConfig) -> HostConfig) -> Self {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let path = dir.path().join("tasks.db");
+        Self::on(FreshStore::new(), f)
+    }
+
+    /// A fresh SQLite file, whatever the suite's backend: for fixtures
+    /// that are copied as files.
+    pub fn sqlite() -> Self {
+        Self::on(FreshStore::sqlite(), |c| c)
+    }
+
+    /// A host on `store` (adjusted by `f`) with the clock at [`T0`].
+    pub fn on(store: FreshStore, f: impl FnOnce(HostConfig) -> HostConfig) -> Self {
         let clock = ManualClock::new(T0);
-        let host = Host::open(f(config(&path).with_clock(clock.shared()))).expect("open host");
+        let host = Host::open(f(config(store.location.clone()).with_clock(clock.shared())))
+            .expect("open host");
         TestDb {
-            dir,
-            path,
+            path: store
+                .file
+                .clone()
+                .unwrap_or_else(|| store.dir.path().join("not-sqlite")),
             clock,
             host: RefCell::new(host),
+            store,
         }
     }
 
     /// A copy of the database file at `path` (closed, WAL checkpointed) in
     /// a fresh directory, with a host on it and the clock at `now_ms`:
-    /// for tests that share a large fixture built once.
+    /// for tests that share a large fixture built once (SQLite only).
     pub fn copy_of(path: &Path, now_ms: i64) -> Self {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let copy = dir.path().join("tasks.db");
+        let store = FreshStore::sqlite();
+        let copy = store.file.clone().expect("an SQLite store");
         std::fs::copy(path, &copy).expect("copy the fixture database");
         let clock = ManualClock::new(now_ms);
         let host = Host::open(config(&copy).with_clock(clock.shared())).expect("open host");
         TestDb {
-            dir,
             path: copy,
             clock,
             host: RefCell::new(host),
+            store,
         }
     }
 
@@ -120,25 +142,37 @@ impl TestDb {
         self.host.borrow_mut()
     }
 
-    /// A second, independent host (its own connection) on the same file and clock.
-    pub fn open_another(&self) -> Host {
-        Host::open(config(&self.path).with_clock(self.clock.shared())).expect("open second host")
+    /// Where the store is, for another host.
+    pub fn location(&self) -> Location {
+        self.store.location.clone()
     }
 
-    /// Replaces the host with a fresh one on the same file (drops the old
+    /// A second, independent host (its own connection) on the same store and clock.
+    pub fn open_another(&self) -> Host {
+        Host::open(config(self.location()).with_clock(self.clock.shared()))
+            .expect("open second host")
+    }
+
+    /// Replaces the host with a fresh one on the same store (drops the old
     /// connection first): what a restarted process sees.
     pub fn reopen(&self) {
         let mut slot = self.host.borrow_mut();
-        let fresh =
-            Host::open(config(&self.path).with_clock(self.clock.shared())).expect("reopen host");
+        let fresh = Host::open(config(self.location()).with_clock(self.clock.shared()))
+            .expect("reopen host");
         *slot = fresh;
     }
 
+    /// Every row of every table, plus the schema version: two equal dumps
+    /// mean nothing was changed ([`FreshStore::dump`]).
+    pub fn dump(&self) -> String {
+        self.store.dump()
+    }
+
     /// Drops the host (closing its connection, which checkpoints the WAL
-    /// into the file) and hands back the directory, file and clock.
-    pub fn close(self) -> (tempfile::TempDir, PathBuf, ManualClock) {
+    /// into the file) and hands back the store, file and clock.
+    pub fn close(self) -> (FreshStore, PathBuf, ManualClock) {
         drop(self.host);
-        (self.dir, self.path, self.clock)
+        (self.store, self.path, self.clock)
     }
 
     /// Moves the clock forward by `secs` seconds.
@@ -443,7 +477,7 @@ impl TestDb {
             "get": self.ok(agent, "task_lists", "get", json!({"list_id": list, "include_deleted": true, "include_times": true, "limit": 500})),
             "audit": self.events(agent, list),
             "find": self.ok(agent, "task_lists", "find", json!({"include_deleted": true, "limit": 200})),
-            "raw": dump(&self.path),
+            "raw": self.dump(),
         })
     }
 }
@@ -588,6 +622,24 @@ pub fn short_id(id: &str) -> String {
         .rev()
         .collect();
     format!("{prefix}…{tail}")
+}
+
+/// `target/<profile>/tasklists`: CARGO_BIN_EXE_ only names this crate's
+/// binaries, so it is found from the test executable's own directory
+/// (`target/<profile>/deps/`). Built by `cargo test --workspace`.
+pub fn tasklists_binary() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let bin = exe
+        .parent()
+        .and_then(Path::parent)
+        .map(|dir| dir.join("tasklists"))
+        .unwrap();
+    assert!(
+        bin.is_file(),
+        "{} is missing: build it with `cargo build --release -p tasklists-host` (cargo test --workspace does)",
+        bin.display()
+    );
+    bin
 }
 
 #[cfg(test)]

@@ -81,7 +81,7 @@ fn host_default_identity_is_used_without_param() {
 #[test]
 fn pinned_host_refuses_another_agent_id() {
     let db = TestDb::new();
-    let before = dump(&db.path);
+    let before = db.dump();
     let e = db.err_ctx(
         &pinned("pinned-1"),
         "task_lists",
@@ -98,7 +98,7 @@ fn pinned_host_refuses_another_agent_id() {
         json!({"agent_id": "intruder"}),
     );
     expect(&e, ErrorCode::Forbidden, &["intruder"]);
-    assert_eq!(dump(&db.path), before, "a refused call changes nothing");
+    assert_eq!(db.dump(), before, "a refused call changes nothing");
 
     // The pinned id itself, explicitly or implicitly, is fine.
     let d = db.ok_ctx(

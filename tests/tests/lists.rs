@@ -266,7 +266,7 @@ fn get_or_create_is_atomic_when_agents_race() {
 fn get_or_create_races_safely_on_a_fresh_database() {
     let db = TestDb::new();
     race_get_or_create(&db, 8);
-    let raw = dump(&db.path);
+    let raw = db.dump();
     assert!(
         raw.starts_with("user_version=") && !raw.starts_with("user_version=0"),
         "migrated once: {}",
@@ -278,10 +278,10 @@ fn race_get_or_create(db: &TestDb, n: usize) {
     let barrier = Arc::new(Barrier::new(n));
     let handles: Vec<_> = (0..n)
         .map(|i| {
-            let path = db.path.clone();
+            let location = db.location();
             let barrier = Arc::clone(&barrier);
             std::thread::spawn(move || {
-                let mut host = Host::open(config(&path)).expect("open");
+                let mut host = Host::open(config(location)).expect("open");
                 barrier.wait();
                 let params = json!({"name": "Shared plan", "scope_type": "workspace", "scope_key": "/repo", "get_or_create": true});
                 let out = host
@@ -848,7 +848,7 @@ fn get_or_create_private_only_ever_returns_the_callers_own_private_list() {
 fn get_or_create_cannot_look_for_a_private_list_of_another_agent() {
     let db = TestDb::new();
     db.list(A, "Unrelated");
-    let before = dump(&db.path);
+    let before = db.dump();
     let e = db.err(
         A,
         "task_lists",
@@ -861,7 +861,7 @@ fn get_or_create_cannot_look_for_a_private_list_of_another_agent() {
         &["only your own private lists"],
     );
     assert!(e.hint.contains("drop get_or_create"), "{}", e.hint);
-    assert_eq!(dump(&db.path), before, "refused: nothing changed");
+    assert_eq!(db.dump(), before, "refused: nothing changed");
     // Without get_or_create, a private list for another agent is made.
     let d = db.ok(
         A,

@@ -1,6 +1,7 @@
-//! Several OS processes, each with its own host and SQLite connection, drain
+//! Several OS processes, each with its own host and store connection, drain
 //! one list at once: every task is claimed exactly once, all end done, and
-//! nobody sees a `storage` error.
+//! nobody sees a `storage` error. On the suite's backend (an SQLite file,
+//! or a PostgreSQL database with `TASKLISTS_TEST_STORE=postgres`).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::{BufRead, BufReader, Write};
@@ -35,11 +36,10 @@ fn sixteen_processes_racing_on_1500_tasks_claim_each_exactly_once() {
 /// Spawns `processes` workers on one list of `tasks` tasks and checks the
 /// outcome from the workers' reports, the tasks and the audit log.
 fn race(processes: usize, tasks: usize) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("race.db");
+    let store = FreshStore::new();
     // This host also compiles the component into the shared cache, so the
     // workers only load it.
-    let mut host = Host::open(config(&path)).unwrap();
+    let mut host = Host::open(config(store.location.clone())).unwrap();
     let planner = ctx("planner");
     let list = s(
         &host
@@ -71,7 +71,7 @@ fn race(processes: usize, tasks: usize) {
     for i in 0..processes {
         let agent = format!("racer-{i}");
         let mut child = Command::new(exe)
-            .args([path.to_str().unwrap(), list.as_str(), agent.as_str()])
+            .args([store.spec.as_str(), list.as_str(), agent.as_str()])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

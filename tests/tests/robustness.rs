@@ -41,7 +41,7 @@ fn run_with_fault(
     fault: FaultInjection,
     call: &dyn Fn(&TestDb) -> Result<ToolOutput, ToolError>,
 ) -> bool {
-    let before = dump(&db.path);
+    let before = db.dump();
     db.host().set_fault_injection(Some(fault));
     let result = call(db);
     // A fault that did not fire stays armed: disarm before anything else.
@@ -56,7 +56,7 @@ fn run_with_fault(
             );
             assert!(!e.hint.is_empty());
             assert_eq!(
-                dump(&db.path),
+                db.dump(),
                 before,
                 "{fault:?}: the trapped call left changes behind"
             );
@@ -181,7 +181,7 @@ fn a_fault_armed_in_the_config_fires_once_then_calls_work() {
     // database stays empty.
     let e = db.err(A, "task_lists", "create", json!({"name": "x"}));
     expect(&e, ErrorCode::Internal, &["injected host fault"]);
-    assert_eq!(dump(&db.path), "user_version=0\n");
+    assert_eq!(db.dump(), "user_version=0\n");
     let list = db.list(A, "Work");
     assert_eq!(db.get(A, &list)["list"]["name"], "Work");
 }
@@ -271,7 +271,8 @@ fn a_text_file_and_a_damaged_header_are_refused_untouched() {
 /// success on garbage, never a trap.
 #[test]
 fn damaged_data_pages_give_a_typed_storage_error() {
-    let db = TestDb::new();
+    // Pages of a file: an SQLite test whatever the suite's backend.
+    let db = TestDb::sqlite();
     let list = db.list(A, "Work");
     let titles: Vec<String> = (0..400)
         .map(|i| format!("task number {i} with a reasonably long title"))
@@ -475,8 +476,7 @@ fn a_locked_database_is_a_storage_error_that_changes_nothing() {
     let db = TestDb::with_config(|c| c.with_busy_timeout(Duration::from_millis(200)));
     let list = db.list(A, "Work");
     let before = db.snapshot(A, &list);
-    let locker = rusqlite::Connection::open(&db.path).unwrap();
-    locker.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let locker = db.store.hold_write_lock();
     let started = std::time::Instant::now();
     let e = db.err(
         A,
@@ -491,9 +491,9 @@ fn a_locked_database_is_a_storage_error_that_changes_nothing() {
         waited >= Duration::from_millis(150) && waited < Duration::from_secs(5),
         "{waited:?}"
     );
-    // Readers are not blocked by a writer (WAL).
+    // Readers are not blocked by a writer (WAL; snapshots on PostgreSQL).
     db.get(B, &list);
-    locker.execute_batch("ROLLBACK").unwrap();
+    drop(locker);
     assert_eq!(db.snapshot(A, &list), before);
     db.add(&list, &["now"]);
 }

@@ -57,7 +57,7 @@ fn try_runaway_write(
     needle: &str,
     bound: Duration,
 ) -> Result<Duration, String> {
-    let before = dump(&db.path);
+    let before = db.dump();
     let (result, elapsed) = flooded_create(db, list, values, "never written");
     let e = match result {
         Ok(out) => return Err(out.to_content_text()),
@@ -70,7 +70,7 @@ fn try_runaway_write(
         "stopped after {elapsed:?}, bound {bound:?}: {}",
         e.message
     );
-    assert_eq!(dump(&db.path), before, "the runaway call wrote something");
+    assert_eq!(db.dump(), before, "the runaway call wrote something");
     // The host survived: the very next call works, on a fresh instance.
     let g = db.get(A, list);
     assert!(g["tasks"].as_array().is_some());
@@ -104,12 +104,12 @@ fn flooded_create(
 fn values_that_time_out(db: &TestDb, list: &str) -> usize {
     let mut values = 1 << 20;
     loop {
-        let before = dump(&db.path);
+        let before = db.dump();
         let (result, elapsed) = flooded_create(db, list, values, "probe");
         match result {
             Err(e) if e.message.contains("time limit") => {
                 eprintln!("runaway: {values} values time out ({elapsed:?})");
-                assert_eq!(dump(&db.path), before);
+                assert_eq!(db.dump(), before);
                 return values;
             }
             other => {

@@ -133,14 +133,14 @@ fn rows_written_before_the_rules_are_shown_safely_too() {
     let db = TestDb::new();
     let list = db.list(A, "Old rows");
     let ids = db.add(&list, &["plain"]);
-    let conn = rusqlite::Connection::open(&db.path).unwrap();
-    conn.execute(
-        "UPDATE tasks SET status = 'in_progress', claimed_by_agent_id = ?1, claim_token = 'claim_01JDQ4ZK8M3N5P7R9T1V3X5Z7B', \
-         claim_expires_at = ?2, assigned_to_agent_id = ?1, title = ?1 WHERE id = ?3",
-        rusqlite::params![format!("bob{EVIL}"), T0 + 60_000, ids[0]],
-    )
-    .unwrap();
-    drop(conn);
+    db.store.raw_execute(
+        &format!(
+            "UPDATE tasks SET status = 'in_progress', claimed_by_agent_id = ?1, claim_token = 'claim_01JDQ4ZK8M3N5P7R9T1V3X5Z7B', \
+             claim_expires_at = {}, assigned_to_agent_id = ?1, title = ?1 WHERE id = ?2",
+            T0 + 60_000
+        ),
+        &[&format!("bob{EVIL}"), &ids[0]],
+    );
     let out = db.out("reader", "task_lists", "get", json!({"list_id": list}));
     let shown = check(&db, "task_lists", "get", &out);
     assert!(shown.contains("@bob"), "{shown}");

@@ -17,7 +17,7 @@ const MIB: usize = 1 << 20;
 /// (batches of 500) and copied for each test.
 struct Chain {
     /// Keeps the fixture's directory alive.
-    _dir: tempfile::TempDir,
+    _dir: FreshStore,
     path: PathBuf,
     list: String,
     /// The task ids in position order.
@@ -27,7 +27,7 @@ struct Chain {
 fn chain() -> &'static Chain {
     static FIXTURE: OnceLock<Chain> = OnceLock::new();
     FIXTURE.get_or_init(|| {
-        let db = TestDb::new();
+        let db = TestDb::sqlite();
         let list = db.list("planner", "Long chain");
         let mut ids: Vec<String> = Vec::with_capacity(CHAIN);
         for batch in 0..CHAIN / 500 {
@@ -86,7 +86,7 @@ fn a_100000_task_chain_is_checked_for_cycles_without_recursion() {
 
     // The head depending on the tail closes a cycle of 100,000 tasks: it
     // is refused as a cycle, named by its two ends, and changes nothing.
-    let before = dump(&db.path);
+    let before = db.dump();
     let e = db.err(
         "planner",
         "task_items",
@@ -99,7 +99,7 @@ fn a_100000_task_chain_is_checked_for_cycles_without_recursion() {
         &[&ids[0], last, &ids[CHAIN - 2], "more"],
     );
     assert!(e.message.len() < 1000, "{}", e.message);
-    assert_eq!(dump(&db.path), before);
+    assert_eq!(db.dump(), before);
 }
 
 #[test]

@@ -406,21 +406,3 @@ fn stored_list_id(path: &Path) -> String {
     let conn = raw(path);
     rows(&conn, "SELECT id FROM lists")[0][0].clone().unwrap()
 }
-
-/// `target/<profile>/tasklists`: CARGO_BIN_EXE_ only names this crate's
-/// binaries, so it is found from the test executable's own directory
-/// (`target/<profile>/deps/`). Built by `cargo test --workspace`.
-fn tasklists_binary() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let bin = exe
-        .parent()
-        .and_then(Path::parent)
-        .map(|dir| dir.join("tasklists"))
-        .unwrap();
-    assert!(
-        bin.is_file(),
-        "{} is missing: build it with `cargo build --release -p tasklists-host` (cargo test --workspace does)",
-        bin.display()
-    );
-    bin
-}

@@ -283,7 +283,7 @@ fn unknown_tool_is_refused_naming_the_tools() {
 #[test]
 fn broken_json_is_refused() {
     let db = TestDb::new();
-    let before = dump(&db.path);
+    let before = db.dump();
     let e = db
         .call_raw(&ctx(A), "task_lists", "create", r#"{"name": "#)
         .unwrap_err();
@@ -303,7 +303,7 @@ fn broken_json_is_refused() {
     assert!(!e.hint.is_empty());
     let e = db.call_json(&ctx(A), "task_lists", "").unwrap_err();
     expect(&e, ErrorCode::InvalidParams, &["not valid JSON"]);
-    assert_eq!(dump(&db.path), before);
+    assert_eq!(db.dump(), before);
 }
 
 #[test]
@@ -927,7 +927,7 @@ fn sql_looking_strings_are_stored_verbatim_and_harmless() {
     assert_eq!(s(&c, "/task/id"), task);
 
     // Every table is still there and works.
-    let raw = dump(&db.path);
+    let raw = db.dump();
     for table in ["[events]", "[lists]", "[task_deps]", "[tasks]"] {
         assert!(raw.contains(table), "{table} missing:\n{raw}");
     }

@@ -23,7 +23,7 @@ fn main() {
         eprintln!("usage: claim_worker <db-path> <agent-id>");
         std::process::exit(2);
     };
-    let mut host = match Host::open(config(db)) {
+    let mut host = match Host::open(config(db.as_str())) {
         Ok(host) => host,
         Err(e) => {
             println!("{}", json!({"error": format!("open: {e}")}));

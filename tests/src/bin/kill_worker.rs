@@ -44,7 +44,7 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let mut host = match Host::open(config(db)) {
+    let mut host = match Host::open(config(db.as_str())) {
         Ok(host) => host,
         Err(e) => {
             println!("{}", json!({"err": format!("open: {e}")}));

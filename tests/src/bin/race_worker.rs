@@ -19,7 +19,7 @@ fn main() {
         eprintln!("usage: race_worker <db-path> <list-id> <agent-id>");
         std::process::exit(2);
     };
-    let mut host = match Host::open(config(db)) {
+    let mut host = match Host::open(config(db.as_str())) {
         Ok(host) => host,
         Err(e) => {
             println!(

@@ -20,7 +20,7 @@ pub const B: &str = "builder-2";
 /// The seeded database (closed, so it can be copied) and its ids.
 pub struct Seed {
     /// Keeps the seed file alive for the whole test.
-    _dir: tempfile::TempDir,
+    _dir: FreshStore,
     /// The closed seed file.
     pub path: PathBuf,
     /// The clock at the end of seeding: each case starts there.
@@ -41,7 +41,7 @@ impl Seed {
     /// Builds the seed through the tools: two shared lists, a private and
     /// a deleted one; tasks in every status, a dependency, a live claim.
     pub fn build() -> Seed {
-        let db = TestDb::new();
+        let db = TestDb::sqlite();
         let main = db.list(OWNER, "Main");
         let other = db.list(OWNER, "Other");
         let private = db.private_list(OWNER, "Private");
