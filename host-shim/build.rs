@@ -141,6 +141,9 @@ fn build_guest(workspace: &Path) -> PathBuf {
         "guest/src",
         "guest/Cargo.toml",
         "guest/build.rs",
+        // The store's value types are compiled into the component too.
+        "host-shim/store/src",
+        "host-shim/store/Cargo.toml",
         "wit",
         "Cargo.lock",
         "Cargo.toml",

@@ -46,6 +46,7 @@ mod watch;
 #[cfg(feature = "postgres")]
 pub use backend::PostgresBackend;
 pub use config::{ConnInfoError, PgLocation, SslMode};
+#[cfg(feature = "postgres")]
 pub use statements::WRITE_LOCK_KEY;
 #[cfg(feature = "postgres")]
 pub use watch::PostgresWatch;
