@@ -27,6 +27,8 @@ pub mod limits;
 mod location;
 mod open_error;
 pub mod postgres;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+mod sql_text;
 #[cfg(feature = "sqlite")]
 pub mod sqlite;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]

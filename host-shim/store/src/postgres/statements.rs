@@ -107,23 +107,9 @@ pub(super) fn changes_schema(sql: &str) -> bool {
 
 /// The words of `sql` after its leading comments (no allocation).
 fn words(sql: &str) -> impl Iterator<Item = &str> {
-    strip_comments(sql)
+    crate::sql_text::strip_comments(sql)
         .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
         .filter(|w| !w.is_empty())
-}
-
-/// Drops leading `--` and `/* */` comments (enough to find the first word).
-fn strip_comments(mut sql: &str) -> &str {
-    loop {
-        sql = sql.trim_start();
-        if let Some(rest) = sql.strip_prefix("--") {
-            sql = rest.split_once('\n').map_or("", |(_, after)| after);
-        } else if let Some(rest) = sql.strip_prefix("/*") {
-            sql = rest.split_once("*/").map_or("", |(_, after)| after);
-        } else {
-            return sql;
-        }
-    }
 }
 
 #[cfg(test)]

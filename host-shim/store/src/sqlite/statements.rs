@@ -106,7 +106,7 @@ fn prepare<'c>(
 /// a savepoint), which would desynchronize the transaction handles.
 fn ends_transaction(sql: &str) -> bool {
     // Runs for every read-only statement: no allocation.
-    let mut words = strip_comments(sql)
+    let mut words = crate::sql_text::strip_comments(sql)
         .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
         .filter(|w| !w.is_empty());
     let is = |word: &str, keyword: &str| word.eq_ignore_ascii_case(keyword);
@@ -114,20 +114,6 @@ fn ends_transaction(sql: &str) -> bool {
         Some(w) if is(w, "BEGIN") || is(w, "COMMIT") || is(w, "END") => true,
         Some(w) if is(w, "ROLLBACK") => !words.take(2).any(|w| is(w, "TO")),
         _ => false,
-    }
-}
-
-/// Drops leading `--` and `/* */` comments (enough to find the first word).
-fn strip_comments(mut sql: &str) -> &str {
-    loop {
-        sql = sql.trim_start();
-        if let Some(rest) = sql.strip_prefix("--") {
-            sql = rest.split_once('\n').map_or("", |(_, after)| after);
-        } else if let Some(rest) = sql.strip_prefix("/*") {
-            sql = rest.split_once("*/").map_or("", |(_, after)| after);
-        } else {
-            return sql;
-        }
     }
 }
 
