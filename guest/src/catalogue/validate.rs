@@ -141,6 +141,13 @@ fn check_value(param: &Param, value: &Value, context: &str, path: &str) -> ToolR
             // A required text (name, title, reason, ref) must say something:
             // whitespace alone is refused like an empty string.
             Some(s) if min > 0 && s.trim().is_empty() => bad("a non-blank string".into()),
+            // U+0000 is the one character a store cannot keep on every
+            // engine (PostgreSQL's text refuses it): refused on both, so
+            // the contract is the same whatever the store.
+            Some(s) if s.contains('\0') => Err(ToolError::invalid(
+                format!("{path} must not contain the NUL character (U+0000)"),
+                "remove it; every other Unicode character is kept as sent",
+            )),
             Some(s) if (min..=max).contains(&s.chars().count()) => Ok(()),
             _ => bad(format!("a string of {min} to {max} characters")),
         },
