@@ -10,6 +10,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
+use tasklists_guest::schema::dialect::{Dialect, DialectSql};
 use tasklists_host::Location;
 
 /// The store kind the suite runs on.
@@ -224,13 +225,11 @@ pub fn with_database(url: &str, name: &str) -> String {
 fn dump_postgres(url: &str) -> String {
     let mut conn = connect(url);
     let mut out = String::new();
+    // The stamp as the component reads it (one definition of where it is).
     let version: Option<String> = conn
-        .query_one(
-            "SELECT obj_description(to_regclass('tasklists_schema'), 'pg_class')",
-            &[],
-        )
+        .query_opt(Dialect::Postgres.read_version(), &[])
         .expect("version stamp")
-        .get(0);
+        .and_then(|row| row.get(0));
     writeln!(out, "user_version={}", version.as_deref().unwrap_or("0")).unwrap();
     let tables: Vec<String> = conn
         .query(
