@@ -16,6 +16,7 @@ pub mod results;
 pub mod schema;
 pub mod store;
 pub mod text;
+pub mod text_budget;
 pub mod tools;
 pub mod views;
 

@@ -72,7 +72,9 @@ pub struct TaskJson {
 }
 
 impl TaskJson {
-    /// The object of `row` with its dependencies, in `form`.
+    /// The object of `row` with its dependencies, in `form`; texts over a
+    /// task's bound (only an old row can hold them) cut to fit
+    /// ([`crate::text_budget::fit`]).
     pub fn new(row: &TaskRow, depends_on: &[String], form: TaskForm) -> Self {
         let (list_id, times) = match form {
             TaskForm::Whole => (true, true),
@@ -82,7 +84,7 @@ impl TaskJson {
         // The lease end and the deletion say what state a task is in; the
         // other times are history, which a board leaves out unless asked.
         let history = |v: Option<i64>| if times { time(v) } else { None };
-        TaskJson {
+        let mut task = TaskJson {
             id: row.id.clone(),
             list_id: list_id.then(|| row.list_id.clone()),
             position: Some(row.position),
@@ -100,7 +102,9 @@ impl TaskJson {
             started_at: history(row.started_at),
             completed_at: history(row.completed_at),
             deleted_at: time(row.deleted_at),
-        }
+        };
+        crate::text_budget::fit([&mut task.description, &mut task.notes, &mut task.outcome]);
+        task
     }
 }
 

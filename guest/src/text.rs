@@ -129,6 +129,27 @@ pub fn json_text_len(value: &Json) -> usize {
     }
 }
 
+/// The bytes one character of a string takes in [`json_text`]: two for
+/// the short escapes (`\"`, `\\`, `\n`, …), six for any other C0 control
+/// (`\u0001`), six per UTF-16 unit for the unsafe ones (a tag character is
+/// a surrogate pair, twelve), else its UTF-8 bytes.
+pub fn json_char_len(c: char) -> usize {
+    match c {
+        '"' | '\\' | '\u{8}' | '\u{c}' | '\n' | '\r' | '\t' => 2,
+        c if u32::from(c) < 0x20 => 6,
+        c if is_unsafe(c) => 6 * c.len_utf16(),
+        c => c.len_utf8(),
+    }
+}
+
+/// The bytes of `s` inside [`json_text`], without its two quotes.
+pub fn json_str_len(s: &str) -> usize {
+    if all_safe(s) && !s.contains(['"', '\\']) {
+        return s.len();
+    }
+    s.chars().map(json_char_len).sum()
+}
+
 /// `s` as one line of plain text: unsafe characters (newlines included)
 /// become visible `\u{…}` escapes, everything else is kept.
 pub fn printable(s: &str) -> String {
@@ -216,6 +237,24 @@ mod tests {
         ] {
             assert_eq!(json_text_len(&v), json_text(&v).len(), "{v}");
         }
+    }
+
+    #[test]
+    fn json_str_len_counts_what_json_text_writes() {
+        for s in [
+            "a\u{7f}b\u{9b}31m\u{9d}0;x\u{7}\u{202e}rev\u{200b}\u{e0041}é🚀\u{fe0f}",
+            "plain",
+            "\n\t\"\\\u{8}\u{c}\r\u{1}\u{1f}",
+            "",
+            &"\u{e0001}".repeat(10),
+        ] {
+            assert_eq!(json_str_len(s) + 2, json_text(&json!(s)).len(), "{s:?}");
+        }
+        assert_eq!(
+            json_str_len("\u{e0001}"),
+            12,
+            "the worst: a surrogate pair of escapes"
+        );
     }
 
     #[test]

@@ -3,8 +3,7 @@
 
 use std::sync::LazyLock;
 
-use serde_json::json;
-
+use super::bypass;
 use super::call::Call;
 use crate::clock::format_ms;
 use crate::error::{ErrorCode, ToolError, ToolResult};
@@ -115,7 +114,7 @@ pub(crate) fn task_query() -> String {
 /// Allows the owner of a private list, or anyone with `bypass_private` and a
 /// reason (recording a `private_bypass` event); refuses everyone else.
 pub fn check(call: &mut Call, list: &ListRow) -> ToolResult<()> {
-    if list.visible_to(call.agent.as_deref()) || call.bypassed.contains(&list.id) {
+    if list.visible_to(call.agent.as_deref()) || call.redacts(&list.id) {
         return Ok(());
     }
     if call.params.bool("bypass_private") != Some(true) {
@@ -125,17 +124,7 @@ pub fn check(call: &mut Call, list: &ListRow) -> ToolResult<()> {
             "if you really must, repeat the call with bypass_private: true and a bypass_reason (it is audited)",
         ));
     }
-    call.agent()?;
-    let owner = list.owner_agent_id.clone().unwrap_or_default();
-    let reason = call
-        .params
-        .str("bypass_reason")
-        .unwrap_or_default()
-        .to_string();
-    let data = json!({"tool": call.tool.name, "action": call.action.name, "reason": reason, "owner_agent_id": owner});
-    call.event("private_bypass", Some(&list.id), None, data)?;
-    call.bypassed.push(list.id.clone());
-    Ok(())
+    bypass::record(call, list)
 }
 
 /// Refuses a `claim_token` that is not the task's current one.
@@ -153,8 +142,16 @@ pub fn check_token(token: Option<&str>, task: &TaskRow) -> ToolResult<()> {
     ))
 }
 
-/// The `conflict` for a task another agent holds.
-pub fn claimed_conflict(task: &TaskRow) -> ToolError {
+/// The `conflict` for a task another agent holds: who and until when,
+/// unless the call reached the task's list through a bypass.
+pub fn claimed_conflict(call: &Call, task: &TaskRow) -> ToolError {
+    let hint = "call task_claims claim_next to get another task";
+    if call.redacts(&task.list_id) {
+        return ToolError::conflict(
+            format!("task {} is claimed by another agent", task.id),
+            hint,
+        );
+    }
     ToolError::conflict(
         format!(
             "task {} is claimed by {} until {}",
@@ -164,6 +161,6 @@ pub fn claimed_conflict(task: &TaskRow) -> ToolError {
                 .unwrap_or("another agent"),
             task.claim_expires_at.map(format_ms).unwrap_or_default()
         ),
-        "call task_claims claim_next to get another task",
+        hint,
     )
 }

@@ -3,6 +3,7 @@
 
 use serde_json::Value as Json;
 
+use super::bypass::Bypass;
 use crate::catalogue::{ActionSpec, Params, ToolSpec};
 use crate::context::{CallContext, require_agent};
 use crate::error::ToolResult;
@@ -38,8 +39,8 @@ pub struct Call<'a> {
     pub ctx: &'a CallContext,
     /// The host clock, read once so that one call has one time.
     pub now: i64,
-    /// Lists already audited as bypassed in this call (one event per list).
-    pub bypassed: Vec<String>,
+    /// The bypasses of this call, one per list, already audited.
+    pub bypasses: Vec<Bypass>,
 }
 
 impl Call<'_> {
@@ -49,6 +50,13 @@ impl Call<'_> {
             &self.agent,
             &format!("{} {}", self.tool.name, self.action.name),
         )
+    }
+
+    /// Whether this call reached `list_id` through a bypass: then its
+    /// errors tell no more than the call would have shown had it worked
+    /// ([`super::bypass`]).
+    pub fn redacts(&self, list_id: &str) -> bool {
+        self.bypasses.iter().any(|b| b.list_id == list_id)
     }
 
     /// Runs a query and returns its rows.

@@ -216,7 +216,7 @@ pub fn refresh(call: &mut Call) -> ToolResult<Output> {
         || task.claimed_by_agent_id.as_deref() != Some(agent.as_str())
     {
         if task.held_by_other(Some(&agent), call.now) {
-            return Err(claimed_conflict(&task));
+            return Err(claimed_conflict(call, &task));
         }
         return Err(ToolError::conflict(
             format!(

@@ -175,11 +175,25 @@ pub fn cycle_error(cycle: &[String], label: impl Fn(&str) -> String) -> ToolErro
 /// The check is one recursive query whatever the size of the graph (the
 /// store walks it, the component holds nothing of it); only when it finds
 /// a cycle is the path walked here, breadth first, to name it.
-pub fn check_no_cycle(call: &Call, task_id: &str, deps: &[String]) -> ToolResult<()> {
+///
+/// Through a bypass (`redact`), the error names only the task and the
+/// dependency the caller gave, not the chain of the list's other tasks
+/// between them.
+pub fn check_no_cycle(call: &Call, task_id: &str, deps: &[String], redact: bool) -> ToolResult<()> {
     if deps.is_empty() || !reaches(call, deps, task_id)? {
         return Ok(());
     }
     let cycle = shortest_path_back(call, task_id, deps)?;
+    if redact {
+        let dep = cycle.get(1).map_or(task_id, String::as_str);
+        return Err(ToolError::new(
+            ErrorCode::Cycle,
+            format!(
+                "depends_on would create a cycle: {dep} already depends on {task_id}, directly or through other tasks"
+            ),
+            "remove it from depends_on",
+        ));
+    }
     Err(cycle_error(&cycle, str::to_string))
 }
 

@@ -16,6 +16,7 @@ use crate::ids::IdKind;
 use crate::model::{END_CLAIM, Status, TaskForm, TaskRow};
 use crate::results::{self, TaskJson, TaskResult, TasksDeleted, TasksResult};
 use crate::text::quote;
+use crate::text_budget;
 
 /// A task about to be inserted.
 struct NewTask {
@@ -37,6 +38,16 @@ impl NewTask {
             assigned: p.str("assigned_to_agent_id").map(str::to_string),
             depends_on: Vec::new(),
         }
+    }
+
+    /// Refuses texts over a task's bound ([`text_budget`]); `at` names
+    /// the item of a batch.
+    fn check_size(&self, at: &str) -> ToolResult<()> {
+        text_budget::check(
+            at,
+            [self.description.as_deref(), self.notes.as_deref(), None],
+            0,
+        )
     }
 }
 
@@ -99,8 +110,9 @@ fn insert(call: &Call, list_id: &str, at: i64, tasks: &[NewTask]) -> ToolResult<
 /// `create`: one task, appended or inserted at `position`.
 pub fn create(call: &mut Call) -> ToolResult<Output> {
     call.agent()?;
-    let list = access::list_param(call, false)?;
     let mut task = NewTask::from_params(call, &call.params);
+    task.check_size("")?;
+    let list = access::list_param(call, false)?;
     let wanted = call.params.strs("depends_on").unwrap_or_default();
     task.depends_on = deps::check_existing(call, &list.id, None, &wanted)?;
     let at = positions::make_room(call, &list, call.params.int("position"), 1)?;
@@ -124,12 +136,15 @@ pub fn create(call: &mut Call) -> ToolResult<Output> {
 /// in `depends_on` by their batch-local `ref`, before or after themselves.
 pub fn add_many(call: &mut Call) -> ToolResult<Output> {
     call.agent()?;
-    let list = access::list_param(call, false)?;
     let items = call.params.items("tasks");
     let mut tasks: Vec<NewTask> = items
         .iter()
         .map(|p| NewTask::from_params(call, p))
         .collect();
+    for (i, t) in tasks.iter().enumerate() {
+        t.check_size(&format!("tasks[{i}]."))?;
+    }
+    let list = access::list_param(call, false)?;
 
     let mut refs: HashMap<&str, usize> = HashMap::new();
     for (i, p) in items.iter().enumerate() {
@@ -265,7 +280,7 @@ pub fn delete(call: &mut Call) -> ToolResult<Output> {
     for id in &ids {
         let access::Loaded { task, list, .. } = access::task(call, id)?;
         if task.held_by_other(call.agent.as_deref(), call.now) {
-            return Err(access::claimed_conflict(&task));
+            return Err(access::claimed_conflict(call, &task));
         }
         call.exec(
             &format!("UPDATE tasks SET deleted_at = ?, updated_at = ?, {END_CLAIM} WHERE id = ?"),

@@ -12,6 +12,7 @@ use crate::clock::format_ms;
 use crate::error::{ErrorCode, ToolError, ToolResult};
 use crate::model::{Status, TaskForm, TaskRow};
 use crate::results::{self, TaskJson, TaskResult};
+use crate::text_budget;
 
 /// `update`: see the rules in CONTRACT.md and `task_help workflow`.
 pub fn update(call: &mut Call) -> ToolResult<Output> {
@@ -23,7 +24,7 @@ pub fn update(call: &mut Call) -> ToolResult<Output> {
         deps: old_deps,
     } = access::task(call, &task_id)?;
     if old.held_by_other(Some(&agent), call.now) {
-        return Err(access::claimed_conflict(&old));
+        return Err(access::claimed_conflict(call, &old));
     }
     access::check_token(call.params.str("claim_token"), &old)?;
 
@@ -56,6 +57,8 @@ pub fn update(call: &mut Call) -> ToolResult<Output> {
         new.claim_expires_at = Some(call.now + old.lease_ms.unwrap_or(DEFAULT_LEASE_MS));
     }
 
+    text_budget::check("", texts(&new), text_budget::size(texts(&old)))?;
+
     if new.is_closed() && new.outcome.as_deref().is_none_or(|o| o.trim().is_empty()) {
         // A closed task keeps a real outcome: it cannot be blanked later.
         return Err(outcome_required(&old.id, new.status));
@@ -64,7 +67,7 @@ pub fn update(call: &mut Call) -> ToolResult<Output> {
     let new_deps = match call.params.strs("depends_on") {
         Some(wanted) => {
             let checked = deps::check_existing(call, &list.id, Some(&old.id), &wanted)?;
-            deps::check_no_cycle(call, &old.id, &checked)?;
+            deps::check_no_cycle(call, &old.id, &checked, call.redacts(&list.id))?;
             Some(checked)
         }
         None => None,
@@ -217,6 +220,15 @@ fn write(call: &Call, t: &TaskRow) -> ToolResult<()> {
         ],
     )?;
     Ok(())
+}
+
+/// The long texts of a task, as [`text_budget`] counts them.
+fn texts(t: &TaskRow) -> [Option<&str>; 3] {
+    [
+        t.description.as_deref(),
+        t.notes.as_deref(),
+        t.outcome.as_deref(),
+    ]
 }
 
 /// Whether two id lists hold the same ids, whatever their order.

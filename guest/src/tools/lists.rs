@@ -268,8 +268,16 @@ pub fn delete(call: &mut Call) -> ToolResult<Output> {
         crate::params![list.id.as_str(), call.now, agent.as_str()],
     )?;
     if let Some(row) = held.first() {
-        let mut e = access::claimed_conflict(&TaskRow::from_row(row));
-        e.message = format!("list {} cannot be deleted: {}", list.id, e.message);
+        let mut e = access::claimed_conflict(call, &TaskRow::from_row(row));
+        e.message = if call.redacts(&list.id) {
+            // Not even which task: the delete would have shown none.
+            format!(
+                "list {} cannot be deleted: one of its tasks is claimed by another agent",
+                list.id
+            )
+        } else {
+            format!("list {} cannot be deleted: {}", list.id, e.message)
+        };
         e.hint =
             "wait until the task is closed or its lease expires (then task_claims release_expired)"
                 .into();

@@ -3,6 +3,7 @@
 
 mod access;
 pub(crate) mod audit;
+mod bypass;
 mod call;
 pub(crate) mod claims;
 mod deps;
@@ -86,12 +87,22 @@ fn dispatch(
         agent,
         ctx,
         now,
-        bypassed: Vec::new(),
+        bypasses: Vec::new(),
     };
-    let out = run(&mut call)?;
+    let out = run(&mut call);
+    let bypasses = std::mem::take(&mut call.bypasses);
+    let agent = call.agent.take();
     drop(call);
-    tx.commit().map_err(ToolError::commit_failed)?;
-    Ok(out)
+    let done = match out {
+        Ok(out) => tx.commit().map(|()| out).map_err(ToolError::commit_failed),
+        Err(e) => {
+            // Rolled back here, so that the bypass events alone can follow.
+            drop(tx);
+            Err(e)
+        }
+    };
+    // A bypass is audited whatever became of the call after it.
+    done.map_err(|e| bypass::keep(store, &bypasses, now, agent.as_deref(), e))
 }
 
 /// Opens the call's transaction on an up-to-date schema. The version check

@@ -12,6 +12,13 @@ pub fn make_room(call: &Call, list: &ListRow, requested: Option<i64>, n: i64) ->
     let (list_id, len) = (list.id.as_str(), list.counts.total());
     let at = match requested {
         None => return Ok(len + 1),
+        // Through a bypass, the list's length is not told.
+        Some(p) if p > len + 1 && call.redacts(list_id) => {
+            return Err(ToolError::invalid(
+                format!("position {p} is past the end of the list"),
+                "omit position to append",
+            ));
+        }
         Some(p) if p > len + 1 => {
             return Err(ToolError::invalid(
                 format!("position {p} is past the end of the list ({len} tasks)"),

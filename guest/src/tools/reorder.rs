@@ -71,6 +71,13 @@ pub fn reorder(call: &mut Call) -> ToolResult<Output> {
         i + 1
     } else {
         let p = call.params.int("position").unwrap_or(1);
+        if p > rest_len + 1 && call.redacts(&list.id) {
+            // Through a bypass, the list's length is not told.
+            return Err(ToolError::invalid(
+                format!("position {p} is past the end of the list"),
+                "omit position to move them to the top",
+            ));
+        }
         if p > rest_len + 1 {
             return Err(ToolError::invalid(
                 format!(
