@@ -20,8 +20,8 @@ pub use exports::tasklists::component::tools::{
     CallFailure, FailureKind, ToolAnnotations, ToolInfo,
 };
 pub use exports::tasklists::component::ui::{
-    Choice, CommandEffect, CommandInfo, CommandOutput, Completion, Confirmation, Line, Span, Style,
-    WidgetAction, WidgetChange, WidgetMode, WidgetView,
+    Choice, CommandEffect, CommandInfo, CommandOutput, Completion, Confirmation, Line, Span,
+    StoreDown, Style, WidgetAction, WidgetChange, WidgetMode, WidgetView,
 };
 pub use tasklists::component::types::{CallContext, ErrorCode, ToolError, ToolReply};
 
@@ -31,8 +31,8 @@ mod component {
     use super::exports::tasklists::component::ui::Guest as UiGuest;
     use super::tasklists::component::{clock as wclock, store as wstore};
     use super::{
-        CallContext, CallFailure, CommandEffect, CommandInfo, Completion, Line, ToolError,
-        ToolInfo, ToolReply, WidgetView,
+        CallContext, CallFailure, CommandEffect, CommandInfo, Completion, Line, StoreDown,
+        ToolError, ToolInfo, ToolReply, WidgetView,
     };
     use crate::schema::dialect::DialectSql;
     use crate::{envelope, render, store, tools, views};
@@ -176,6 +176,9 @@ mod component {
         }
         fn widget(ctx: CallContext, view: WidgetView) -> Vec<Line> {
             views::widget(&ctx, &view, &WitStore, &WitClock)
+        }
+        fn widget_unreachable(why: StoreDown, width: u32) -> Vec<Line> {
+            views::widget_unreachable(&why, width)
         }
         fn commands() -> Vec<CommandInfo> {
             views::commands()

@@ -6,7 +6,8 @@
 //! One concern a file: `visible.rs` decides which lists a viewer sees (the
 //! widget, the commands and the completions all ask it), `read.rs` how a
 //! view reads the store, `board.rs` / `widget.rs` / `rows.rs` / `frame.rs`
-//! the widget, `commands/` the slash commands, `complete.rs` their
+//! the widget (`unreachable.rs`: its one line while the host cannot read
+//! the store), `commands/` the slash commands, `complete.rs` their
 //! completions, `memory.rs` the compaction memory.
 
 mod board;
@@ -19,11 +20,14 @@ pub(crate) mod read;
 mod rows;
 #[cfg(test)]
 mod tests;
+mod unreachable;
 pub(crate) mod visible;
 mod widget;
 
 use crate::clock::Clock;
-use crate::glue::{CallContext, CommandEffect, CommandInfo, Completion, Line, WidgetView};
+use crate::glue::{
+    CallContext, CommandEffect, CommandInfo, Completion, Line, StoreDown, WidgetView,
+};
 use crate::render::{Style, line};
 use crate::store::Store;
 
@@ -62,6 +66,12 @@ pub fn widget(
             vec![frame::fit(&l, width)]
         }
     }
+}
+
+/// The widget's one line while the host cannot read the store (`why`),
+/// laid out for `width`; the store is not touched.
+pub fn widget_unreachable(why: &StoreDown, width: u32) -> Vec<Line> {
+    vec![unreachable::line(why, columns(width))]
 }
 
 /// The slash commands, in menu order.
