@@ -10,7 +10,9 @@
 //!   the store's own clock (a server's time).
 //! - [`now_ms`]: the system clock, the `clock` import when the store has
 //!   no clock of its own.
-//! - [`ChangeWatch`]: the store's change check, for hosts with live views.
+//! - [`ChangeWatch`]: the store's change check, for hosts with live views:
+//!   each check runs on libuv's thread pool, bounded, so a server that does
+//!   not answer never holds the caller's event loop.
 //! - [`host_defaults`], [`default_database`], [`redact_location`],
 //!   [`scrub_secrets`]: the per-call limits, the default store and how a
 //!   location and messages about it are shown (never with a password),

@@ -66,8 +66,11 @@ export interface HostDefaults {
 export interface Addon {
   /** A store at `location`: a database file path, or a PostgreSQL connection string (URL or key/value words). */
   Store: new (location: string, options?: { busyTimeoutMs?: number; maxResultBytes?: number }) => NativeStore;
-  /** A change check on the store at `location` (as for `Store`). */
-  ChangeWatch: new (location: string) => { version(): number | null };
+  /**
+   * A change check on the store at `location` (as for `Store`), each check
+   * waiting at most `limitMs` on the store, on libuv's thread pool.
+   */
+  ChangeWatch: new (location: string, limitMs: number) => { check(): Promise<number | null> };
   /** The system clock, ms since the epoch. */
   nowMs(): bigint;
   hostDefaults(): HostDefaults;

@@ -8,6 +8,7 @@
 import { access, readFile, readdir } from "node:fs/promises";
 import { Worker } from "node:worker_threads";
 import { BUILD_COMMAND, addon, type HostDefaults } from "./addon.js";
+import { ChangeCheck, type DataVersion } from "./change-check.js";
 import { HostError } from "./errors.js";
 import type { Entry, Request, Response, WorkerStart } from "./protocol.js";
 import { prepareModules } from "./memory-cap.js";
@@ -20,6 +21,7 @@ import type {
   Completion,
   FailureKind,
   Line,
+  StoreDown,
   ToolError,
   ToolInfo,
   ToolReply,
@@ -136,7 +138,7 @@ export class NodeHost {
   #tail: Promise<unknown> = Promise.resolve();
   #nextId = 0;
   #closed = false;
-  #watch: { version(): number | null } | null = null;
+  #watch: ChangeCheck | null = null;
   #loaded: LoadTimes = { compileMs: 0, startMs: 0 };
 
   private constructor(limits: Limits, compiled: Compiled) {
@@ -288,20 +290,29 @@ export class NodeHost {
   }
 
   /**
-   * A number that changes whenever a write was committed to the database
-   * since the last read, by any process (SQLite's `PRAGMA data_version`,
-   * or the PostgreSQL backend's change check, on a connection of its
-   * own); `null` while the database does not exist or when it cannot
-   * tell now. Cheap and synchronous: poll it on a timer to keep
-   * a live view current.
+   * The store's change check: a number that changes whenever a write was
+   * committed to the database since the last read, by any process
+   * (SQLite's `PRAGMA data_version`, or the PostgreSQL backend's change
+   * check, on a connection of its own; `null` while the database does not
+   * exist), or why the store cannot be read now. It never waits on this
+   * thread: the check runs on libuv's thread pool, one at a time (callers
+   * meanwhile share it), and resolves within {@link CHECK_LIMIT_MS} and a
+   * second even when a server never answers; it never rejects. Poll it on
+   * a timer to keep a live view current; while the store is down, show
+   * {@link widgetUnreachable}.
    */
-  dataVersion(): number | null {
-    this.#watch ??= new (addon().ChangeWatch)(this.#limits.db);
-    try {
-      return this.#watch.version();
-    } catch {
-      return null;
-    }
+  dataVersion(): Promise<DataVersion> {
+    this.#watch ??= new ChangeCheck(this.#limits.db, (text) => this.redact(text));
+    return this.#watch.check();
+  }
+
+  /**
+   * The widget's one line, in the component's words, while the change
+   * check cannot read the store (`why`, as {@link dataVersion} gave it);
+   * the store is not touched.
+   */
+  widgetUnreachable(why: StoreDown, width: number): Promise<Line[]> {
+    return this.#plain("ui.widgetUnreachable", [why, width]) as Promise<Line[]>;
   }
 
   /** Test-only: makes the store misbehave on a statement of the next call. */

@@ -34,6 +34,7 @@ export type Entry =
   | "ui.renderCall"
   | "ui.renderCollapsed"
   | "ui.widget"
+  | "ui.widgetUnreachable"
   | "ui.commands"
   | "ui.runCommand"
   | "ui.complete"

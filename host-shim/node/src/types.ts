@@ -24,6 +24,7 @@ export type {
   Confirmation,
   Line,
   Span,
+  StoreDown,
   Style,
   WidgetAction,
   WidgetChange,

@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { test } from "node:test";
 import { NodeHost } from "../dist/index.js";
-import { REPO, call, nativeBinary, tempDir } from "./helpers.mjs";
+import { REPO, call, nativeBinary, tempDir, versionOf } from "./helpers.mjs";
 
 /** `tasklists call` on the native host; returns the data. */
 function native(db, agent, tool, action, params) {
@@ -39,9 +39,9 @@ test("a database written by one host is read and written by the other", async (t
   assert.deepEqual(got.tasks.map((t) => [t.title, t.claimed_by_agent_id]), [["one", "native-agent"], ["two", "node-agent"]]);
 
   // Native closes its task; Node sees the outcome, and its change check moved.
-  const before = host.dataVersion();
+  const before = await versionOf(host);
   native(db, "native-agent", "task_items", "update", { task_id: claimed.task.id, status: "done", outcome: "done natively", claim_token: claimed.claim.token });
-  assert.notEqual(host.dataVersion(), before, "the change check saw the other process's write");
+  assert.notEqual(await versionOf(host), before, "the change check saw the other process's write");
   const after = await call(host, "node-agent", "task_lists", "get", { list_id: listId, include_tasks: true });
   assert.equal(after.tasks[0].outcome, "done natively");
 });

@@ -48,3 +48,10 @@ export async function refused(host, agent, tool, action, params = {}) {
   if (reply.outcome.tag !== "err") throw new Error(`${tool} ${action} succeeded: ${reply.text}`);
   return reply.outcome.val;
 }
+
+/** The store's change number from `host.dataVersion()`, which must have read the store. */
+export async function versionOf(host) {
+  const seen = await host.dataVersion();
+  if (!seen.reachable) throw new Error(`the change check could not read the store: ${JSON.stringify(seen.down)}`);
+  return seen.version;
+}

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { addon } from "../dist/addon.js";
 import { NodeHost } from "../dist/index.js";
-import { PACKAGE, REPO, call, nativeBinary } from "./helpers.mjs";
+import { PACKAGE, REPO, call, nativeBinary, versionOf } from "./helpers.mjs";
 
 const ADMIN = process.env.TASKLISTS_TEST_PG;
 const skip = ADMIN ? false : "TASKLISTS_TEST_PG is not set (an admin URL such as postgresql://postgres@127.0.0.1:54329/postgres)";
@@ -83,10 +83,10 @@ test("the Node host and the native host share one PostgreSQL list", { skip, time
   await call(host, "node-agent", "task_items", "add_many", { list_id: listId, tasks: [{ title: "one" }, { title: "two" }, { title: "three" }] });
 
   // Native claims one; Node sees it in progress, by that agent.
-  const before = host.dataVersion();
+  const before = await versionOf(host);
   const claimed = native(db, "native-agent", "task_claims", "claim_next", { list_id: listId });
   assert.equal(claimed.task.title, "one");
-  assert.notEqual(host.dataVersion(), before, "the change check saw the native host's write");
+  assert.notEqual(await versionOf(host), before, "the change check saw the native host's write");
   const seen = await call(host, "node-agent", "task_lists", "get", { list_id: listId, include_tasks: true });
   const one = seen.tasks.find((task) => task.id === claimed.task.id);
   assert.equal(one.status, "in_progress");

@@ -14,13 +14,16 @@ use tokio_postgres::SimpleQueryMessage;
 /// The change number.
 const VERSION: &str = "SELECT COALESCE(MAX(seq), 0)::int8 FROM events";
 
-/// How long one check may take: a live view polls again soon anyway.
+/// How long one check may take unless the host sets a limit of its own: a
+/// live view polls again soon anyway.
 const CHECK_LIMIT: Duration = Duration::from_secs(5);
 
 /// A change check on one database.
 pub struct PostgresWatch {
     location: PgLocation,
     session: Option<Session>,
+    /// How long connecting, and then the query, may take.
+    limit: Duration,
 }
 
 impl PostgresWatch {
@@ -29,6 +32,7 @@ impl PostgresWatch {
         PostgresWatch {
             location,
             session: None,
+            limit: CHECK_LIMIT,
         }
     }
 }
@@ -39,14 +43,14 @@ impl Watch for PostgresWatch {
     /// next check connects again.
     fn version(&mut self) -> Result<Option<u64>, StoreError> {
         if self.session.is_none() {
-            match Session::open(&self.location, Some(CHECK_LIMIT)) {
+            match Session::open(&self.location, Some(self.limit)) {
                 Ok(session) => self.session = Some(session),
                 Err(e) if e.sqlstate.as_deref() == Some("3D000") => return Ok(None),
                 Err(e) => return Err(StoreError::Io(e.error.to_string())),
             }
         }
         let session = self.session.as_ref().expect("connected above");
-        match session.simple(VERSION, CHECK_LIMIT) {
+        match session.simple(VERSION, self.limit) {
             Ok(messages) => Ok(messages
                 .iter()
                 .find_map(|m| match m {
@@ -68,5 +72,9 @@ impl Watch for PostgresWatch {
                 Err(mapped.error)
             }
         }
+    }
+
+    fn set_limit(&mut self, limit: Duration) {
+        self.limit = limit.max(Duration::from_millis(1));
     }
 }
