@@ -2,7 +2,7 @@
 // opened again at most once after it failed. Every problem is told to the
 // user once, in the host's own words; nothing loops silently.
 
-import type { HostError, NodeHost } from "@tasklists/node-host";
+import type { DataVersion, HostError, NodeHost } from "@tasklists/node-host";
 
 type HostModule = typeof import("@tasklists/node-host");
 
@@ -56,9 +56,13 @@ export class Component {
     }
   }
 
-  /** The change counter of the database (see `NodeHost.dataVersion`); null while unknown or down. */
-  dataVersion(): number | null {
-    return this.#host?.dataVersion() ?? null;
+  /**
+   * The database's change check (see `NodeHost.dataVersion`): asynchronous
+   * and bounded, it never waits on the store on Pi's thread. While the
+   * component is down or reopening: no database to watch.
+   */
+  async dataVersion(): Promise<DataVersion> {
+    return (await this.#host?.dataVersion()) ?? { reachable: true, version: null };
   }
 
   /**

@@ -2,10 +2,13 @@
 // visible in this session, redrawn after every task tool call, on
 // `/task-widget`, and whenever anyone (another agent, another process)
 // committed to the database. The on/off and compact/full setting is the
-// one thing kept here.
+// one thing kept here. Nothing here waits on the store on Pi's thread: the
+// change check is asynchronous and bounded (`NodeHost.dataVersion`), and
+// while it cannot read the store the widget is the component's one line
+// saying so, drawn without asking the store again.
 
 import type { ExtensionUIContext } from "@mariozechner/pi-coding-agent";
-import type { CallContext, WidgetAction, WidgetMode } from "@tasklists/node-host";
+import type { CallContext, StoreDown, WidgetAction, WidgetMode } from "@tasklists/node-host";
 import type { Component } from "./component.js";
 import { layoutWidth, styled } from "./style.js";
 
@@ -27,7 +30,13 @@ export class Widget {
   #mode: WidgetMode = "compact";
   /** What Pi shows now, to send only changes. */
   #shown = "null";
-  #version: number | null | undefined = undefined;
+  /** What the last check saw (a version, or why the store is down), to redraw only on a change. */
+  #seen: string | undefined = undefined;
+  /** Why the store cannot be read, while the change check says so. */
+  #down: StoreDown | null = null;
+  #quiet = 0;
+  #checking = false;
+  #stopped = false;
   #timer: NodeJS.Timeout | undefined;
   #drawing: Promise<void> | null = null;
   #again = false;
@@ -39,20 +48,35 @@ export class Widget {
     this.#ctx = ctx;
   }
 
-  /** Draws the widget now and keeps it current (an unref'd timer: it never keeps Pi alive). */
+  /**
+   * Draws the widget as soon as the first check answers and keeps it
+   * current (an unref'd timer: it never keeps Pi alive). Returns at once.
+   */
   start(): void {
-    this.#version = this.#component.dataVersion();
-    this.refresh();
-    let quiet = 0;
-    this.#timer = setInterval(() => {
-      const version = this.#component.dataVersion();
-      if (version === this.#version && ++quiet < RELAYOUT_POLLS) return;
-      quiet = 0;
-      this.#version = version;
-      this.refresh();
-    }, POLL_MS);
+    void this.#poll();
+    this.#timer = setInterval(() => void this.#poll(), POLL_MS);
     this.#timer.unref();
     process.stdout.on("resize", this.#onResize);
+  }
+
+  /** One change check (never two at once); redraws when what it saw changed, or every few polls anyway. */
+  async #poll(): Promise<void> {
+    if (this.#checking) return;
+    this.#checking = true;
+    try {
+      const seen = await this.#component.dataVersion();
+      if (this.#stopped) return;
+      const key = JSON.stringify(seen);
+      if (key === this.#seen && ++this.#quiet < RELAYOUT_POLLS) return;
+      this.#quiet = 0;
+      this.#seen = key;
+      this.#down = seen.reachable ? null : seen.down;
+      this.refresh();
+    } catch {
+      // Never a rejection Pi would see: the next poll checks again.
+    } finally {
+      this.#checking = false;
+    }
   }
 
   /** Applies a `/task-widget` action. */
@@ -84,9 +108,13 @@ export class Widget {
   }
 
   async #draw(): Promise<void> {
-    const lines = this.#on
-      ? await this.#component.use((host) => host.widget(this.#ctx, { mode: this.#mode, width: layoutWidth() }))
-      : [];
+    const down = this.#down;
+    const width = layoutWidth();
+    const lines = !this.#on
+      ? []
+      : await this.#component.use((host) =>
+          down ? host.widgetUnreachable(down, width) : host.widget(this.#ctx, { mode: this.#mode, width }),
+        );
     const content = lines.length > 0 ? styled(this.#ui.theme, lines) : undefined;
     const key = JSON.stringify(content ?? null);
     if (key === this.#shown) return;
@@ -96,6 +124,7 @@ export class Widget {
 
   /** Stops polling and hides the widget. */
   stop(): void {
+    this.#stopped = true;
     clearInterval(this.#timer);
     process.stdout.off("resize", this.#onResize);
     try {
