@@ -202,14 +202,6 @@ fn failed_calls_change_nothing() {
             ErrorCode::Forbidden,
         ),
         (
-            "bypass then failure",
-            ctx(B),
-            "task_items",
-            "create",
-            json!({"list_id": w.private, "title": "x", "position": 5, "bypass_private": true, "bypass_reason": "r"}),
-            ErrorCode::InvalidParams,
-        ),
-        (
             "anonymous write",
             anon(),
             "task_lists",
@@ -270,6 +262,24 @@ fn failed_calls_change_nothing() {
             "{name} changed the private list"
         );
     }
+    // A bypass, then a failure: the change is rolled back, the bypass is
+    // still audited (alone, after the rollback).
+    let before = db.snapshot(OWNER, &w.private);
+    let e = db.err(
+        B,
+        "task_items",
+        "create",
+        json!({"list_id": w.private, "title": "x", "position": 5, "bypass_private": true, "bypass_reason": "r"}),
+    );
+    assert_eq!(e.code, ErrorCode::InvalidParams, "{}", e.message);
+    let after = db.snapshot(OWNER, &w.private);
+    assert_eq!(
+        (&after["get"], &after["find"]),
+        (&before["get"], &before["find"])
+    );
+    let audit = after["audit"].as_array().unwrap();
+    assert_eq!(&audit[1..], before["audit"].as_array().unwrap().as_slice());
+    assert_eq!(kinds(&audit[..1]), ["private_bypass"]);
     // Raw requests that never reach an action.
     let before = db.dump();
     for (tool, params) in [("task_items", "{\"list_id\": "), ("task_items", "[]")] {

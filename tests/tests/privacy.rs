@@ -198,12 +198,12 @@ fn a_bypass_works_and_is_audited() {
 }
 
 #[test]
-fn a_failed_bypassing_call_records_no_bypass() {
+fn a_failed_bypassing_call_changes_nothing_but_its_bypass_event() {
     let db = TestDb::new();
     let (list, ids) = private_list(&db);
     let before = db.snapshot(OWNER, &list);
-    // The bypass is allowed, but the update itself fails: nothing is kept,
-    // not even the private_bypass event.
+    // The bypass is allowed, but the update itself fails: the change is
+    // rolled back, the bypass is not (the caller did reach the list).
     let e = db.err(
         OTHER,
         "task_items",
@@ -211,7 +211,155 @@ fn a_failed_bypassing_call_records_no_bypass() {
         json!({"task_id": ids[0], "status": "done", "bypass_private": true, "bypass_reason": "close it"}),
     );
     expect(&e, ErrorCode::OutcomeRequired, &[&ids[0]]);
-    assert_eq!(db.snapshot(OWNER, &list), before);
+    let after = db.snapshot(OWNER, &list);
+    assert_eq!(after["get"], before["get"]);
+    assert_eq!(after["find"], before["find"]);
+    let audit = after["audit"].as_array().unwrap();
+    assert_eq!(&audit[1..], before["audit"].as_array().unwrap().as_slice());
+    assert_eq!(audit[0]["kind"], "private_bypass");
+    assert_eq!(audit[0]["agent_id"], OTHER);
+    assert_eq!(audit[0]["data"]["action"], "update");
+    assert_eq!(audit[0]["data"]["reason"], "close it");
+}
+
+/// With a bypass on, `params` as sent by `reason`'s caller.
+fn bypassing(reason: &str, mut params: Value) -> Value {
+    params["bypass_private"] = json!(true);
+    params["bypass_reason"] = json!(reason);
+    params
+}
+
+/// `told` appears in neither the message nor the hint of `e`.
+#[track_caller]
+fn untold(e: &ToolError, told: &[&str]) {
+    for t in told {
+        assert!(
+            !e.message.contains(t) && !e.hint.contains(t),
+            "{t:?} told: {} / {}",
+            e.message,
+            e.hint
+        );
+    }
+}
+
+/// A private list of three tasks, the first claimed by its owner; another
+/// agent bypasses with calls that then fail. Each attempt leaves its
+/// event, and the errors say no more than the bypass shows.
+#[test]
+fn every_bypass_is_audited_even_when_the_call_fails() {
+    let db = TestDb::new();
+    let list = db.private_list(OWNER, "Private plan");
+    let d = db.ok(
+        OWNER,
+        "task_items",
+        "add_many",
+        json!({"list_id": list, "tasks": [{"title": "one"}, {"title": "two"}, {"title": "three"}]}),
+    );
+    let ids = strs(&d, "/tasks", "id");
+    let c = db.claim_lease(OWNER, &list, 600);
+    assert_eq!(s(&c, "/task/id"), ids[0]);
+    let lease_end = db.now_plus(600);
+    let before = db.get(OWNER, &list);
+    db.advance(1);
+
+    // Past the end: the list's length is not told.
+    let e = db.err(
+        OTHER,
+        "task_items",
+        "create",
+        bypassing(
+            "add a step",
+            json!({"list_id": list, "title": "x", "position": 1_000_000}),
+        ),
+    );
+    expect(&e, ErrorCode::InvalidParams, &["1000000", "past the end"]);
+    untold(&e, &["3 tasks", "1 to 4", "(3"]);
+    // A claimed task: neither the claimer nor the lease end.
+    let e = db.err(
+        OTHER,
+        "task_items",
+        "delete",
+        bypassing("clean up", json!({"task_id": ids[0]})),
+    );
+    expect(&e, ErrorCode::Conflict, &[&ids[0], "claimed"]);
+    untold(&e, &[OWNER, &lease_end]);
+
+    let events = db.events_with(OWNER, json!({}));
+    assert_eq!(kinds(&events), ["private_bypass"; 2], "{events:?}");
+    let actions: Vec<(&Value, &Value)> = events
+        .iter()
+        .map(|e| (&e["data"]["action"], &e["data"]["reason"]))
+        .collect();
+    assert_eq!(
+        actions,
+        [
+            (&json!("delete"), &json!("clean up")),
+            (&json!("create"), &json!("add a step")),
+        ]
+    );
+    for e in &events {
+        assert_eq!(e["agent_id"], OTHER);
+        assert_eq!(e["list_id"], list.as_str());
+        assert_eq!(e["at"], db.now());
+        assert_eq!(e["data"]["owner_agent_id"], OWNER);
+    }
+    assert_eq!(db.events_with(OTHER, json!({})), events);
+    // Nothing else was kept: the tasks are as they were.
+    assert_eq!(db.get(OWNER, &list)["tasks"], before["tasks"]);
+}
+
+#[test]
+fn a_cycle_or_a_bad_read_after_a_bypass_is_audited_and_tells_little() {
+    let db = TestDb::new();
+    let list = db.private_list(OWNER, "Private plan");
+    let d = db.ok(
+        OWNER,
+        "task_items",
+        "add_many",
+        json!({"list_id": list, "tasks": [
+            {"ref": "a", "title": "one"},
+            {"ref": "b", "title": "two", "depends_on": ["a"]},
+            {"title": "three", "depends_on": ["b"]},
+        ]}),
+    );
+    let ids = strs(&d, "/tasks", "id");
+    let before = db.get(OWNER, &list);
+    // A cycle: the ids the call named, not the chain between them.
+    let e = db.err(
+        OTHER,
+        "task_items",
+        "update",
+        bypassing(
+            "reorder the work",
+            json!({"task_id": ids[0], "depends_on": [ids[2]]}),
+        ),
+    );
+    expect(&e, ErrorCode::Cycle, &[&ids[0], &ids[2]]);
+    untold(&e, &[&ids[1]]);
+    // The owner still sees the whole chain.
+    let e = db.err(
+        OWNER,
+        "task_items",
+        "update",
+        json!({"task_id": ids[0], "depends_on": [ids[2]]}),
+    );
+    expect(&e, ErrorCode::Cycle, &[&ids[0], &ids[1], &ids[2]]);
+    // A read that fails after its bypass (a read runs in a write
+    // transaction when it bypasses, and its event outlives the failure).
+    let e = db.err(
+        OTHER,
+        "task_audit",
+        "get",
+        bypassing(
+            "look at the log",
+            json!({"list_id": list, "cursor": "nope"}),
+        ),
+    );
+    expect(&e, ErrorCode::InvalidParams, &["cursor"]);
+    let events = db.events_with(OWNER, json!({}));
+    let actions: Vec<&Value> = events.iter().map(|e| &e["data"]["action"]).collect();
+    assert_eq!(actions, [&json!("get"), &json!("update")], "{events:?}");
+    assert_eq!(db.get(OWNER, &list)["tasks"], before["tasks"]);
 }
 
 #[test]

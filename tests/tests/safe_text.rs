@@ -286,3 +286,176 @@ fn bad_values_are_quoted_at_most_200_characters() {
         );
     }
 }
+
+/// The character JSON escapes the most: a tag character, sent as the
+/// surrogate pair `\udb40\udc01` (12 bytes for one character).
+const WORST: char = '\u{e0001}';
+/// The contract's bound on one result's text.
+const MIB: usize = 1 << 20;
+
+/// The bytes of the JSON-RPC message an MCP server sends for `reply`: the
+/// text as the content, the data again as `structuredContent`.
+fn mcp_frame_len(reply: &ToolReply) -> usize {
+    json!({"jsonrpc": "2.0", "id": 1, "result": {
+        "content": [{"type": "text", "text": reply.text}],
+        "structuredContent": reply.structured_value(),
+        "isError": reply.is_error(),
+    }})
+    .to_string()
+    .len()
+}
+
+/// `tool action params` as `agent`: it succeeds, and its reply stays
+/// under 1 MiB of text (and its MCP frame, which carries it twice, under
+/// 2 MiB). Returns the data.
+#[track_caller]
+fn bounded(db: &TestDb, agent: &str, tool: &str, action: &str, params: Value) -> Value {
+    let reply = db.reply(&ctx(agent), tool, action, &params);
+    assert!(reply.outcome.is_ok(), "{tool} {action}: {}", reply.text);
+    assert!(
+        reply.text.len() < MIB,
+        "{tool} {action}: {} bytes of text",
+        reply.text.len()
+    );
+    let frame = mcp_frame_len(&reply);
+    assert!(
+        frame < 2 * MIB,
+        "{tool} {action}: an MCP frame of {frame} bytes"
+    );
+    reply.structured_value()
+}
+
+#[test]
+fn one_task_cannot_break_the_result_bound() {
+    let db = TestDb::new();
+    let list = db.list(A, "Heavy");
+    let worst = WORST.to_string().repeat(65_536);
+    // Three 64K-character texts of it (2.3 MB of JSON) are refused, on
+    // every write that could store them.
+    let e = db.err(
+        A,
+        "task_items",
+        "create",
+        json!({"list_id": list, "title": "t", "description": worst, "notes": worst}),
+    );
+    expect(
+        &e,
+        ErrorCode::InvalidParams,
+        &["1572864 bytes of JSON", "786432"],
+    );
+    let e = db.err(
+        A,
+        "task_items",
+        "add_many",
+        json!({"list_id": list, "tasks": [{"title": "ok"}, {"title": "t", "notes": worst, "description": "x"}]}),
+    );
+    expect(
+        &e,
+        ErrorCode::InvalidParams,
+        &["tasks[1].description, notes and outcome"],
+    );
+    // The most one task can hold: a title of 500 of them, a description of
+    // 64K (exactly the bound), a claimer whose id JSON escapes too.
+    let title = WORST.to_string().repeat(500);
+    let d = bounded(
+        &db,
+        A,
+        "task_items",
+        "create",
+        json!({"list_id": list, "title": title, "description": worst}),
+    );
+    let id = s(&d, "/task/id");
+    for params in [
+        json!({"task_id": id, "notes": "x"}),
+        json!({"task_id": id, "status": "done", "outcome": "done"}),
+    ] {
+        let e = db.err(A, "task_items", "update", params);
+        expect(
+            &e,
+            ErrorCode::InvalidParams,
+            &["a task holds at most 786432"],
+        );
+    }
+    let quotes = "\"".repeat(200);
+    let c = bounded(
+        &db,
+        &quotes,
+        "task_claims",
+        "claim_next",
+        json!({"list_id": list}),
+    );
+    assert_eq!(s(&c, "/task/description"), worst, "kept whole");
+    bounded(
+        &db,
+        &quotes,
+        "task_lists",
+        "get",
+        json!({"list_id": list, "include_times": true}),
+    );
+    bounded(
+        &db,
+        &quotes,
+        "task_items",
+        "update",
+        json!({"task_id": id, "title": "renamed"}),
+    );
+
+    // A row written before the bound (or by another writer) holds the
+    // issue's worst case: results cut its texts, with a marker.
+    db.store.raw_execute(
+        "UPDATE tasks SET description = ?1, notes = ?1, outcome = ?1 WHERE id = ?2",
+        &[&worst, &id],
+    );
+    let g = bounded(&db, &quotes, "task_lists", "get", json!({"list_id": list}));
+    let c = bounded(
+        &db,
+        &quotes,
+        "task_claims",
+        "claim_next",
+        json!({"list_id": list}),
+    );
+    assert_eq!(c["resumed"], true);
+    for task in [&g["tasks"][0], &c["task"]] {
+        for field in ["description", "notes", "outcome"] {
+            let text = task[field].as_str().unwrap();
+            assert!(text.starts_with(WORST), "{field}");
+            assert!(
+                text.contains(
+                    " more characters not shown; this task's texts pass the 786432 bytes"
+                ),
+                "{field}: …{}",
+                text.chars().rev().take(200).collect::<String>()
+            );
+        }
+    }
+    // The task still works: an update that does not grow its texts passes
+    // (its echo cut the same way), shortening them too, even while they
+    // stay over the bound; one that grows them is refused.
+    bounded(
+        &db,
+        &quotes,
+        "task_items",
+        "update",
+        json!({"task_id": id, "title": "again"}),
+    );
+    let d = bounded(
+        &db,
+        &quotes,
+        "task_items",
+        "update",
+        json!({"task_id": id, "description": "", "notes": "short"}),
+    );
+    assert_eq!(s(&d, "/task/notes"), "short");
+    assert!(s(&d, "/task/outcome").contains(" more characters not shown"));
+    let e = db.err(
+        &quotes,
+        "task_items",
+        "update",
+        json!({"task_id": id, "notes": "short, then longer"}),
+    );
+    expect(
+        &e,
+        ErrorCode::InvalidParams,
+        &["a task holds at most 786432"],
+    );
+}
