@@ -4,13 +4,24 @@
 //! a hash of everything in the engine that affects compiled code
 //! (wasmtime version, target, compiler settings), so a stale file is never
 //! picked up, only ignored and replaced.
+//!
+//! A module is native code, so it is loaded only if this user compiled it
+//! ([`trust`]): the directory is made private (0700) and each module is
+//! written private (0600); a directory or file anyone else could have
+//! written is not loaded, the component is compiled in memory, and one
+//! line on stderr says why (once per process).
+
+mod trust;
 
 use crate::error::HostError;
 use sha2::{Digest, Sha256};
 use std::fs;
 use std::hash::{Hash, Hasher};
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Once;
 use std::time::{SystemTime, UNIX_EPOCH};
+use trust::Untrusted;
 use wasmtime::Engine;
 use wasmtime::component::Component;
 
@@ -26,6 +37,8 @@ pub(crate) enum CacheOutcome {
     /// Compiled, but the cache could not be written (read-only home, …);
     /// the host works anyway, it only starts slower.
     NotStored,
+    /// Compiled in memory: the directory is not this user's alone.
+    Refused,
 }
 
 /// Loads the component from `cache_dir` if a compatible compiled copy is
@@ -36,34 +49,84 @@ pub(crate) fn load(
     wasm_sha256: &str,
     cache_dir: Option<&Path>,
 ) -> Result<(Component, CacheOutcome), HostError> {
-    let Some(dir) = cache_dir else {
+    let Some(dir) = cache_dir.and_then(|dir| std::path::absolute(dir).ok()) else {
         return Ok((compile(engine, wasm)?, CacheOutcome::Disabled));
     };
-    let path = cache_file(engine, wasm_sha256, dir);
-    if path.is_file() {
-        // SAFETY: `deserialize_file` maps the file as native code. The file
-        // is only ever written by this host (serialized, then renamed into
-        // place atomically, so it is never seen half-written) in the user's
-        // own cache directory; anyone able to write there can already run
-        // code as this user. wasmtime checks the header (engine version and
-        // settings) and refuses an incompatible file, which is recompiled.
-        #[allow(unsafe_code, reason = "the one unsafe call, justified above")]
-        if let Ok(component) = unsafe { Component::deserialize_file(engine, &path) } {
-            return Ok((component, CacheOutcome::Hit));
+    match private_dir(&dir) {
+        Ok(true) => {}
+        // Cannot be created (read-only home, …): the host only starts slower.
+        Ok(false) => return Ok((compile(engine, wasm)?, CacheOutcome::NotStored)),
+        Err(why) => {
+            say_why(&why);
+            return Ok((compile(engine, wasm)?, CacheOutcome::Refused));
         }
     }
+    let path = cache_file(engine, wasm_sha256, &dir);
+    match trust::module(&path) {
+        Ok(true) => {
+            // SAFETY: `deserialize_file` maps the file as native code. It is
+            // a regular file this user owns and nobody else may write, in a
+            // directory likewise this user's alone (checked just above), so
+            // it was written by this host as this user (serialized, then
+            // renamed into place atomically, so never seen half-written) or
+            // by something already running as this user. wasmtime checks
+            // the header (engine version and settings) and refuses an
+            // incompatible file, which is recompiled.
+            #[allow(unsafe_code, reason = "the one unsafe call, justified above")]
+            if let Ok(component) = unsafe { Component::deserialize_file(engine, &path) } {
+                return Ok((component, CacheOutcome::Hit));
+            }
+        }
+        Ok(false) => {}
+        // Not loaded; the directory is the user's, so the module compiled
+        // now replaces it.
+        Err(why) => say_why(&why),
+    }
     let component = compile(engine, wasm)?;
-    let outcome = store(&component, dir, &path);
+    let outcome = store(&component, &dir, &path);
     Ok((component, outcome))
 }
 
 /// Makes sure `dir` holds the compiled component (used when the process
 /// already loaded it from elsewhere). Best effort, like the cache itself.
 pub(crate) fn ensure_stored(engine: &Engine, component: &Component, wasm_sha256: &str, dir: &Path) {
-    let path = cache_file(engine, wasm_sha256, dir);
-    if !path.is_file() {
-        store(component, dir, &path);
+    let Ok(dir) = std::path::absolute(dir) else {
+        return;
+    };
+    match private_dir(&dir) {
+        Ok(true) => {}
+        Ok(false) => return,
+        Err(why) => return say_why(&why),
     }
+    let path = cache_file(engine, wasm_sha256, &dir);
+    if !matches!(trust::module(&path), Ok(true)) {
+        store(component, &dir, &path);
+    }
+}
+
+/// Creates `dir` (0700) if it is missing and checks that it is this
+/// user's alone. `Ok(false)`: it does not exist and cannot be created.
+fn private_dir(dir: &Path) -> Result<bool, Untrusted> {
+    if !dir.exists() {
+        if let Some(parent) = dir.parent() {
+            let _ = fs::create_dir_all(parent);
+        }
+        let mut builder = fs::DirBuilder::new();
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        // Another process may have made it meanwhile: checked below.
+        let _ = builder.create(dir);
+    }
+    trust::directory(dir)
+}
+
+/// Says on stderr, once per process, why the cache is not used (stdout
+/// is the CLI's output or the MCP connection: never there).
+fn say_why(why: &Untrusted) {
+    static SAID: Once = Once::new();
+    SAID.call_once(|| {
+        eprintln!("tasklists: not using the compile cache: {why}; compiling in memory")
+    });
 }
 
 /// `<dir>/<component sha256 prefix>-<engine hash>.cwasm`.
@@ -85,9 +148,6 @@ fn store(component: &Component, dir: &Path, path: &Path) -> CacheOutcome {
     let Ok(bytes) = component.serialize() else {
         return CacheOutcome::NotStored;
     };
-    if fs::create_dir_all(dir).is_err() {
-        return CacheOutcome::NotStored;
-    }
     let nanos = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.subsec_nanos())
@@ -97,7 +157,7 @@ fn store(component: &Component, dir: &Path, path: &Path) -> CacheOutcome {
         .and_then(|n| n.to_str())
         .unwrap_or("component");
     let tmp = dir.join(format!(".{name}.{}.{nanos}.tmp", std::process::id()));
-    if fs::write(&tmp, &bytes)
+    if write_private(&tmp, &bytes)
         .and_then(|()| fs::rename(&tmp, path))
         .is_ok()
     {
@@ -106,6 +166,15 @@ fn store(component: &Component, dir: &Path, path: &Path) -> CacheOutcome {
         let _ = fs::remove_file(&tmp);
         CacheOutcome::NotStored
     }
+}
+
+/// Writes a new file only this user may read and write (0600).
+fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut options = fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path)?.write_all(bytes)
 }
 
 /// Feeds `Hash` into SHA-256: std's `DefaultHasher` may change between

@@ -9,8 +9,8 @@ use crate::imports::statement_log::StatementLog;
 use crate::time_source::Clock;
 use std::ffi::OsString;
 use std::fmt;
-use std::path::PathBuf;
-use std::sync::Arc;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use tasklists_store::Location;
 
@@ -151,20 +151,35 @@ pub(crate) fn location_from(env: impl Fn(&str) -> Option<OsString>) -> Result<Lo
 
 /// The default cache of compiled components: `$TASKLISTS_CACHE_DIR`, else
 /// `$XDG_CACHE_HOME/tasklists`, else `$HOME/.cache/tasklists`; `None` when
-/// none is set (the component is then compiled in memory).
+/// none is set (the component is then compiled in memory). Made absolute
+/// against the working directory the first time it is asked for (at
+/// start), so a later change of directory does not move it.
 pub(crate) fn default_cache_dir() -> Option<PathBuf> {
-    cache_dir_from(|key| std::env::var_os(key))
+    static DEFAULT: OnceLock<Option<PathBuf>> = OnceLock::new();
+    DEFAULT
+        .get_or_init(|| {
+            let cwd = std::env::current_dir().ok();
+            cache_dir_from(|key| std::env::var_os(key), cwd.as_deref())
+        })
+        .clone()
 }
 
-fn cache_dir_from(env: impl Fn(&str) -> Option<OsString>) -> Option<PathBuf> {
+/// [`default_cache_dir`] over any environment and working directory; a
+/// relative path without a working directory to resolve it is no cache.
+fn cache_dir_from(env: impl Fn(&str) -> Option<OsString>, cwd: Option<&Path>) -> Option<PathBuf> {
     let var = |key: &str| env(key).filter(|v| !v.is_empty()).map(PathBuf::from);
-    var("TASKLISTS_CACHE_DIR")
+    let dir = var("TASKLISTS_CACHE_DIR")
         .or_else(|| {
             var("XDG_CACHE_HOME")
                 .filter(|p| p.is_absolute())
                 .map(|p| p.join("tasklists"))
         })
-        .or_else(|| var("HOME").map(|home| home.join(".cache/tasklists")))
+        .or_else(|| var("HOME").map(|home| home.join(".cache/tasklists")))?;
+    if dir.is_absolute() {
+        Some(dir)
+    } else {
+        cwd.map(|cwd| cwd.join(dir))
+    }
 }
 
 #[cfg(test)]
@@ -220,15 +235,23 @@ mod tests {
             ("XDG_CACHE_HOME", "/xc"),
             ("HOME", "/h"),
         ];
-        assert_eq!(cache_dir_from(env(&all)), Some(PathBuf::from("/c")));
+        let cwd = Some(Path::new("/work"));
+        assert_eq!(cache_dir_from(env(&all), cwd), Some(PathBuf::from("/c")));
         assert_eq!(
-            cache_dir_from(env(&all[1..])),
+            cache_dir_from(env(&all[1..]), cwd),
             Some(PathBuf::from("/xc/tasklists"))
         );
         assert_eq!(
-            cache_dir_from(env(&all[2..])),
+            cache_dir_from(env(&all[2..]), cwd),
             Some(PathBuf::from("/h/.cache/tasklists"))
         );
-        assert_eq!(cache_dir_from(env(&[])), None);
+        assert_eq!(cache_dir_from(env(&[]), cwd), None);
+        // A relative path is taken from the working directory at start.
+        let relative = [("TASKLISTS_CACHE_DIR", "rel/cache"), ("HOME", "/h")];
+        assert_eq!(
+            cache_dir_from(env(&relative), cwd),
+            Some(PathBuf::from("/work/rel/cache"))
+        );
+        assert_eq!(cache_dir_from(env(&relative), None), None);
     }
 }
