@@ -4,6 +4,9 @@ writes a whole batch before reading still gets every answer."""
 
 from __future__ import annotations
 
+import itertools
+import json
+import sqlite3
 import threading
 import time
 from pathlib import Path
@@ -114,3 +117,111 @@ def test_a_batch_written_whole_before_reading_is_answered(db):
             assert all(j < i for j in made), f"call {i} saw {names}, made after it"
             assert len(made) == min(2, i // 2), f"call {i} saw {names}"
         assert server.proc.wait(20) == 0
+
+
+# The reused-id flood: each call carries 64 KiB the server keeps until the
+# call has run; 4,000 of them would be 256 MB.
+REUSED_FLOOD = 4_000
+PAD = "x" * (64 * 1024)
+# The server's 64 MiB of calls and requests, plus what it is made of.
+MAX_FLOOD_RSS_MB = 200
+
+
+class Flood(Writer):
+    """Writes the same raw line `count` times, reading nothing."""
+
+    def __init__(self, server: RawServer, line: bytes, count: int):
+        super().__init__(server, itertools.repeat(line, count))
+
+    def run(self) -> None:
+        for line in self.requests:
+            self.server.send_line(line)
+            self.written += 1
+
+
+class Drain(threading.Thread):
+    """Reads and counts every answer until stdout closes."""
+
+    def __init__(self, server: RawServer):
+        super().__init__(daemon=True)
+        self.server, self.answers = server, 0
+
+    def run(self) -> None:
+        while self.server.proc.stdout.readline():
+            self.answers += 1
+
+
+def watch_rss(server: RawServer, writer: Flood, seconds: float) -> float:
+    """The server's peak VmRSS while `writer` floods it, in MB; stops early
+    (killing the server, so a failing run stays small) past the bound."""
+    peak, until = 0.0, time.monotonic() + seconds
+    while time.monotonic() < until and writer.is_alive():
+        peak = max(peak, rss_mb(server.proc.pid, "VmRSS"))
+        if peak > MAX_FLOOD_RSS_MB:
+            server.proc.kill()
+            break
+        time.sleep(0.05)
+    return peak
+
+
+def test_calls_that_reuse_one_id_are_each_counted(db):
+    """JSON-RPC ids should be unique, but a client that reuses one while
+    calls with it are queued must not grow the server: every call counts
+    against its bound, whatever its id. The worker is held up by a lock on
+    the database (one call waits for the store's busy budget, 5 s) while
+    the client floods it with calls under one id."""
+    with RawServer(db) as server:
+        server.initialize()
+        created = server.call(1, "tools/call", {"name": "task_lists", "arguments": {"action": "create", "params": {"name": "first"}}})
+        assert created["result"]["isError"] is False
+        lock = sqlite3.connect(db, isolation_level=None, timeout=0)
+        lock.execute("BEGIN EXCLUSIVE")
+        try:
+            server.request(2, "tools/call", {"name": "task_lists", "arguments": {"action": "create", "params": {"name": "held"}}})
+            flood = json.dumps(
+                {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "task_help", "arguments": {"action": "workflow", "pad": PAD}}}
+            ).encode()
+            writer = Flood(server, flood, REUSED_FLOOD)
+            writer.start()
+            peak = watch_rss(server, writer, seconds=4.0)
+            held = writer.written
+        finally:
+            lock.rollback()
+            lock.close()
+        print(f"\nflood of {REUSED_FLOOD} calls with one id: {held} written while the worker was held, peak RSS {peak:.0f} MB")
+        assert peak < MAX_FLOOD_RSS_MB, f"peak RSS {peak:.0f} MB after {held} calls"
+        assert held < REUSED_FLOOD, "the server read every call while none could run"
+        # Once the worker runs again, the rest goes through.
+        drain = Drain(server)
+        drain.start()
+        writer.join(120)
+        assert not writer.is_alive()
+        server.proc.stdin.close()
+        assert server.proc.wait(120) == 0
+        drain.join(10)
+        assert drain.answers > 0
+
+
+def test_a_flood_of_oversized_lines_keeps_the_server_small(db):
+    """Each line over 16 MiB is answered and skipped, never held whole."""
+    line = json.dumps({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "task_help", "arguments": {"action": "x" * (17 << 20)}}}).encode()
+    with RawServer(db) as server:
+        server.initialize()
+        drain_answers: list[dict] = []
+
+        def drain() -> None:
+            for _ in range(20):
+                drain_answers.append(server.receive())
+
+        reader = threading.Thread(target=drain, daemon=True)
+        reader.start()
+        writer = Flood(server, line, 20)
+        writer.start()
+        peak = watch_rss(server, writer, seconds=60.0)
+        writer.join(60)
+        reader.join(60)
+        assert peak < MAX_FLOOD_RSS_MB, f"peak RSS {peak:.0f} MB"
+        assert [a["id"] for a in drain_answers] == [7] * 20
+        assert all(a["error"]["code"] == -32600 for a in drain_answers)
+        assert rss_mb(server.proc.pid, "VmHWM") < MAX_FLOOD_RSS_MB
+        assert server.close() == 0

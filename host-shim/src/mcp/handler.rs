@@ -60,20 +60,21 @@ impl ServerHandler for TasklistsServer {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
+        _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let tool = request.name.to_string();
         // The arguments go to the component as the client sent them; it
         // checks them like any other request (keys, action, params, size).
         let arguments =
             serde_json::Value::Object(request.arguments.unwrap_or_default()).to_string();
-        // Counted until it ends, even if the client cancels it meanwhile
-        // (the call still runs): a flood of calls and cancellations is
-        // bounded too.
-        let _running = self.pending.running(context.id.clone(), arguments.len());
+        // Counted from now until it has run (the queued job owns the
+        // count), whatever its id and even if the client cancels it
+        // meanwhile: a flood of calls, of cancellations or of calls under
+        // one id is bounded too.
+        let call = self.pending.call(arguments.len());
         // Queued before the first await: calls run in the order they came.
         let known = self.knows(&tool);
-        let answer = self.queue.submit(tool, arguments);
+        let answer = self.queue.submit(tool, arguments, call);
         let reply = answer
             .await
             .map_err(|_| {

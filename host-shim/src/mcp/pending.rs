@@ -1,5 +1,6 @@
 //! What the server holds for its client: the requests handed to rmcp and
-//! not answered yet, and the answers made but not written to stdout yet.
+//! not answered yet, the tool calls queued or running, and the answers
+//! made but not written to stdout yet.
 //!
 //! Two uses. At the end of stdin, the server stops only after answering
 //! every request (rmcp itself gives in-flight answers five seconds, then
@@ -7,12 +8,16 @@
 //! lose answers). And under pipelining, memory stays bounded: a client
 //! that writes without reading fills stdout, answers pile up, and the
 //! reader stops taking lines from stdin while [`MAX_BUFFERED_BYTES`] are
-//! held (requests read and not answered, tool calls not finished, answers
-//! not written, each request costing [`REQUEST_OVERHEAD`] beyond its
-//! bytes); the worker stops making answers while that many bytes of them
-//! wait to be written. A client that writes a batch and reads afterwards
-//! is never deadlocked as long as the batch stays under that bound (about
-//! 10,000 small calls).
+//! held (requests read and not answered, tool calls queued or running,
+//! answers not written, each request and each call costing
+//! [`REQUEST_OVERHEAD`] beyond its bytes); the worker stops making answers
+//! while that many bytes of them wait to be written. Requests are known by
+//! their ids (a client reusing one still in flight is answered once, as
+//! rmcp does), but every tool call counts, whatever its id, from the moment
+//! it is queued until it has run: a flood of calls under one id is bounded
+//! too. A client that writes a batch and reads afterwards is never
+//! deadlocked as long as the batch stays under that bound (about 10,000
+//! small calls).
 
 use rmcp::model::{ClientJsonRpcMessage, ClientNotification, JsonRpcMessage, RequestId};
 use rmcp::service::{RoleServer, TxJsonRpcMessage};
@@ -43,47 +48,38 @@ pub(super) struct Pending {
 
 #[derive(Default)]
 struct State {
-    /// Each request held: awaiting its answer, or cancelled while its
-    /// tool call still runs (the call goes on to its end).
-    requests: HashMap<RequestId, Held>,
+    /// Each request awaiting its answer, with what it costs (its bytes
+    /// plus [`REQUEST_OVERHEAD`]).
+    requests: HashMap<RequestId, usize>,
     /// What they cost together.
     request_bytes: usize,
+    /// What the tool calls queued or running cost together (each [`Call`]).
+    call_bytes: usize,
     /// Answers serialized and waiting for stdout.
     answer_bytes: usize,
     /// The session ended: nothing will be written any more.
     closed: bool,
 }
 
-/// One request held.
-#[derive(Clone, Copy)]
-struct Held {
-    /// Its bytes plus [`REQUEST_OVERHEAD`].
-    cost: usize,
-    /// A tool call for it is queued or running.
-    running: bool,
-    /// The client cancelled it: no answer will be written; it is let go
-    /// when its call ends.
-    cancelled: bool,
-}
-
 impl State {
     fn full(&self) -> bool {
-        self.request_bytes + self.answer_bytes >= MAX_BUFFERED_BYTES
+        self.request_bytes + self.call_bytes + self.answer_bytes >= MAX_BUFFERED_BYTES
     }
 
-    fn hold(&mut self, id: RequestId, held: Held) {
-        if let Some(old) = self.requests.insert(id, held) {
-            // A client reusing an id still in flight: count it once.
-            self.request_bytes -= old.cost;
+    fn hold(&mut self, id: RequestId, cost: usize) {
+        if let Some(old) = self.requests.insert(id, cost) {
+            // A client reusing an id still in flight: rmcp answers it once,
+            // so it is awaited once (its calls are counted each on its own).
+            self.request_bytes -= old;
         }
-        self.request_bytes += held.cost;
+        self.request_bytes += cost;
     }
 
     /// Lets the request go; whether it was held.
     fn release(&mut self, id: &RequestId) -> bool {
         match self.requests.remove(id) {
-            Some(held) => {
-                self.request_bytes -= held.cost;
+            Some(cost) => {
+                self.request_bytes -= cost;
                 true
             }
             None => false,
@@ -107,28 +103,21 @@ impl Drop for Queued {
     }
 }
 
-/// A tool call queued or running for a request; dropping it (the call
-/// ended, or its handler was dropped) lets a cancelled request go.
-pub(super) struct Running {
+/// A tool call queued or running, counted (its params plus
+/// [`REQUEST_OVERHEAD`]) until it is dropped: the queued job owns it, so
+/// it goes once the call has run, even if the client cancelled the request
+/// meanwhile or reused its id.
+pub(super) struct Call {
     pending: Pending,
-    id: RequestId,
+    cost: usize,
 }
 
-impl Drop for Running {
+impl Drop for Call {
     fn drop(&mut self) {
         let mut state = self.pending.lock();
-        let released = match state.requests.get_mut(&self.id) {
-            Some(held) if held.cancelled => state.release(&self.id),
-            Some(held) => {
-                held.running = false;
-                false
-            }
-            None => false,
-        };
+        state.call_bytes = state.call_bytes.saturating_sub(self.cost);
         drop(state);
-        if released {
-            self.pending.wake();
-        }
+        self.pending.wake();
     }
 }
 
@@ -138,29 +127,19 @@ impl Pending {
     pub(super) fn incoming(&self, message: &ClientJsonRpcMessage, bytes: usize) {
         match message {
             JsonRpcMessage::Request(request) => {
-                let held = Held {
-                    cost: bytes + REQUEST_OVERHEAD,
-                    running: false,
-                    cancelled: false,
-                };
-                self.lock().hold(request.id.clone(), held);
+                self.lock()
+                    .hold(request.id.clone(), bytes + REQUEST_OVERHEAD);
             }
             JsonRpcMessage::Notification(notification) => {
                 if let ClientNotification::CancelledNotification(cancelled) =
                     &notification.notification
                     && let Some(id) = &cancelled.params.request_id
                 {
-                    // rmcp will send no answer; a call still running keeps
-                    // the request held until it ends.
-                    let mut state = self.lock();
-                    match state.requests.get_mut(id) {
-                        Some(held) if held.running => held.cancelled = true,
-                        _ => {
-                            state.release(id);
-                        }
+                    // rmcp will send no answer; a call still queued or
+                    // running stays counted by its own [`Call`].
+                    if self.lock().release(id) {
+                        self.wake();
                     }
-                    drop(state);
-                    self.wake();
                 }
             }
             _ => {}
@@ -177,27 +156,14 @@ impl Pending {
         }
     }
 
-    /// Notes that a tool call with `bytes` of params runs for request `id`
-    /// until the returned guard is dropped: cancelling the request then
-    /// keeps it held (and counted) until the call ends.
-    pub(super) fn running(&self, id: RequestId, bytes: usize) -> Running {
-        let mut state = self.lock();
-        match state.requests.get_mut(&id) {
-            Some(held) => held.running = true,
-            // Cancelled before its call started: held again for the call.
-            None => state.hold(
-                id.clone(),
-                Held {
-                    cost: bytes + REQUEST_OVERHEAD,
-                    running: true,
-                    cancelled: true,
-                },
-            ),
-        }
-        drop(state);
-        Running {
+    /// Counts a tool call with `bytes` of params, queued now, until the
+    /// returned guard is dropped (whatever its request's id).
+    pub(super) fn call(&self, bytes: usize) -> Call {
+        let cost = bytes + REQUEST_OVERHEAD;
+        self.lock().call_bytes += cost;
+        Call {
             pending: self.clone(),
-            id,
+            cost,
         }
     }
 
@@ -265,13 +231,9 @@ impl Pending {
         }
     }
 
-    /// Requests still owed an answer (not the cancelled ones).
+    /// Requests still owed an answer.
     fn unanswered(&self) -> usize {
-        self.lock()
-            .requests
-            .values()
-            .filter(|h| !h.cancelled)
-            .count()
+        self.lock().requests.len()
     }
 
     fn wake(&self) {
@@ -320,27 +282,45 @@ mod tests {
         assert!(pending.lock().full(), "too many requests held");
         pending.answered(&RequestId::from(NumberOrString::Number(7)));
         assert!(!pending.lock().full());
-        // A call still running keeps its request held after the client
-        // cancels it, until the call ends; a request with no call running
-        // is let go at once.
-        let bytes = |p: &Pending| p.lock().request_bytes;
-        let id = RequestId::from(NumberOrString::Number(8));
-        let call = pending.running(id.clone(), 0);
+        // A cancelled request is let go at once; its call, still queued or
+        // running, counts until it has run.
+        let bytes = |p: &Pending| {
+            let state = p.lock();
+            state.request_bytes + state.call_bytes
+        };
+        let call = pending.call(100);
         let before = bytes(&pending);
         pending.incoming(&cancel(8), 0);
-        assert_eq!(bytes(&pending), before, "held while its call runs");
-        drop(call);
         assert_eq!(bytes(&pending), before - 1 - REQUEST_OVERHEAD);
-        pending.incoming(&cancel(9), 0);
-        assert_eq!(bytes(&pending), before - 2 * (1 + REQUEST_OVERHEAD));
-        // Cancelled before its call started: held again for the call.
-        let late = RequestId::from(NumberOrString::Number(1 << 40));
-        pending.incoming(&cancel(1 << 40), 0);
-        let call = pending.running(late.clone(), 100);
-        assert_eq!(pending.lock().requests[&late].cost, 100 + REQUEST_OVERHEAD);
         drop(call);
-        assert!(!pending.lock().requests.contains_key(&late));
+        assert_eq!(bytes(&pending), before - 1 - 100 - 2 * REQUEST_OVERHEAD);
         assert_eq!(pending.unanswered(), pending.lock().requests.len());
+    }
+
+    #[tokio::test]
+    async fn every_call_counts_whatever_its_id() {
+        let pending = Pending::default();
+        // One id reused: the request is awaited once, but each call counts
+        // until it has run, and enough of them stop the reader.
+        let many = MAX_BUFFERED_BYTES / (REQUEST_OVERHEAD + 1) + 1;
+        let calls: Vec<_> = (0..many)
+            .map(|_| {
+                pending.incoming(&request(1), 1);
+                pending.call(1)
+            })
+            .collect();
+        assert_eq!(pending.unanswered(), 1);
+        assert!(pending.lock().full(), "too many calls queued");
+        let room = pending.clone();
+        let reader = tokio::spawn(async move { room.room_to_read().await });
+        tokio::task::yield_now().await;
+        assert!(!reader.is_finished(), "the reader waits");
+        drop(calls);
+        tokio::time::timeout(Duration::from_secs(1), reader)
+            .await
+            .expect("room again once the calls have run")
+            .unwrap();
+        assert_eq!(pending.lock().call_bytes, 0);
     }
 
     fn cancel(id: i64) -> ClientJsonRpcMessage {

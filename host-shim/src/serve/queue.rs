@@ -5,6 +5,11 @@
 //! panic in the host is answered (by the component, as a `host-bug`
 //! failure) and the host is replaced; the store reopens on demand, so a
 //! broken database is reported by each call and a fixed one picked up.
+//!
+//! Each job carries what its transport counts for it ([`Queue::submit`]'s
+//! `held`), dropped only once the call has run: the transport bounds the
+//! queue by that count (every call counts, whatever its request id) and
+//! stops reading its input while it is full.
 
 use crate::{CallContext, CallFailure, FailureKind, Host, HostConfig, HostError, ToolReply};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -21,6 +26,8 @@ struct Job {
     tool: String,
     arguments: String,
     reply: oneshot::Sender<Answer>,
+    /// The transport's count of this call, given back once it has run.
+    _held: Box<dyn Send>,
 }
 
 /// Queues calls for the queue's thread; dropping every `Queue` lets the
@@ -48,16 +55,23 @@ pub fn start(
 
 impl Queue {
     /// Queues a call of `tool` with the agent's `arguments` (JSON text)
-    /// and returns where its answer will arrive. Queuing is synchronous,
-    /// so calls run in the order this is called.
-    pub fn submit(&self, tool: String, arguments: String) -> oneshot::Receiver<Answer> {
+    /// and returns where its answer will arrive; `held` (the transport's
+    /// count of the call) is dropped once the call has run. Queuing is
+    /// synchronous, so calls run in the order this is called.
+    pub fn submit(
+        &self,
+        tool: String,
+        arguments: String,
+        held: impl Send + 'static,
+    ) -> oneshot::Receiver<Answer> {
         let (reply, answer) = oneshot::channel();
-        // If the thread is gone, `reply` is dropped with the job and the
-        // caller sees a closed channel.
+        // If the thread is gone, `reply` and `held` are dropped with the
+        // job and the caller sees a closed channel.
         let _ = self.jobs.send(Job {
             tool,
             arguments,
             reply,
+            _held: Box::new(held),
         });
         answer
     }
