@@ -6,10 +6,10 @@
 // tool is a JSON-RPC invalid-params error worded by the component.
 
 import { INVALID_PARAMS, ProtocolError, Server } from "@modelcontextprotocol/server";
-import { StdioServerTransport, serveStdio } from "@modelcontextprotocol/server/stdio";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { createRequire } from "node:module";
-import { PassThrough } from "node:stream";
 import type { NodeHost } from "./host.js";
+import { BoundedStdioTransport, Budget } from "./mcp-stdio.js";
 import type { CallContext, ToolInfo, ToolReply } from "./types.js";
 
 /** The package's version, reported as the server's. */
@@ -72,21 +72,19 @@ class InFlight {
  * Serves MCP on stdin/stdout until stdin closes, then answers every request
  * already received before it returns (as the native server does; the SDK's
  * stdio transport alone would drop answers still in flight at the end of
- * input), and closes the host.
+ * input), and closes the host. Memory stays bounded as on the native
+ * server (see mcp-stdio.ts): lines over 16 MiB are refused unread, and
+ * stdin is left unread while 64 MiB of calls and unwritten answers are held.
  */
 export async function serveMcp(host: NodeHost, ctx: CallContext): Promise<void> {
   const catalogue = await host.catalogue();
   const tools = catalogue.map(tool);
   const known = new Set(catalogue.map((t) => t.name));
   const inFlight = new InFlight();
-  // The transport reads a copy of stdin that ends only once every call
-  // received has been answered.
-  const input = new PassThrough();
-  const inputEnded = new Promise<void>((resolve) => {
-    process.stdin.on("data", (chunk: Buffer) => input.write(chunk));
-    process.stdin.once("end", resolve);
-    process.stdin.once("error", () => resolve());
-  });
+  const budget = new Budget(process.stdout);
+  // The transport does not close at the end of stdin: the session ends
+  // only once every call received has been answered.
+  const transport = new BoundedStdioTransport(process.stdin, process.stdout, budget);
   const handle = serveStdio(
     () => {
       const server = new Server({ name: "tasklists", version: VERSION, title: "Task lists" }, { capabilities: { tools: {} } });
@@ -96,7 +94,9 @@ export async function serveMcp(host: NodeHost, ctx: CallContext): Promise<void> 
           const { name, arguments: args } = request.params;
           // The arguments go to the component as the client sent them; it
           // checks them like any other request (keys, action, params, size).
-          const reply = await host.call(name, JSON.stringify(args ?? {}), ctx);
+          const json = JSON.stringify(args ?? {});
+          // Every call counts until it has run, whatever its request id.
+          const reply = await budget.call(Buffer.byteLength(json), () => host.call(name, json, ctx));
           if (reply.outcome.tag === "err" && !known.has(name)) {
             throw new ProtocolError(INVALID_PARAMS, reply.outcome.val.message);
           }
@@ -106,16 +106,15 @@ export async function serveMcp(host: NodeHost, ctx: CallContext): Promise<void> 
       return server;
     },
     {
-      transport: new StdioServerTransport(input, process.stdout),
+      transport,
       onerror: (e) => process.stderr.write(`tasklists-node mcp: ${e.message}\n`),
     },
   );
-  await inputEnded;
+  await transport.ended;
   await inFlight.idle();
   // The last answers are written after their handlers return: let them out.
   await new Promise((resolve) => setTimeout(resolve, 0));
   await new Promise((resolve) => process.stdout.write("", resolve));
-  input.end();
   await host.close();
   await handle.close();
 }
