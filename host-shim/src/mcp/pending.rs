@@ -12,12 +12,12 @@
 //! answers not written, each request and each call costing
 //! [`REQUEST_OVERHEAD`] beyond its bytes); the worker stops making answers
 //! while that many bytes of them wait to be written. Requests are known by
-//! their ids (a client reusing one still in flight is answered once, as
-//! rmcp does), but every tool call counts, whatever its id, from the moment
-//! it is queued until it has run: a flood of calls under one id is bounded
-//! too. A client that writes a batch and reads afterwards is never
-//! deadlocked as long as the batch stays under that bound (about 10,000
-//! small calls).
+//! their ids (rmcp writes one answer for a reused id still in flight and
+//! drops the others), but every tool call counts, whatever its id, from
+//! the moment it is queued until it has run: a flood of calls under one id
+//! is bounded too. A client that writes a batch and reads afterwards is
+//! never deadlocked as long as the batch stays under that bound (about
+//! 10,000 small calls).
 
 use rmcp::model::{ClientJsonRpcMessage, ClientNotification, JsonRpcMessage, RequestId};
 use rmcp::service::{RoleServer, TxJsonRpcMessage};
@@ -68,8 +68,9 @@ impl State {
 
     fn hold(&mut self, id: RequestId, cost: usize) {
         if let Some(old) = self.requests.insert(id, cost) {
-            // A client reusing an id still in flight: rmcp answers it once,
-            // so it is awaited once (its calls are counted each on its own).
+            // A client reusing an id still in flight: rmcp writes one of
+            // their answers (and drops the others), so the id is awaited
+            // once; each of its calls is counted on its own ([`Call`]).
             self.request_bytes -= old;
         }
         self.request_bytes += cost;
