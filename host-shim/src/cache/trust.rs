@@ -8,6 +8,10 @@ use std::path::{Path, PathBuf};
 
 /// Why a cache directory or module is not used.
 #[derive(Debug, thiserror::Error)]
+#[cfg_attr(
+    not(unix),
+    allow(dead_code, reason = "owners and modes are checked on Unix only")
+)]
 pub(crate) enum Untrusted {
     /// Owned by another user.
     #[error("{} is owned by user {owner}, not by this user ({me})", path.display())]
