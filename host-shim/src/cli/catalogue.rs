@@ -2,7 +2,7 @@
 
 use super::output::{Stream, print_lines, print_text};
 use super::{Failure, Globals};
-use tasklists_host::{Span, Style};
+use tasklists_host::{HostError, OpenError, Span, Style};
 
 /// Prints the catalogue: names and descriptions, or all of it as JSON.
 pub(crate) fn tools(globals: &Globals, json: bool) -> Result<(), Failure> {
@@ -46,8 +46,22 @@ pub(crate) fn tools(globals: &Globals, json: bool) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Prints the database path in effect (without opening it).
+/// Prints the database path in effect (without opening it). A connection
+/// string that cannot be used as written is refused with the reason every
+/// call would get (which quotes no part of a password), rather than shown
+/// as whatever a guess at its parts gives.
 pub(crate) fn db_path(globals: &Globals) -> Result<(), Failure> {
-    print_text(&globals.location()?.to_string());
+    let location = globals.location()?;
+    if let Some(pg) = location.postgres()
+        && let Some(problem) = pg.problem()
+    {
+        return Err(Failure::Host(HostError::Store(
+            OpenError::ConnectionString {
+                location: pg.to_string(),
+                reason: problem.to_string(),
+            },
+        )));
+    }
+    print_text(&location.to_string());
     Ok(())
 }

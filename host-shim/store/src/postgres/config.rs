@@ -63,6 +63,14 @@ const KEYWORDS: &[&str] = &[
 /// the backend passes on.
 const SECRET_KEYS: &[&str] = &["password", "sslpassword"];
 
+/// Keywords the driver takes beyond libpq's.
+const DRIVER_KEYWORDS: &[&str] = &["keepalives_retries"];
+
+/// Whether `key` is a keyword a connection string may use.
+fn is_keyword(key: &str) -> bool {
+    KEYWORDS.contains(&key) || DRIVER_KEYWORDS.contains(&key)
+}
+
 /// How a connection uses TLS, with libpq's names and meaning.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SslMode {
@@ -125,6 +133,15 @@ pub enum ConnInfoError {
     /// The text is not a well-formed URL or key/value string.
     #[error("malformed connection string: {0}")]
     Malformed(String),
+    /// A URL's user name or password holds an `@` or `/` that is not
+    /// percent-encoded, so where the credentials end is a guess (libpq
+    /// would take a password's tail for the host). Nothing of them is
+    /// quoted: any part could be the password.
+    #[error(
+        "the user name or password in the URL must be percent-encoded: an `@` (%40) or `/` (%2F) \
+         in them makes the URL ambiguous"
+    )]
+    AmbiguousCredentials,
 }
 
 /// A connection string, parsed: what the backend connects with.
@@ -266,6 +283,13 @@ impl PgLocation {
             .map_or(SslMode::default(), |info| info.ssl_mode)
     }
 
+    /// Why the string cannot be used as written, if it cannot: for a
+    /// host that reports it before anything connects (`db-path`). The
+    /// error quotes no part of a secret.
+    pub fn problem(&self) -> Option<&ConnInfoError> {
+        self.parsed.as_ref().err()
+    }
+
     /// What the string says, or why it cannot be used.
     #[cfg_attr(not(feature = "postgres"), allow(dead_code))]
     pub(crate) fn info(&self) -> Result<&ConnInfo, &ConnInfoError> {
@@ -339,6 +363,12 @@ fn parse_url(rest: &str, secrets: &mut Vec<String>) -> Result<ConnInfo, ConnInfo
             info.set("user", decode(user, "the user name")?);
         }
     }
+    // No host, port or database name holds an `@`: one here is part of
+    // the credentials (`user:Tr0ub@dor@host`), and the rest of them would
+    // be taken for the host.
+    if rest.split('?').next().unwrap_or("").contains('@') {
+        return Err(ConnInfoError::AmbiguousCredentials);
+    }
     let host_end = rest.find(['/', '?']).unwrap_or(rest.len());
     let (hostspec, after) = rest.split_at(host_end);
     if !hostspec.is_empty() {
@@ -353,28 +383,43 @@ fn parse_url(rest: &str, secrets: &mut Vec<String>) -> Result<ConnInfo, ConnInfo
         None => (after, None),
     };
     if let Some(dbname) = path.strip_prefix('/').filter(|d| !d.is_empty()) {
-        if dbname.contains('@') {
-            return Err(ConnInfoError::Malformed(
-                "an `@` in the password or the database name must be percent-encoded (%40)".into(),
-            ));
-        }
         info.set("dbname", decode(dbname, "the database name")?);
     }
+    // The parameter before, when it is a secret: the next one may be the
+    // tail of its value (an unencoded `&`), so it is never quoted.
+    let mut after_secret: Option<String> = None;
     for pair in query.into_iter().flat_map(|q| q.split('&')) {
         if pair.is_empty() {
             continue;
         }
-        let Some((key, value)) = pair.split_once('=') else {
-            return Err(ConnInfoError::Malformed(format!(
-                "the URL parameter `{}` has no `=value`",
-                decode(pair, "a URL parameter").unwrap_or_default()
-            )));
+        let stray = |what: &str, secret: &str| {
+            ConnInfoError::Malformed(format!(
+                "a URL parameter after `{secret}` {what} (an `&` in a value must be \
+                 percent-encoded: %26)"
+            ))
+        };
+        let Some((key, raw)) = pair.split_once('=') else {
+            return Err(match &after_secret {
+                Some(secret) => stray("has no `=value`", secret),
+                None => ConnInfoError::Malformed(format!(
+                    "the URL parameter `{}` has no `=value`",
+                    decode(pair, "a URL parameter").unwrap_or_default()
+                )),
+            });
         };
         let key = decode(key, "a URL parameter name")?;
-        if SECRET_KEYS.contains(&key.as_str()) {
-            secrets.push(value.to_string());
+        if let Some(secret) = &after_secret
+            && !is_keyword(&key)
+        {
+            return Err(stray("is not a connection keyword", secret));
         }
-        let value = decode(value, &format!("the URL parameter `{key}`"))?;
+        let secret = SECRET_KEYS.contains(&key.as_str());
+        if secret {
+            // As written, so a message that quotes the string is masked too.
+            secrets.push(raw.to_string());
+        }
+        let value = decode(raw, &format!("the URL parameter `{key}`"))?;
+        after_secret = secret.then(|| key.clone());
         info.set(&key, value);
     }
     Ok(info)
@@ -441,9 +486,16 @@ fn decode(text: &str, what: &str) -> Result<String, ConnInfoError> {
 
 /// libpq's key/value form: `key = value` words, a value bare (a `\`
 /// escapes the next character) or in single quotes (`\'` and `\\`).
+///
+/// A word that does not parse is named only when it cannot be part of a
+/// secret: after a `password=` value, a stray word is most likely that
+/// password's tail (`password=correct horse`), so the error names the key
+/// it follows instead.
 fn parse_key_values(text: &str, secrets: &mut Vec<String>) -> Result<ConnInfo, ConnInfoError> {
     let mut info = ConnInfo::empty();
     let mut chars = text.chars().peekable();
+    // The key before, when it is a secret.
+    let mut after_secret: Option<String> = None;
     loop {
         while chars.next_if(|c| c.is_whitespace()).is_some() {}
         if chars.peek().is_none() {
@@ -454,7 +506,16 @@ fn parse_key_values(text: &str, secrets: &mut Vec<String>) -> Result<ConnInfo, C
             key.push(c);
         }
         while chars.next_if(|c| c.is_whitespace()).is_some() {}
-        if chars.next() != Some('=') {
+        let has_value = chars.next() == Some('=');
+        if let Some(secret) = &after_secret
+            && !(has_value && is_keyword(&key))
+        {
+            return Err(ConnInfoError::Malformed(format!(
+                "the value of `{secret}` is followed by a word that is not `keyword=value`: \
+                 put a value that has spaces in single quotes ({secret}='…')"
+            )));
+        }
+        if !has_value {
             return Err(ConnInfoError::Malformed(format!(
                 "`{key}` is not followed by `=`"
             )));
@@ -483,9 +544,11 @@ fn parse_key_values(text: &str, secrets: &mut Vec<String>) -> Result<ConnInfo, C
                 }
             }
         }
-        if SECRET_KEYS.contains(&key.as_str()) {
+        let secret = SECRET_KEYS.contains(&key.as_str());
+        if secret {
             secrets.push(value.clone());
         }
+        after_secret = secret.then(|| key.clone());
         info.set(&key, value);
     }
 }
@@ -618,7 +681,6 @@ mod tests {
         assert!(location.info().is_err());
         for text in [
             "host=h password='hunter22",
-            "postgresql://u:hunter22/x@h/db",
             "postgresql://h/db?password",
             "postgresql://u:hunter22@h/d%zzb",
         ] {
@@ -628,6 +690,73 @@ mod tests {
             assert!(!e.to_string().contains("hunter22"), "{e}");
             assert!(!location.to_string().contains("hunter22"), "{location}");
         }
+    }
+
+    #[test]
+    fn an_unencoded_at_in_the_credentials_is_an_error_that_quotes_none_of_them() {
+        for text in [
+            "postgresql://agent:Tr0ub@dor@host/db",
+            "postgresql://agent:Tr0ub@dor@host",
+            "postgresql://agent:Tr0ub@dor@host:5432/db?sslmode=disable",
+            "postgresql://agent:Tr0ub@host/d@or",
+            "postgres://me@Tr0ub.dor@host/db",
+            // A `/` in the password: the URL has no credentials then, and
+            // its `@` is further on.
+            "postgresql://u:Tr0ub/dor@h/db",
+        ] {
+            let location = PgLocation::parse(text);
+            assert_eq!(
+                location.problem(),
+                Some(&ConnInfoError::AmbiguousCredentials),
+                "{text}"
+            );
+            let shown = format!("{location} {location:?} {}", location.problem().unwrap());
+            assert!(shown.contains("percent-encoded"), "{shown}");
+            for part in ["Tr0ub", "dor"] {
+                assert!(!shown.contains(part), "{text}: {shown}");
+            }
+        }
+        // Encoded, it is what it says; an `@` after the `?` is a value's.
+        let location =
+            PgLocation::parse("postgresql://agent:Tr0ub%40dor@host/db?application_name=a@b");
+        assert_eq!(location.problem(), None);
+        assert_eq!(
+            location.info().unwrap().password.as_deref(),
+            Some("Tr0ub@dor")
+        );
+        assert_eq!(location.to_string(), "postgresql://agent@host/db");
+    }
+
+    #[test]
+    fn a_stray_word_after_a_password_is_never_quoted() {
+        for (text, part) in [
+            ("host=h user=u password=correct horse", "horse"),
+            ("host=h password=correct horse dbname=x", "horse"),
+            ("host=h password=correct horse=battery", "horse"),
+            ("host=h sslpassword='it's' secret", "secret"),
+            ("postgresql://u@h/db?password=Tr0ub&dor", "dor"),
+            ("postgresql://u@h/db?password=Tr0ub&dor=x", "dor"),
+        ] {
+            let location = PgLocation::parse(text);
+            let e = location.problem().cloned().unwrap();
+            let shown = format!("{location} {location:?} {e}");
+            assert!(!shown.contains(part), "{text}: {shown}");
+            assert!(
+                !shown.contains("correct") && !shown.contains("Tr0ub"),
+                "{shown}"
+            );
+            assert!(shown.contains("password`"), "names the key: {shown}");
+        }
+        // Elsewhere a bad word is named: it holds no secret.
+        let e = PgLocation::parse("host=h dbnmae x")
+            .problem()
+            .cloned()
+            .unwrap();
+        assert!(e.to_string().contains("`dbnmae`"), "{e}");
+        // A keyword after a password is just the next setting.
+        let i = info("password=correct host=h keepalives_retries=3");
+        assert_eq!(i.password.as_deref(), Some("correct"));
+        assert_eq!(i.get("host"), Some("h"));
     }
 
     #[test]
