@@ -3,8 +3,11 @@
 //! busy handler, statement cache, SQL-level sandboxing; WAL on the first
 //! write).
 
+mod permissions;
+
 use super::busy::fair_busy_handler;
 use crate::{Deadline, OpenError};
+use permissions::{create_private_dirs, create_private_file, warn_once_if_exposed};
 use rusqlite::config::DbConfig;
 use rusqlite::limits::Limit;
 use rusqlite::{Connection, OpenFlags};
@@ -24,7 +27,9 @@ const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
 ///
 /// A file that exists but is not an SQLite database is refused before
 /// SQLite opens it in read-write mode or creates `-wal`/`-shm` files next
-/// to it, so a mistyped `--db` never damages anything.
+/// to it, so a mistyped `--db` never damages anything. What this creates
+/// is the user's alone (`permissions.rs`): directories 0700, the database
+/// 0600, and so its `-wal` and `-shm`.
 pub fn open(
     path: &Path,
     busy_timeout: Duration,
@@ -39,12 +44,13 @@ pub fn open(
     })?;
     let path = absolute.as_path();
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        fs::create_dir_all(parent).map_err(|source| OpenError::CreateDir {
+        create_private_dirs(parent).map_err(|source| OpenError::CreateDir {
             path: parent.to_path_buf(),
             source,
         })?;
     }
     check_header(path)?;
+    create_private_file(path);
 
     let db_err = |source: rusqlite::Error| OpenError::Database {
         path: path.to_path_buf(),
@@ -104,6 +110,7 @@ pub fn open(
     conn.execute_batch("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;")
         .map_err(db_err)?;
     conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE_CAPACITY);
+    warn_once_if_exposed(path);
     Ok(conn)
 }
 
@@ -209,6 +216,23 @@ mod tests {
         // Reopening an existing database works.
         drop(conn);
         open(&path, Duration::from_secs(1), &Deadline::new()).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_database_and_its_wal_and_shm_are_the_users_alone() {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("new/tasks.db");
+        let conn = open(&path, Duration::from_secs(1), &Deadline::new()).unwrap();
+        enable_wal(&conn).unwrap();
+        conn.execute_batch("CREATE TABLE t(x); INSERT INTO t VALUES (1)")
+            .unwrap();
+        assert_eq!(mode(&dir.path().join("new")), 0o700);
+        for name in ["tasks.db", "tasks.db-wal", "tasks.db-shm"] {
+            assert_eq!(mode(&dir.path().join("new").join(name)), 0o600, "{name}");
+        }
     }
 
     #[test]
