@@ -19,7 +19,7 @@ pub(crate) fn run(globals: &Globals) -> Result<(), Failure> {
         Some(_) => globals.location()?,
         // TASKLISTS_DB from the environment is the user's real database:
         // only an explicit --db sends the demo there.
-        None => Location::from(fresh_temp_db()),
+        None => Location::from(fresh_temp_db()?),
     };
     let mut host = Host::open(HostConfig::new(db.clone()))?;
     let intro = vec![
@@ -106,15 +106,48 @@ fn header(step: &Step) -> Line {
     ]
 }
 
-/// A new database under the system temp dir (the host creates the dir).
-fn fresh_temp_db() -> PathBuf {
-    let stamp = SystemTime::now()
+/// A database in a new directory under the system temp dir, made as
+/// `mkdtemp` makes one: an unpredictable name, created here (never a
+/// directory that was already there, which someone else could own or
+/// have linked elsewhere) and 0700, so no other account reads the demo.
+fn fresh_temp_db() -> Result<PathBuf, Failure> {
+    let parent = std::env::temp_dir();
+    let mut builder = std::fs::DirBuilder::new();
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    let mut last = None;
+    for attempt in 0u32..100 {
+        let dir = parent.join(format!("tasklists-demo-{}", random_suffix(attempt)));
+        match builder.create(&dir) {
+            Ok(()) => return Ok(dir.join("tasks.db")),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => {
+                return Err(Failure::Usage(format!(
+                    "cannot create a temporary directory in {}: {e}",
+                    parent.display()
+                )));
+            }
+        }
+    }
+    Err(Failure::Usage(format!(
+        "cannot create a temporary directory in {}: {}",
+        parent.display(),
+        last.map_or_else(String::new, |e| e.to_string())
+    )))
+}
+
+/// Twelve hex digits nobody can guess in advance: std's per-process
+/// random hash keys over the time, the process and the attempt.
+fn random_suffix(attempt: u32) -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    let nanos = SystemTime::now()
         .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_millis())
-        .unwrap_or(0);
-    std::env::temp_dir()
-        .join(format!("tasklists-demo-{}-{stamp}", std::process::id()))
-        .join("tasks.db")
+        .map_or(0, |d| d.as_nanos());
+    hasher.write_u128(nanos);
+    hasher.write_u32(std::process::id());
+    hasher.write_u32(attempt);
+    format!("{:012x}", hasher.finish() & 0xffff_ffff_ffff)
 }
 
 fn broken(index: usize, why: &str) -> Failure {
