@@ -7,6 +7,8 @@
 //! - `session`: one connection, on a runtime of its own, every wait
 //!   bounded by the call's deadline on both sides (the server's
 //!   `statement_timeout` and `lock_timeout`, and the client's).
+//! - `search_path`: every connection pinned to the schema the component
+//!   owns, so no other schema's objects stand in for its own.
 //! - `tls`: libpq's `sslmode` (`verify-ca` and `verify-full` included)
 //!   on rustls.
 //! - `statements`: the write lock (one writer at a time, as SQLite's
@@ -32,6 +34,8 @@ mod errors;
 mod params;
 #[cfg(feature = "postgres")]
 mod rows;
+#[cfg(feature = "postgres")]
+mod search_path;
 #[cfg(feature = "postgres")]
 mod session;
 #[cfg(feature = "postgres")]

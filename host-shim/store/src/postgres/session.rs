@@ -16,7 +16,7 @@
 
 use super::config::{ConnInfo, PgLocation, SslMode};
 use super::errors::{Failure, chain, connect_reason};
-use super::tls;
+use super::{search_path, tls};
 use crate::OpenError;
 use std::collections::HashMap;
 use std::future::Future;
@@ -217,14 +217,18 @@ impl Session {
                 *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(why);
             }
         });
-        Ok(Session {
+        let session = Session {
             runtime: Some(runtime),
             client: Some(client),
             connector,
             closed,
             task: Some(task),
             statements: HashMap::new(),
-        })
+        };
+        // Before anything else runs on it: the component's names resolve
+        // in its own schema only.
+        search_path::pin(&session, limit).map_err(failed)?;
+        Ok(session)
     }
 
     /// The client.
