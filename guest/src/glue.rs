@@ -17,7 +17,7 @@ wit_bindgen::generate!({
 });
 
 pub use exports::tasklists::component::tools::{
-    CallFailure, FailureKind, ToolAnnotations, ToolInfo,
+    CallFailure, FailureKind, ToolAnnotations, ToolInfo, WriteState,
 };
 pub use exports::tasklists::component::ui::{
     Choice, CommandEffect, CommandInfo, CommandOutput, Completion, Confirmation, Line, Span,

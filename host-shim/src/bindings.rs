@@ -15,13 +15,24 @@ wasmtime::component::bindgen!({
 });
 
 pub use exports::tasklists::component::tools::{
-    CallFailure, FailureKind, SizeLimit, ToolAnnotations, ToolInfo,
+    CallFailure, FailureKind, SizeLimit, ToolAnnotations, ToolInfo, WriteState,
 };
 pub use exports::tasklists::component::ui::{
     Choice, CommandEffect, CommandInfo, CommandOutput, Completion, Confirmation, Line, Span, Style,
     WidgetAction, WidgetChange, WidgetMode, WidgetView,
 };
 pub use tasklists::component::types::{CallContext, ErrorCode, ToolError, ToolReply};
+
+/// What a backend knows of a call's writes, as the component is told it.
+impl From<tasklists_store::WriteState> for WriteState {
+    fn from(state: tasklists_store::WriteState) -> Self {
+        match state {
+            tasklists_store::WriteState::NotApplied => WriteState::NotApplied,
+            tasklists_store::WriteState::Applied => WriteState::Applied,
+            tasklists_store::WriteState::MayBeApplied => WriteState::MayBeApplied,
+        }
+    }
+}
 
 /// The types interface declares no functions; it still needs a `Host`.
 impl tasklists::component::types::Host for crate::state::HostState {}

@@ -6,7 +6,7 @@
 use crate::bindings::exports::tasklists::component::tools::Guest as Tools;
 use crate::bindings::{
     CallContext, CallFailure, FailureKind, Line, SizeLimit, Tasklists, ToolError, ToolInfo,
-    ToolReply,
+    ToolReply, WriteState,
 };
 use crate::config::{HostConfig, default_cache_dir};
 use crate::engine::{self, Runtime};
@@ -208,21 +208,24 @@ impl Host {
         size: usize,
         f: impl FnOnce(&Tools, &mut Store<HostState>) -> wasmtime::Result<ToolReply>,
     ) -> Result<ToolReply, HostError> {
-        let failure = |kind, committed| CallFailure {
+        let failure = |kind, writes| CallFailure {
             whole_request,
             kind,
-            committed,
+            writes,
         };
         if size > self.max_params_bytes {
             let limit = SizeLimit {
                 bytes: size as u64,
                 limit: self.max_params_bytes as u64,
             };
-            return self.failed(&failure(FailureKind::TooLarge(limit), false));
+            return self.failed(&failure(
+                FailureKind::TooLarge(limit),
+                WriteState::NotApplied,
+            ));
         }
         match self.invoke(|b, store| f(b.tasklists_component_tools(), store)) {
             Ok(reply) => Ok(reply),
-            Err(trapped) => self.failed(&failure(trapped.kind, trapped.committed)),
+            Err(trapped) => self.failed(&failure(trapped.kind, trapped.writes)),
         }
     }
 
@@ -329,7 +332,7 @@ impl Host {
         self.deadline.clear();
         let backend = store.data_mut().store.backend();
         let left_open = backend.end_call();
-        let committed = backend.committed_write();
+        let writes = backend.write_state().into();
         match result {
             // Returning with a write still open is a component bug that
             // would silently lose the write: say so instead.
@@ -351,7 +354,7 @@ impl Host {
                 }
                 Ok(value)
             }
-            Err(error) => Err(self.discard(store, &error).committed(committed)),
+            Err(error) => Err(self.discard(store, &error).writes(writes)),
         }
     }
 

@@ -87,6 +87,33 @@ fn a_trap_mid_transaction_changes_nothing() {
     assert_eq!(list_count(&mut host), 2);
 }
 
+/// A deadline only stops the component in its own code, never inside a
+/// store import: a commit that outlasts the call has returned by then, and
+/// the reply says the change stands (never "nothing was changed").
+#[test]
+fn a_deadline_passed_during_a_commit_says_the_change_was_saved() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut host = Host::open(config(dir.path())).unwrap();
+    create_list(&mut host, "first").unwrap();
+    host.set_call_timeout(Duration::from_millis(300));
+    host.set_fault_injection(Some(FaultInjection::slow_commit(Duration::from_millis(
+        900,
+    ))));
+    let err = create_list(&mut host, "second").unwrap_err();
+    assert_eq!(err.code, ErrorCode::Internal, "{err:?}");
+    assert!(
+        err.message.contains("time limit")
+            && err
+                .message
+                .ends_with("; its change had been committed and was saved"),
+        "{}",
+        err.message
+    );
+    assert!(err.hint.contains("task_lists get"), "{}", err.hint);
+    host.set_call_timeout(Duration::from_secs(10));
+    assert_eq!(list_count(&mut host), 2, "the write stands");
+}
+
 #[test]
 fn the_memory_cap_traps() {
     let dir = tempfile::tempdir().unwrap();

@@ -38,7 +38,7 @@ pub use ansi::render_ansi;
 pub use bindings::{
     CallContext, CallFailure, Choice, CommandEffect, CommandInfo, CommandOutput, Completion,
     Confirmation, ErrorCode, FailureKind, Line, SizeLimit, Span, Style, ToolAnnotations, ToolError,
-    ToolInfo, ToolReply, WidgetAction, WidgetChange, WidgetMode, WidgetView,
+    ToolInfo, ToolReply, WidgetAction, WidgetChange, WidgetMode, WidgetView, WriteState,
 };
 pub use component_host::Host;
 pub use config::{

@@ -3,7 +3,7 @@
 //! the sandbox captures, just before the `unreachable` trap). The host only
 //! classifies; the component words the agent's reply (`failed`).
 
-use crate::bindings::{FailureKind, SizeLimit};
+use crate::bindings::{FailureKind, SizeLimit, WriteState};
 use crate::error::HostError;
 #[cfg(any(test, feature = "fault-injection"))]
 use crate::imports::faults::InjectedFault;
@@ -19,9 +19,12 @@ const MAX_PANIC_CHARS: usize = 400;
 pub(crate) struct Trapped {
     /// What happened, for the component to word.
     pub(crate) kind: FailureKind,
-    /// A write was committed before the trap (the component was stopped
-    /// after its commit returned): the change stands.
-    pub(crate) committed: bool,
+    /// What the call's writes came to, as the backend knows it once the
+    /// call is over. Exactly known here: a deadline (an epoch) only stops
+    /// the component in its own code, never inside a store import, so a
+    /// commit has always returned; only a connection lost during COMMIT
+    /// leaves it unknown.
+    pub(crate) writes: WriteState,
 }
 
 impl Trapped {
@@ -29,13 +32,13 @@ impl Trapped {
     pub(crate) fn describe(error: &wasmtime::Error, stderr: &[u8], timeout: Duration) -> Trapped {
         Trapped {
             kind: classify(error, stderr, timeout),
-            committed: false,
+            writes: WriteState::NotApplied,
         }
     }
 
-    /// Marks that the call had already committed its write.
-    pub(crate) fn committed(mut self, committed: bool) -> Trapped {
-        self.committed = committed;
+    /// Records what the call's writes had come to.
+    pub(crate) fn writes(mut self, writes: WriteState) -> Trapped {
+        self.writes = writes;
         self
     }
 
@@ -43,7 +46,7 @@ impl Trapped {
     pub(crate) fn uncommitted() -> Trapped {
         Trapped {
             kind: FailureKind::LeftOpen,
-            committed: false,
+            writes: WriteState::NotApplied,
         }
     }
 
@@ -53,7 +56,7 @@ impl Trapped {
             kind: FailureKind::HostBug(
                 "the host lost its store after an earlier panic; open a new host".into(),
             ),
-            committed: false,
+            writes: WriteState::NotApplied,
         }
     }
 

@@ -1,17 +1,23 @@
 //! The reply to a call the host could not finish: the arguments were too
 //! large, the component trapped (a bug, its time limit, its memory cap),
 //! it left its write open, or the host itself failed. The host says what
-//! happened; the words the agent reads are decided here, like every other
-//! reply's.
+//! happened and what the call's writes came to (not applied, applied, or
+//! unknown because a commit had started); the words the agent reads, and
+//! whether it may simply retry, are decided here, like every other reply's.
 
 use super::reply;
 use crate::error::{ErrorCode, ToolError};
-use crate::glue::{CallFailure, FailureKind};
+use crate::glue::{CallFailure, FailureKind, WriteState};
 
 const BUG_HINT: &str = "this is a bug in tasklists; the next call starts afresh, retry once and report it if it persists";
+const HOST_BUG_HINT: &str =
+    "this is a bug in tasklists; please report it. The next call starts afresh";
 const TIMEOUT_HINT: &str = "the call took too long and was stopped; retry with less work per call (fewer tasks, a smaller limit)";
 const MEMORY_HINT: &str =
     "the call needed too much memory and was stopped; retry with less work per call";
+const APPLIED_HINT: &str =
+    "do not repeat the call: read the list (task_lists get) to see what was saved";
+const MAY_BE_APPLIED_HINT: &str = "check with task_lists get before retrying: if the change is there, repeating the call would apply it twice";
 
 /// The reply for `failure`.
 pub fn failed(failure: &CallFailure) -> crate::glue::ToolReply {
@@ -19,7 +25,7 @@ pub fn failed(failure: &CallFailure) -> crate::glue::ToolReply {
 }
 
 fn error(failure: &CallFailure) -> ToolError {
-    let (reason, hint) = match &failure.kind {
+    let (head, hint) = match &failure.kind {
         FailureKind::TooLarge(size) => {
             let what = if failure.whole_request {
                 "the request"
@@ -35,48 +41,50 @@ fn error(failure: &CallFailure) -> ToolError {
                 "split the work into several smaller calls",
             );
         }
-        FailureKind::HostBug(what) => {
-            return ToolError::new(
-                ErrorCode::Internal,
-                format!("the tasklists host hit a bug ({what})"),
-                "this is a bug in tasklists; please report it. The call may not have completed; check before retrying",
-            );
-        }
+        FailureKind::HostBug(what) => (
+            format!("the tasklists host hit a bug ({what})"),
+            HOST_BUG_HINT,
+        ),
         FailureKind::TimedOut(ms) => (
-            format!(
+            trapped(format!(
                 "the call ran past its time limit of {}",
                 format_duration(*ms)
-            ),
+            )),
             TIMEOUT_HINT,
         ),
         FailureKind::OutOfMemory(size) => (
-            format!(
+            trapped(format!(
                 "the component's memory would grow to {} KiB, over its limit of {} KiB",
                 size.bytes >> 10,
                 size.limit >> 10
-            ),
+            )),
             MEMORY_HINT,
         ),
-        FailureKind::Trapped(what) => (what.clone(), BUG_HINT),
+        FailureKind::Trapped(what) => (trapped(what), BUG_HINT),
         FailureKind::LeftOpen => (
-            "the component returned without committing its write transaction, which was rolled back".to_string(),
+            trapped(
+                "the component returned without committing its write transaction, which was rolled back",
+            ),
             BUG_HINT,
         ),
     };
-    if failure.committed {
-        return ToolError::new(
-            ErrorCode::Internal,
-            format!(
-                "the component trapped after its change was committed: {reason}; the change was saved"
-            ),
-            "do not repeat the call blindly: read the list (task_lists get) to see what was saved",
-        );
-    }
-    ToolError::new(
-        ErrorCode::Internal,
-        format!("the component trapped: {reason}; nothing was changed"),
-        hint,
-    )
+    // What became of the call's writes decides the ending and, unless
+    // nothing changed, the hint: an agent must never repeat a write that
+    // stands, nor be told that nothing changed when it may have.
+    let (ending, hint) = match failure.writes {
+        WriteState::NotApplied => ("nothing was changed", hint),
+        WriteState::Applied => ("its change had been committed and was saved", APPLIED_HINT),
+        WriteState::MayBeApplied => (
+            "its change may or may not have been saved (a commit had started and its outcome is unknown)",
+            MAY_BE_APPLIED_HINT,
+        ),
+    };
+    ToolError::new(ErrorCode::Internal, format!("{head}; {ending}"), hint)
+}
+
+/// How a reply to a stopped component begins.
+fn trapped(reason: impl std::fmt::Display) -> String {
+    format!("the component trapped: {reason}")
 }
 
 /// `10 s` for whole seconds, else `1500 ms`.
@@ -93,17 +101,20 @@ mod tests {
     use super::*;
     use crate::glue::exports::tasklists::component::tools::SizeLimit;
 
-    fn failure(kind: FailureKind, committed: bool) -> CallFailure {
+    fn failure(kind: FailureKind, writes: WriteState) -> CallFailure {
         CallFailure {
             whole_request: false,
             kind,
-            committed,
+            writes,
         }
     }
 
     #[test]
     fn each_failure_is_worded_with_what_to_do() {
-        let e = error(&failure(FailureKind::TimedOut(10_000), false));
+        let e = error(&failure(
+            FailureKind::TimedOut(10_000),
+            WriteState::NotApplied,
+        ));
         assert_eq!(e.code, ErrorCode::Internal);
         assert_eq!(
             e.message,
@@ -114,17 +125,76 @@ mod tests {
             bytes: 5 << 20,
             limit: 4 << 20,
         };
-        let e = error(&failure(FailureKind::TooLarge(size), false));
+        let e = error(&failure(
+            FailureKind::TooLarge(size),
+            WriteState::NotApplied,
+        ));
         assert_eq!(e.code, ErrorCode::InvalidParams);
         assert_eq!(e.message, "params is 5120 KiB, over the limit of 4096 KiB");
-        let e = error(&failure(FailureKind::Trapped("boom".into()), true));
-        assert!(e.message.contains("the change was saved"), "{}", e.message);
-        let e = error(&failure(FailureKind::HostBug("a panic".into()), false));
-        assert!(
-            e.message.contains("host hit a bug (a panic)"),
-            "{}",
-            e.message
+        let e = error(&failure(
+            FailureKind::HostBug("a panic".into()),
+            WriteState::NotApplied,
+        ));
+        assert_eq!(
+            e.message,
+            "the tasklists host hit a bug (a panic); nothing was changed"
         );
+        assert_eq!(e.hint, HOST_BUG_HINT);
+    }
+
+    #[test]
+    fn each_write_state_is_told_as_it_is() {
+        let timeout = || FailureKind::TimedOut(2_000);
+        let e = error(&failure(timeout(), WriteState::NotApplied));
+        assert_eq!(
+            e.message,
+            "the component trapped: the call ran past its time limit of 2 s; nothing was changed"
+        );
+        assert_eq!(e.hint, TIMEOUT_HINT, "nothing changed: retrying is safe");
+
+        let e = error(&failure(timeout(), WriteState::Applied));
+        assert_eq!(e.code, ErrorCode::Internal);
+        assert_eq!(
+            e.message,
+            "the component trapped: the call ran past its time limit of 2 s; its change had been committed and was saved"
+        );
+        assert_eq!(e.hint, APPLIED_HINT);
+
+        let e = error(&failure(timeout(), WriteState::MayBeApplied));
+        assert_eq!(e.code, ErrorCode::Internal);
+        assert_eq!(
+            e.message,
+            "the component trapped: the call ran past its time limit of 2 s; its change may or may not have been saved (a commit had started and its outcome is unknown)"
+        );
+        assert!(
+            e.hint
+                .starts_with("check with task_lists get before retrying"),
+            "{}",
+            e.hint
+        );
+
+        // Only "not applied" ever says nothing changed, whatever failed.
+        let kinds = [
+            timeout(),
+            FailureKind::Trapped("boom".into()),
+            FailureKind::LeftOpen,
+            FailureKind::HostBug("a panic".into()),
+            FailureKind::OutOfMemory(SizeLimit {
+                bytes: 9 << 20,
+                limit: 8 << 20,
+            }),
+        ];
+        for kind in kinds {
+            for writes in [WriteState::Applied, WriteState::MayBeApplied] {
+                let e = error(&failure(kind.clone(), writes));
+                assert!(
+                    !e.message.contains("nothing was changed") && !e.hint.contains("retry once"),
+                    "{kind:?} {writes:?}: {} / {}",
+                    e.message,
+                    e.hint
+                );
+            }
+        }
     }
 
     #[test]

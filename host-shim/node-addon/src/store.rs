@@ -9,7 +9,7 @@ use napi::bindgen_prelude::BigInt;
 use napi_derive::napi;
 use std::time::Duration;
 use tasklists_store::{
-    Backend, BackendOptions, Deadline, Dialect, Location, TxId, limits, sql_budget,
+    Backend, BackendOptions, Deadline, Dialect, Location, TxId, WriteState, limits, sql_budget,
 };
 
 /// How a [`Store`] is opened; a field left out takes every host's default.
@@ -28,6 +28,9 @@ type Result<T> = napi::Result<T, String>;
 pub struct Store {
     backend: Box<dyn Backend>,
     deadline: Deadline,
+    /// Test-only: how long the next commit sleeps before and after its
+    /// SQL COMMIT (see [`Store::delay_next_commit`]).
+    commit_delay: Option<(Duration, Duration)>,
 }
 
 #[napi]
@@ -59,7 +62,11 @@ impl Store {
                     .map_or(limits::DEFAULT_MEMORY_LIMIT_BYTES, |n| n as usize),
             },
         );
-        Store { backend, deadline }
+        Store {
+            backend,
+            deadline,
+            commit_delay: None,
+        }
     }
 
     /// The SQL dialect the store speaks, fixed for its lifetime: `sqlite`
@@ -94,10 +101,17 @@ impl Store {
 
     /// Starts a tool call limited to `time_limit_ms`: waits for locks and
     /// statements stop a little before it, so the component can still
-    /// roll back and answer.
+    /// roll back and answer. The host checks the limit; whatever arrives
+    /// here never panics: NaN or less is no time, more than the longest
+    /// delay a Node timer keeps (2^31-1 ms), infinity included, is that.
     #[napi]
     pub fn begin_call(&mut self, time_limit_ms: f64) {
-        let limit = Duration::from_secs_f64(time_limit_ms.max(0.0) / 1000.0);
+        let ms = if time_limit_ms.is_nan() {
+            0.0
+        } else {
+            time_limit_ms.clamp(0.0, f64::from(i32::MAX))
+        };
+        let limit = Duration::from_secs_f64(ms / 1000.0);
         self.deadline.start(sql_budget(limit));
         self.backend.begin_call();
     }
@@ -110,10 +124,28 @@ impl Store {
         self.backend.end_call()
     }
 
-    /// Whether the call in progress (or just ended) committed a write.
+    /// What the writes of the call in progress (or just ended) came to,
+    /// as jco gives the WIT `write-state` enum: `not-applied`, `applied`,
+    /// or `may-be-applied` (a COMMIT whose outcome is unknown).
     #[napi]
-    pub fn committed_write(&self) -> bool {
-        self.backend.committed_write()
+    pub fn write_state(&self) -> String {
+        match self.backend.write_state() {
+            WriteState::NotApplied => "not-applied",
+            WriteState::Applied => "applied",
+            WriteState::MayBeApplied => "may-be-applied",
+        }
+        .to_string()
+    }
+
+    /// Test-only: the next commit sleeps `before_ms` before sending its
+    /// SQL COMMIT and `after_ms` after it returned, here in native code
+    /// where terminating the worker cannot interrupt it, as a slow disk
+    /// or server would, so a test can land a call's deadline inside the
+    /// commit. Fires once.
+    #[napi]
+    pub fn delay_next_commit(&mut self, before_ms: u32, after_ms: u32) {
+        let ms = |n: u32| Duration::from_millis(u64::from(n));
+        self.commit_delay = Some((ms(before_ms), ms(after_ms)));
     }
 
     /// Opens a transaction (`write` takes the write lock at once); returns
@@ -149,7 +181,13 @@ impl Store {
     /// Commits and ends the transaction.
     #[napi]
     pub fn commit(&mut self, tx: i64) -> Result<()> {
-        self.backend.commit(tx_id(tx)).map_err(store_error)
+        let Some((before, after)) = self.commit_delay.take() else {
+            return self.backend.commit(tx_id(tx)).map_err(store_error);
+        };
+        std::thread::sleep(before);
+        let result = self.backend.commit(tx_id(tx));
+        std::thread::sleep(after);
+        result.map_err(store_error)
     }
 
     /// Rolls back and ends the transaction.

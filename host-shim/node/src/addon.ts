@@ -6,7 +6,7 @@
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { HostError } from "./errors.js";
-import type { SqlDialect } from "./types.js";
+import type { SqlDialect, WriteState } from "./types.js";
 
 /** The command that builds everything the Node host loads. */
 export const BUILD_COMMAND = "bash scripts/node-host";
@@ -41,7 +41,10 @@ export interface NativeStore {
   connect(): void;
   beginCall(timeLimitMs: number): void;
   endCall(): boolean | null;
-  committedWrite(): boolean;
+  /** What the writes of the call in progress (or just ended) came to. */
+  writeState(): WriteState;
+  /** Test-only: the next commit sleeps this long before and after its SQL COMMIT, in native code. */
+  delayNextCommit(beforeMs: number, afterMs: number): void;
   begin(write: boolean): number;
   execute(tx: number, sql: string, params: SqlValue[]): bigint;
   query(tx: number, sql: string, params: SqlValue[]): PackedRows;

@@ -11,7 +11,9 @@ export type HostErrorCode =
   /** The host was closed. */
   | "closed"
   /** The worker could not start or died outside a call. */
-  | "worker";
+  | "worker"
+  /** An option the host was opened with is out of range (it names the option). */
+  | "invalid-option";
 
 /** A failure of the Node host (not of a tool call). */
 export class HostError extends Error {

@@ -12,7 +12,8 @@ import { ChangeCheck, type DataVersion } from "./change-check.js";
 import { HostError } from "./errors.js";
 import type { Entry, Request, Response, WorkerStart } from "./protocol.js";
 import { prepareModules } from "./memory-cap.js";
-import { COMMITTED, type StoreFault } from "./store-import.js";
+import { callTimeoutMs } from "./options.js";
+import { FLAG_WORDS, clearWrites, type StoreFault, writesAfterStop } from "./store-import.js";
 import type {
   CallContext,
   CallFailure,
@@ -26,6 +27,7 @@ import type {
   ToolInfo,
   ToolReply,
   WidgetView,
+  WriteState,
 } from "./types.js";
 
 const GENERATED = new URL("../generated/", import.meta.url);
@@ -44,7 +46,11 @@ export interface HostOptions {
    * $XDG_DATA_HOME/tasklists/tasks.db, else ~/.local/share/tasklists/tasks.db].
    */
   db?: string;
-  /** Wall-time limit of one call, in milliseconds. */
+  /**
+   * Wall-time limit of one call, in milliseconds: a whole number from 1
+   * to 2^31-1 (what a Node timer keeps); anything else is refused with a
+   * {@link HostError} `invalid-option`.
+   */
   callTimeoutMs?: number;
   /** Cap on the component's linear memory, in bytes. */
   memoryLimitBytes?: number;
@@ -132,8 +138,8 @@ function describe(kind: FailureKind): string {
 export class NodeHost {
   readonly #limits: Limits;
   readonly #compiled: Compiled;
-  /** `[COMMITTED]`, written by the worker, read after a forced stop. */
-  readonly #flags = new Int32Array(new SharedArrayBuffer(4));
+  /** What a call's writes came to, written by the worker, read once it is gone (`store-import.ts`). */
+  readonly #flags = new Int32Array(new SharedArrayBuffer(FLAG_WORDS * Int32Array.BYTES_PER_ELEMENT));
   #running: Running | null = null;
   #tail: Promise<unknown> = Promise.resolve();
   #nextId = 0;
@@ -167,7 +173,7 @@ export class NodeHost {
     const limits: Limits = {
       ...defaults,
       db,
-      callTimeoutMs: options.callTimeoutMs ?? defaults.callTimeoutMs,
+      callTimeoutMs: callTimeoutMs(options.callTimeoutMs, defaults.callTimeoutMs),
       memoryLimitBytes: options.memoryLimitBytes ?? defaults.memoryLimitBytes,
       maxParamsBytes: options.maxParamsBytes ?? defaults.maxParamsBytes,
       busyTimeoutMs: options.busyTimeoutMs ?? defaults.busyTimeoutMs,
@@ -339,14 +345,14 @@ export class NodeHost {
 
   #toolCall(wholeRequest: boolean, size: number, entry: Entry, args: unknown[]): Promise<ToolReply> {
     return this.#queue(async () => {
-      const failure = (kind: FailureKind, committed: boolean): CallFailure => ({ wholeRequest, kind, committed });
+      const failure = (kind: FailureKind, writes: WriteState): CallFailure => ({ wholeRequest, kind, writes });
       if (size > this.#limits.maxParamsBytes) {
         const limit = { bytes: BigInt(size), limit: BigInt(this.#limits.maxParamsBytes) };
-        return this.#failed(failure({ tag: "too-large", val: limit }, false));
+        return this.#failed(failure({ tag: "too-large", val: limit }, "not-applied"));
       }
       const answer = await this.#run(entry, args, this.#limits.callTimeoutMs);
       if (answer.ok) return answer.value as ToolReply;
-      return this.#failed(failure(answer.kind, answer.committed));
+      return this.#failed(failure(answer.kind, answer.writes));
     });
   }
 
@@ -371,22 +377,25 @@ export class NodeHost {
     entry: Entry,
     args: unknown[],
     timeLimitMs: number,
-  ): Promise<{ ok: true; value: unknown } | { ok: false; kind: FailureKind; committed: boolean }> {
-    Atomics.store(this.#flags, COMMITTED, 0);
+  ): Promise<{ ok: true; value: unknown } | { ok: false; kind: FailureKind; writes: WriteState }> {
+    clearWrites(this.#flags);
     const response = await this.#send({ id: this.#nextId++, op: "run", entry, args, timeLimitMs }, timeLimitMs);
     if (response === "timed-out") {
       // V8 cannot interrupt a wasm call from outside but by terminating
       // its thread; the store's own deadline (80% of the limit) has
       // already stopped any SQL, and closing the connection rolls back.
-      const committed = Atomics.load(this.#flags, COMMITTED) === 1;
+      // Terminating waits for a native COMMIT already running, which may
+      // still land: what the writes came to is read only once the worker
+      // is gone, never before.
       await this.#stop();
-      return { ok: false, kind: { tag: "timed-out", val: BigInt(timeLimitMs) }, committed };
+      return { ok: false, kind: { tag: "timed-out", val: BigInt(timeLimitMs) }, writes: writesAfterStop(this.#flags) };
     }
     if ("stopped" in response) {
-      return { ok: false, kind: { tag: "host-bug", val: response.stopped }, committed: Atomics.load(this.#flags, COMMITTED) === 1 };
+      // The worker is gone: what it wrote last is all there is to know.
+      return { ok: false, kind: { tag: "host-bug", val: response.stopped }, writes: writesAfterStop(this.#flags) };
     }
     if (response.ok) return { ok: true, value: response.value };
-    return { ok: false, kind: response.kind, committed: response.committed };
+    return { ok: false, kind: response.kind, writes: response.writes };
   }
 
   /** Sends a request; resolves with its response, or why none came. */

@@ -1,6 +1,6 @@
 // The messages between a NodeHost (the caller's thread) and its worker.
 
-import type { FailureKind } from "./types.js";
+import type { FailureKind, WriteState } from "./types.js";
 
 /** What the worker gets at start. */
 export interface WorkerStart {
@@ -18,7 +18,10 @@ export interface WorkerStart {
   replyMemoryLimitBytes: number;
   /** The initial memory of the component, in bytes (the cap cannot be below it). */
   initialMemoryBytes: number;
-  /** `[COMMITTED]`: set when a write commits, read after a forced stop. */
+  /**
+   * What the call's writes came to and whether a commit is running, shared
+   * with the host, which reads it once the worker is gone (`store-import.ts`).
+   */
   flags: Int32Array;
 }
 
@@ -48,4 +51,4 @@ export type Request =
 /** The worker's answer. */
 export type Response =
   | { id: number; ok: true; value: unknown }
-  | { id: number; ok: false; kind: FailureKind; committed: boolean };
+  | { id: number; ok: false; kind: FailureKind; writes: WriteState };

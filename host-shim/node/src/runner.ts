@@ -8,7 +8,7 @@
 import { addon, type NativeStore } from "./addon.js";
 import type { Entry, WorkerStart } from "./protocol.js";
 import { Faults, storeImports } from "./store-import.js";
-import type { ComponentExports, FailureKind } from "./types.js";
+import type { ComponentExports, FailureKind, WriteState } from "./types.js";
 import { ExitCalled, StderrCapture, denyAllWasi } from "./wasi.js";
 
 type Instantiate = (
@@ -33,7 +33,8 @@ const MAX_PANIC_CHARS = 400;
 /** A call that did not complete: what to tell the component's `failed`. */
 export interface Trapped {
   kind: FailureKind;
-  committed: boolean;
+  /** What the call's writes came to, as the store knows it after the call. */
+  writes: WriteState;
 }
 
 /** What Rust prints on stderr when an allocation fails. */
@@ -98,7 +99,7 @@ export class Runner {
     try {
       live = (reply ? null : this.#live) ?? this.#fresh(reply);
     } catch (e) {
-      return { ok: false, ...this.#classify(e, false, limit) };
+      return { ok: false, ...this.#classify(e, "not-applied", limit) };
     }
     if (!reply) this.#live = null;
     this.#faults.beginCall();
@@ -114,11 +115,11 @@ export class Runner {
       error = e;
     }
     const leftOpen = this.#store.endCall();
-    const committed = this.#store.committedWrite();
-    if (threw) return { ok: false, ...this.#classify(error, committed, limit, live.memoryBytes()) };
+    const writes = this.#store.writeState();
+    if (threw) return { ok: false, ...this.#classify(error, writes, limit, live.memoryBytes()) };
     // Returning with a write still open is a component bug that would
     // silently lose the write: say so instead.
-    if (leftOpen === true) return { ok: false, kind: { tag: "left-open" }, committed };
+    if (leftOpen === true) return { ok: false, kind: { tag: "left-open" }, writes };
     live.calls += 1;
     if (!reply && live.calls < this.#maxCalls && !this.#stderr.written) this.#live = live;
     return { ok: true, value };
@@ -155,9 +156,9 @@ export class Runner {
   }
 
   /** What stopped a call, in the component's terms. */
-  #classify(error: unknown, committed: boolean, limit: number, memoryBytes = 0): Trapped {
+  #classify(error: unknown, writes: WriteState, limit: number, memoryBytes = 0): Trapped {
     if (error instanceof MemoryCapExceeded) {
-      return { kind: { tag: "out-of-memory", val: { bytes: BigInt(error.bytes), limit: BigInt(error.limit) } }, committed };
+      return { kind: { tag: "out-of-memory", val: { bytes: BigInt(error.bytes), limit: BigInt(error.limit) } }, writes };
     }
     const stderr = this.#stderr.text();
     // V8 fails a `memory.grow` past the declared maximum quietly (it
@@ -167,12 +168,12 @@ export class Runner {
     const atCap = memoryBytes + PAGE > limit;
     if (allocation || (atCap && error instanceof WebAssembly.RuntimeError)) {
       const wanted = Math.max(memoryBytes + Number(allocation?.[1] ?? 0), memoryBytes + PAGE, limit + 1);
-      return { kind: { tag: "out-of-memory", val: { bytes: BigInt(wanted), limit: BigInt(limit) } }, committed };
+      return { kind: { tag: "out-of-memory", val: { bytes: BigInt(wanted), limit: BigInt(limit) } }, writes };
     }
     const trap = error instanceof Error ? error.message : String(error);
-    if (error instanceof ExitCalled) return { kind: { tag: "trapped", val: trap }, committed };
+    if (error instanceof ExitCalled) return { kind: { tag: "trapped", val: trap }, writes };
     const panic = panicMessage(stderr);
-    return { kind: { tag: "trapped", val: panic ? `${panic} (${trap})` : trap }, committed };
+    return { kind: { tag: "trapped", val: panic ? `${panic} (${trap})` : trap }, writes };
   }
 }
 

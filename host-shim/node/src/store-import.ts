@@ -5,14 +5,31 @@
 // bug) traps the call.
 
 import type { NativeStore, PackedRows, SqlValue } from "./addon.js";
+import type { WriteState } from "./types.js";
 
 /** A test-only fault: what the store import does wrong on purpose. */
-export interface StoreFault {
-  /** Which statement of the next call (1-based, `execute` and `query` counted together) misbehaves. */
-  onStatement: number;
-  /** `trap`: throws as a host bug would; `hang`: spins forever (a runaway call). */
-  kind: "trap" | "hang";
-}
+export type StoreFault =
+  | {
+      /** Which statement of the next call (1-based, `execute` and `query` counted together) misbehaves. */
+      onStatement: number;
+      /** `trap`: throws as a host bug would; `hang`: spins forever (a runaway call). */
+      kind: "trap" | "hang";
+    }
+  | {
+      /**
+       * The next write commit is slow, in native code (a slow disk or
+       * server), where terminating the worker cannot cut it short: it
+       * sleeps `beforeMs` before sending COMMIT and `afterMs` after it
+       * returned, so a test can land a deadline inside the commit.
+       */
+      kind: "slow-commit";
+      beforeMs?: number;
+      afterMs?: number;
+    }
+  | {
+      /** The next write commit succeeds, then the import throws as a host bug would. */
+      kind: "trap-after-commit";
+    };
 
 /** The armed fault and the statements counted in the call in progress. */
 export class Faults {
@@ -26,7 +43,7 @@ export class Faults {
 
   /** Called before each statement: fires the fault once, then disarms it. */
   onStatement(): void {
-    if (!this.armed) return;
+    if (!this.armed || !("onStatement" in this.armed)) return;
     this.#statements += 1;
     if (this.#statements !== this.armed.onStatement) return;
     const { kind } = this.armed;
@@ -34,6 +51,21 @@ export class Faults {
     if (kind === "trap") throw new Error(`injected host fault on statement #${this.#statements}`);
     // A runaway: only terminating the worker stops it.
     for (;;);
+  }
+
+  /** Called before a write commit: slows the native commit once, then disarms. */
+  onCommit(store: NativeStore): void {
+    if (this.armed?.kind !== "slow-commit") return;
+    const { beforeMs = 0, afterMs = 0 } = this.armed;
+    this.armed = null;
+    store.delayNextCommit(beforeMs, afterMs);
+  }
+
+  /** Called once a write commit succeeded: traps once, then disarms. */
+  afterCommit(): void {
+    if (this.armed?.kind !== "trap-after-commit") return;
+    this.armed = null;
+    throw new Error("injected host fault after a commit");
   }
 }
 
@@ -81,8 +113,36 @@ export function unpackRows(packed: PackedRows): { columns: string[]; rows: SqlVa
   return { columns, rows };
 }
 
-/** Where the worker tells the host, across threads, that a write was committed. */
-export const COMMITTED = 0;
+// The flags a worker shares with its host (an Int32Array over a
+// SharedArrayBuffer): what the call's writes came to, and whether a write
+// commit is running. The host reads them only once the worker is gone,
+// never while it may still write them: terminating a worker waits for a
+// native COMMIT already running, and the commit may still land.
+
+/** How many 32-bit words the shared flags take. */
+export const FLAG_WORDS = 2;
+/** The store's write state as of the last write commit (an index of {@link WRITE_STATES}). */
+const WRITES = 0;
+/** 1 from just before a write's native commit until its outcome is in {@link WRITES}. */
+const COMMITTING = 1;
+const WRITE_STATES: readonly WriteState[] = ["not-applied", "applied", "may-be-applied"];
+
+/** A new call: nothing written, no commit running. */
+export function clearWrites(flags: Int32Array): void {
+  Atomics.store(flags, WRITES, 0);
+  Atomics.store(flags, COMMITTING, 0);
+}
+
+/**
+ * What the writes of a call whose worker was stopped came to. A commit
+ * that was running when the worker was stopped finished before the stop
+ * did, but no JavaScript ran after it to record how: its outcome is
+ * unknown, and so is the call's.
+ */
+export function writesAfterStop(flags: Int32Array): WriteState {
+  if (Atomics.load(flags, COMMITTING) !== 0) return "may-be-applied";
+  return WRITE_STATES[Atomics.load(flags, WRITES)] ?? "may-be-applied";
+}
 
 const STORE_ERROR = "store:";
 
@@ -134,11 +194,25 @@ export function storeImports(
     }
 
     commit(): void {
-      guarded(() => store.commit(this.#id));
-      this.#done = true;
-      // Read by the host if it has to stop this worker: a write committed
-      // before a timeout stands, and the reply says so.
-      if (this.#write) Atomics.store(flags, COMMITTED, 1);
+      if (!this.#write) {
+        guarded(() => store.commit(this.#id));
+        this.#done = true;
+        return;
+      }
+      faults.onCommit(store);
+      // Read by the host if it has to stop this worker: set before the
+      // native commit, which a stop waits for, and cleared only once its
+      // outcome is recorded, so a stop in between reads "a commit had
+      // started" and never "nothing changed".
+      Atomics.store(flags, COMMITTING, 1);
+      try {
+        guarded(() => store.commit(this.#id));
+        this.#done = true;
+      } finally {
+        Atomics.store(flags, WRITES, WRITE_STATES.indexOf(store.writeState()));
+        Atomics.store(flags, COMMITTING, 0);
+      }
+      faults.afterCommit();
     }
 
     /** In the WIT interface; today's component drops an unfinished transaction instead. */

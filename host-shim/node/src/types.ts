@@ -14,6 +14,7 @@ export type {
   SizeLimit,
   ToolAnnotations,
   ToolInfo,
+  WriteState,
 } from "../generated/interfaces/tasklists-component-tools.js";
 export type {
   Choice,

@@ -22,7 +22,7 @@ try {
       const result = runner.run(request.entry, request.args, request.timeLimitMs);
       response = result.ok
         ? { id: request.id, ok: true, value: result.value }
-        : { id: request.id, ok: false, kind: result.kind, committed: result.committed };
+        : { id: request.id, ok: false, kind: result.kind, writes: result.writes };
     }
     port.postMessage(response);
   });

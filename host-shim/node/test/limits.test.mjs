@@ -115,3 +115,31 @@ test("a closed host refuses calls", async (t) => {
   await host.close();
   await assert.rejects(host.catalogue(), { name: "HostError", code: "closed" });
 });
+
+test("a call time limit that is no whole number of milliseconds from 1 to 2^31-1 is refused when the host opens", async (t) => {
+  const db = join(tempDir(t), "tasks.db");
+  // Infinity and 2^31 would fire at once (Node's timers cap), NaN and a
+  // fraction cannot be told as a whole number, the others are no limit.
+  for (const callTimeoutMs of [Infinity, -Infinity, NaN, -5, 0, 0.5, 1500.5, 2 ** 31, "1000", null]) {
+    // A host that opens anyway is closed, so the failure is reported.
+    const opening = NodeHost.open({ db, callTimeoutMs }).then(async (host) => {
+      await host.close();
+      return host;
+    });
+    await assert.rejects(
+      opening,
+      (e) => {
+        assert.equal(e.name, "HostError", `${callTimeoutMs}: ${e.stack}`);
+        assert.equal(e.code, "invalid-option", String(callTimeoutMs));
+        assert.match(e.message, /^callTimeoutMs must be a whole number of milliseconds from 1 to 2147483647, not /);
+        return true;
+      },
+      String(callTimeoutMs),
+    );
+  }
+  // The bounds themselves are fine; undefined takes the default.
+  for (const callTimeoutMs of [1, 2 ** 31 - 1, undefined]) {
+    const host = await NodeHost.open({ db, callTimeoutMs });
+    await host.close();
+  }
+});

@@ -3,10 +3,12 @@
 //! traps the component in the middle of its transaction; or a query result
 //! is flooded with copies of its rows, so that the component itself runs
 //! away (walks millions of rows until its deadline or memory cap stops
-//! it). A fault fires once and then disarms itself, so the call after it
-//! runs normally.
+//! it); or a write's commit is slow, so the call's deadline passes while
+//! the host is inside it. A fault fires once and then disarms itself, so
+//! the call after it runs normally.
 
 use std::fmt;
+use std::time::Duration;
 use tasklists_store::Rows;
 
 /// Which statement of the next call fails. `0` means "never".
@@ -23,6 +25,10 @@ pub struct FaultInjection {
     /// component must walk them all, as it would a runaway result. `0`
     /// means "never".
     pub flood_values: usize,
+    /// The next commit of a write sleeps this long after its COMMIT returned, as a
+    /// slow disk or server would: the call's deadline can pass inside the
+    /// `commit` import. Zero means "never".
+    pub commit_delay: Duration,
 }
 
 impl FaultInjection {
@@ -49,6 +55,14 @@ impl FaultInjection {
     pub fn flood_query(values: usize) -> Self {
         FaultInjection {
             flood_values: values,
+            ..FaultInjection::default()
+        }
+    }
+
+    /// Makes the next commit take `delay` longer, after its COMMIT.
+    pub fn slow_commit(delay: Duration) -> Self {
+        FaultInjection {
+            commit_delay: delay,
             ..FaultInjection::default()
         }
     }
@@ -96,6 +110,18 @@ impl Faults {
     pub(crate) fn on_query(&mut self) -> Result<(), InjectedFault> {
         self.queries += 1;
         self.fire(|f| f.trap_on_query, self.queries, "query")
+    }
+
+    /// How long the commit that just returned must still take: the first
+    /// one after a write of the call was committed (`wrote`), once.
+    pub(crate) fn on_commit(&mut self, wrote: bool) -> Duration {
+        match self.armed.take() {
+            Some(fault) if wrote && !fault.commit_delay.is_zero() => fault.commit_delay,
+            other => {
+                self.armed = other;
+                Duration::ZERO
+            }
+        }
     }
 
     /// Floods `rows` if a flood is armed and `rows` has something to copy.

@@ -9,7 +9,7 @@
 
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
-use tasklists_store::{Backend, OpenError, Rows, StoreError, TxId, Value};
+use tasklists_store::{Backend, OpenError, Rows, StoreError, TxId, Value, WriteState};
 
 /// One operation of the `store` import, as the component made it.
 #[derive(Clone, Debug, PartialEq)]
@@ -149,8 +149,8 @@ impl Backend for Recording {
         left_open
     }
 
-    fn committed_write(&self) -> bool {
-        self.inner.committed_write()
+    fn write_state(&self) -> WriteState {
+        self.inner.write_state()
     }
 
     fn begin(&mut self, write: bool) -> Result<TxId, StoreError> {

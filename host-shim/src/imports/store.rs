@@ -154,7 +154,12 @@ impl wit::HostTransaction for HostState {
         tx: Resource<Transaction>,
     ) -> wasmtime::Result<Result<(), wit::StoreError>> {
         let id = self.table.get(&tx)?.id;
-        Ok(self.store.backend.commit(id).map_err(to_wit_error))
+        let result = self.store.backend.commit(id);
+        #[cfg(any(test, feature = "fault-injection"))]
+        std::thread::sleep(self.store.faults.on_commit(
+            self.store.backend.write_state() != tasklists_store::WriteState::NotApplied,
+        ));
+        Ok(result.map_err(to_wit_error))
     }
 
     fn rollback(

@@ -11,7 +11,9 @@
 //! queue by that count (every call counts, whatever its request id) and
 //! stops reading its input while it is full.
 
-use crate::{CallContext, CallFailure, FailureKind, Host, HostConfig, HostError, ToolReply};
+use crate::{
+    CallContext, CallFailure, FailureKind, Host, HostConfig, HostError, ToolReply, WriteState,
+};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc;
 use std::thread::JoinHandle;
@@ -103,13 +105,14 @@ fn run(
                     // or instance: the next call gets a new one, and this
                     // one's reply comes from it.
                     host = Host::open_lazily(config.clone()).map(Box::new);
-                    failed(&mut host, what)
+                    // The panic may have come after a commit, or in one.
+                    failed(&mut host, what, WriteState::MayBeApplied)
                 }
             },
             Err(e) => {
                 let what = format!("it could not be restarted: {e}; restart the server");
                 host = Host::open_lazily(config.clone()).map(Box::new);
-                failed(&mut host, what)
+                failed(&mut host, what, WriteState::NotApplied)
             }
         };
         // The client may have cancelled the request: its answer is dropped
@@ -118,12 +121,13 @@ fn run(
     }
 }
 
-/// The component's reply to a host bug during a call.
-fn failed(host: &mut Result<Box<Host>, HostError>, what: String) -> Answer {
+/// The component's reply to a host bug during a call, whose writes came
+/// to `writes` as far as anyone can tell.
+fn failed(host: &mut Result<Box<Host>, HostError>, what: String, writes: WriteState) -> Answer {
     let failure = CallFailure {
         whole_request: true,
         kind: FailureKind::HostBug(what),
-        committed: false,
+        writes,
     };
     match host {
         Ok(h) => h.failed(&failure),

@@ -3,7 +3,7 @@
 //! The WIT `store` implementation of each host only maps its bindings onto
 //! this trait; an engine (SQLite today) implements it.
 
-use crate::{Deadline, Dialect, OpenError, Rows, StoreError, Value};
+use crate::{Deadline, Dialect, OpenError, Rows, StoreError, Value, WriteState};
 use std::time::Duration;
 
 /// Which transaction a handle names. Handles of finished transactions stay
@@ -53,8 +53,8 @@ pub trait Backend: Send {
     /// write transaction, `Some(false)` for a read, `None` for nothing.
     fn end_call(&mut self) -> Option<bool>;
 
-    /// Whether the call in progress (or just ended) committed a write.
-    fn committed_write(&self) -> bool;
+    /// What the writes of the call in progress (or just ended) came to.
+    fn write_state(&self) -> WriteState;
 
     /// Opens a transaction. `write: true` takes the write lock at once, so
     /// a write never fails half-way on a lock; `write: false` reads one

@@ -12,6 +12,8 @@
 //! - [`Location`]: which store a host is pointed at: an SQLite file, or a
 //!   PostgreSQL database named by a libpq connection string
 //!   ([`PgLocation`], shown without its password).
+//! - [`WriteState`]: what a call's writes came to, for a host that could
+//!   not finish it.
 //! - [`Watch`]: a cheap "did anything change?" check for hosts that show
 //!   live views (a widget, `watch`), on a connection of its own.
 //! - [`sqlite`]: the SQLite backend (feature `sqlite`, on by default).
@@ -35,6 +37,7 @@ pub mod sqlite;
 mod unavailable;
 mod value;
 mod watch;
+mod write_state;
 
 pub use backend::{Backend, BackendOptions, TxId};
 pub use deadline::{Deadline, sql_budget};
@@ -43,6 +46,7 @@ pub use open_error::OpenError;
 pub use postgres::PgLocation;
 pub use value::{Dialect, Rows, StoreError, Value};
 pub use watch::Watch;
+pub use write_state::WriteState;
 
 /// Opens the backend for `location` (not connected yet: the first
 /// transaction connects, or [`Backend::connect`] does it at once). A kind

@@ -3,7 +3,9 @@
 //! fails with a typed error saying so, instead of the host failing to
 //! build or panicking.
 
-use crate::{Backend, Dialect, Location, OpenError, Rows, StoreError, TxId, Value, Watch};
+use crate::{
+    Backend, Dialect, Location, OpenError, Rows, StoreError, TxId, Value, Watch, WriteState,
+};
 
 /// A store whose engine is not in this build.
 pub(crate) struct Unavailable {
@@ -60,8 +62,8 @@ impl Backend for Unavailable {
         None
     }
 
-    fn committed_write(&self) -> bool {
-        false
+    fn write_state(&self) -> WriteState {
+        WriteState::NotApplied
     }
 
     fn begin(&mut self, _write: bool) -> Result<TxId, StoreError> {

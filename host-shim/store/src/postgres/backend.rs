@@ -9,7 +9,9 @@ use super::session::Session;
 use super::statements::{
     SERVER_TIME, Timeouts, begin_sql, changes_schema, controls_transaction, may_write,
 };
-use crate::{Backend, BackendOptions, Dialect, OpenError, Rows, StoreError, TxId, Value};
+use crate::{
+    Backend, BackendOptions, Dialect, OpenError, Rows, StoreError, TxId, Value, WriteState,
+};
 use futures_util::StreamExt;
 use std::pin::pin;
 use std::time::{Duration, Instant};
@@ -55,9 +57,9 @@ pub struct PostgresBackend {
     session: Option<Session>,
     next_id: TxId,
     open: Option<OpenTx>,
-    /// A write was committed during the call in progress (or may have
-    /// been: the connection was lost during its COMMIT).
-    committed_write: bool,
+    /// What the writes of the call in progress came to (a connection lost
+    /// during COMMIT leaves it unknown).
+    write_state: WriteState,
     /// The server's clock (Unix ms) as last read, and when.
     clock: Option<(i64, Instant)>,
     /// The clock was read during the call in progress.
@@ -109,7 +111,7 @@ impl PostgresBackend {
             session: None,
             next_id: 0,
             open: None,
-            committed_write: false,
+            write_state: WriteState::NotApplied,
             clock: None,
             clock_in_call: false,
         }
@@ -287,7 +289,7 @@ impl Backend for PostgresBackend {
     }
 
     fn begin_call(&mut self) {
-        self.committed_write = false;
+        self.write_state = WriteState::NotApplied;
         self.clock_in_call = false;
     }
 
@@ -299,8 +301,8 @@ impl Backend for PostgresBackend {
         left_open
     }
 
-    fn committed_write(&self) -> bool {
-        self.committed_write
+    fn write_state(&self) -> WriteState {
+        self.write_state
     }
 
     /// One round trip: BEGIN with the call's timeouts, the write lock for
@@ -444,7 +446,9 @@ impl Backend for PostgresBackend {
                     // Cached plans may now return other columns.
                     session.forget_all();
                 }
-                self.committed_write |= tx.write && tx.wrote;
+                if tx.write && tx.wrote {
+                    self.write_state = self.write_state.then(WriteState::Applied);
+                }
                 Ok(())
             }
             Err(failure) => {
@@ -458,7 +462,7 @@ impl Backend for PostgresBackend {
                 if !(tx.write && tx.wrote) {
                     return Err(error);
                 }
-                self.committed_write = true;
+                self.write_state = self.write_state.then(WriteState::MayBeApplied);
                 Err(StoreError::Io(format!(
                     "the connection was lost while committing: the write may or may not have \
                      been applied; read it back before repeating it ({})",

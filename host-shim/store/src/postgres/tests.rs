@@ -12,7 +12,7 @@
 
 use super::config::PgLocation;
 use super::{PostgresBackend, PostgresWatch};
-use crate::{Backend, BackendOptions, Deadline, OpenError, StoreError, Value, Watch};
+use crate::{Backend, BackendOptions, Deadline, OpenError, StoreError, Value, Watch, WriteState};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -362,7 +362,7 @@ fn errors_are_typed_and_a_failed_transaction_only_rolls_back() {
         "{e:?}"
     );
     assert_eq!(db.count("t"), 0);
-    assert!(!pg.committed_write());
+    assert_eq!(pg.write_state(), WriteState::NotApplied);
 
     let tx = pg.begin(false).unwrap();
     let e = pg.query(tx, "SELEC 1", &[]).unwrap_err();
@@ -394,7 +394,7 @@ fn errors_are_typed_and_a_failed_transaction_only_rolls_back() {
     pg.execute(tx, "INSERT INTO t (name) VALUES ('ok')", &[])
         .unwrap();
     pg.commit(tx).unwrap();
-    assert!(pg.committed_write());
+    assert_eq!(pg.write_state(), WriteState::Applied);
     assert_eq!(db.count("t"), 1);
 }
 
@@ -460,15 +460,23 @@ fn calls_and_handles_follow_the_sqlite_rules() {
     let tx = pg.begin(true).unwrap();
     pg.query(tx, "SELECT 1", &[]).unwrap();
     pg.commit(tx).unwrap();
-    assert!(!pg.committed_write(), "a write transaction that only read");
+    assert_eq!(
+        pg.write_state(),
+        WriteState::NotApplied,
+        "a write transaction that only read"
+    );
     let tx = pg.begin(true).unwrap();
     pg.execute(tx, "INSERT INTO t (name) VALUES ('w')", &[])
         .unwrap();
     pg.commit(tx).unwrap();
-    assert!(pg.committed_write());
+    assert_eq!(pg.write_state(), WriteState::Applied);
     pg.end_call();
     pg.begin_call();
-    assert!(!pg.committed_write(), "a new call starts over");
+    assert_eq!(
+        pg.write_state(),
+        WriteState::NotApplied,
+        "a new call starts over"
+    );
 }
 
 #[test]
@@ -660,9 +668,10 @@ fn a_connection_lost_while_committing_says_the_outcome_is_unknown() {
             && m.contains("read it back before repeating it")),
         "{e:?}"
     );
-    assert!(
-        pg.committed_write(),
-        "a trap must not claim nothing changed"
+    assert_eq!(
+        pg.write_state(),
+        WriteState::MayBeApplied,
+        "a trap must not claim nothing changed, nor that it was saved"
     );
     pg.end_call();
 }

@@ -18,7 +18,9 @@ mod watch;
 pub use open::{enable_wal, open};
 pub use watch::SqliteWatch;
 
-use crate::{Backend, BackendOptions, Dialect, OpenError, Rows, StoreError, TxId, Value};
+use crate::{
+    Backend, BackendOptions, Dialect, OpenError, Rows, StoreError, TxId, Value, WriteState,
+};
 use errors::READ_ONLY;
 use rusqlite::Connection;
 use statements::{run_control, run_execute, run_query};
@@ -46,9 +48,9 @@ pub struct SqliteBackend {
     open: Option<OpenTx>,
     /// Whether this connection already made sure the file is in WAL mode.
     wal: bool,
-    /// A write was committed during the call in progress: a trap after it
-    /// must not claim that nothing was changed.
-    committed_write: bool,
+    /// What the writes of the call in progress came to: a trap after a
+    /// commit must not claim that nothing was changed.
+    write_state: WriteState,
     /// Which file the connection opened (device, inode): a file renamed
     /// over the path (a restored backup) or deleted is noticed at the next
     /// `begin`, which then reopens the path instead of serving, and
@@ -140,7 +142,7 @@ impl SqliteBackend {
             next_id: 0,
             open: None,
             wal: false,
-            committed_write: false,
+            write_state: WriteState::NotApplied,
             opened: None,
             wal_opened: None,
         }
@@ -309,11 +311,11 @@ impl Backend for SqliteBackend {
     }
 
     fn begin_call(&mut self) {
-        self.committed_write = false;
+        self.write_state = WriteState::NotApplied;
     }
 
-    fn committed_write(&self) -> bool {
-        self.committed_write
+    fn write_state(&self) -> WriteState {
+        self.write_state
     }
 
     fn end_call(&mut self) -> Option<bool> {
@@ -432,7 +434,10 @@ impl Backend for SqliteBackend {
         // a database the component refuses (a newer schema, checked inside
         // its first write transaction) must stay byte-identical. A failed
         // switch (busy) is retried after the next write.
-        self.committed_write |= result.is_ok() && tx.wrote;
+        // SQLite's COMMIT outcome is always known: a failed one rolled back.
+        if result.is_ok() && tx.wrote {
+            self.write_state = self.write_state.then(WriteState::Applied);
+        }
         if result.is_ok() && tx.wrote && !self.wal {
             self.wal = enable_wal(conn).is_ok();
             // The switch leaves the `-wal` closed until the next
