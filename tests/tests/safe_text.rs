@@ -459,3 +459,171 @@ fn one_task_cannot_break_the_result_bound() {
         &["a task holds at most 786432"],
     );
 }
+
+/// What ends a text an `add_many` echo cut.
+const ECHO_MARKER: &str =
+    " more characters not shown in this echo; the task is stored whole: task_lists get shows it]";
+
+/// The params limit every host applies.
+const PARAMS: usize = 4 << 20;
+
+/// `add_many` of `params` as `A`: it succeeds and its reply stays under
+/// 1 MiB of text (its MCP frame under 2 MiB); its summary line and data.
+#[track_caller]
+fn bounded_batch(db: &TestDb, params: &Value) -> (String, Value) {
+    let reply = db.reply(&ctx(A), "task_items", "add_many", params);
+    let head: String = reply.text.chars().take(300).collect();
+    assert!(reply.outcome.is_ok(), "{head}");
+    assert!(
+        reply.text.len() < MIB,
+        "add_many: {} bytes of text: {head}…",
+        reply.text.len()
+    );
+    let frame = mcp_frame_len(&reply);
+    assert!(frame < 2 * MIB, "add_many: an MCP frame of {frame} bytes");
+    let summary = reply.text.split_once('\n').expect("summary line").0;
+    (summary.to_string(), reply.structured_value())
+}
+
+/// Each text of an echoed task: a beginning of what was sent and the
+/// echo's marker.
+#[track_caller]
+fn cut_in_echo(echoed: &Value, sent: &Value, field: &str) {
+    let text = echoed[field].as_str().unwrap();
+    let (kept, _) = text
+        .split_once(" … [cut: ")
+        .unwrap_or_else(|| panic!("{field}: no marker"));
+    assert!(sent[field].as_str().unwrap().starts_with(kept), "{field}");
+    assert!(text.ends_with(ECHO_MARKER), "{field}");
+}
+
+/// The largest `add_many` the params limit lets through, of the character
+/// JSON escapes most: its echo (12 MB of JSON whole) stays under 1 MiB,
+/// its texts cut with markers, and every task is stored whole.
+#[test]
+fn the_largest_add_many_echoes_under_the_result_bound() {
+    let db = TestDb::new();
+    let worst = |n: usize| WORST.to_string().repeat(n);
+
+    // Fifteen tasks at a task's bound (a 500-character title and a 64K
+    // description): only the descriptions are cut.
+    let list = db.list(A, "At the bound");
+    let tasks: Vec<Value> = (0..15)
+        .map(|i| json!({"title": format!("{i:02}{}", worst(498)), "description": worst(65_536)}))
+        .collect();
+    let params = json!({"list_id": list, "tasks": tasks});
+    let size = params.to_string().len();
+    assert!(size <= PARAMS && size > PARAMS - 300_000, "{size}");
+    let (summary, echo) = bounded_batch(&db, &params);
+    assert!(
+        summary.starts_with("added 15 tasks to ")
+            && summary.ends_with("; texts cut in this echo to keep it under 1 MiB (stored whole: task_lists get shows them)"),
+        "{summary}"
+    );
+    for (i, t) in echo["tasks"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(t["title"], tasks[i]["title"], "a title fits whole");
+        cut_in_echo(t, &tasks[i], "description");
+    }
+    let stored = db.all_tasks(A, &list, json!({}));
+    assert_eq!(stored.len(), 15);
+    for (i, t) in stored.iter().enumerate() {
+        assert_eq!(t["id"], echo["tasks"][i]["id"]);
+        assert_eq!(t["description"], tasks[i]["description"], "stored whole");
+    }
+
+    // 500 tasks filling 4 MiB: 500-character titles, descriptions and
+    // notes, a 200-character assignee, 10 dependencies each (by ref): the
+    // titles are cut too; the assignees and dependencies stay whole.
+    let list = db.list(A, "Many");
+    let assignee = "😀".repeat(200);
+    let batch = |k: usize| -> Value {
+        let tasks: Vec<Value> = (0..500)
+            .map(|i| {
+                json!({
+                    "ref": format!("r{i}"),
+                    "title": format!("{i:03}{}", worst(497)),
+                    "description": worst(k),
+                    "notes": worst(k),
+                    "assigned_to_agent_id": assignee,
+                    "depends_on": (i.saturating_sub(10)..i).map(|j| format!("r{j}")).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        json!({"list_id": list, "tasks": tasks})
+    };
+    // Each character of a description or notes is 4 bytes of params.
+    let k = (PARAMS - batch(0).to_string().len()) / (500 * 2 * 4);
+    let params = batch(k);
+    let size = params.to_string().len();
+    assert!(size <= PARAMS && size > PARAMS - 4_000, "{size}");
+    let (summary, echo) = bounded_batch(&db, &params);
+    assert!(summary.starts_with("added 500 tasks to "), "{summary}");
+    assert!(summary.contains("texts cut in this echo"), "{summary}");
+    let echoed = echo["tasks"].as_array().unwrap();
+    assert_eq!(echoed.len(), 500);
+    let ids: Vec<&str> = echoed.iter().map(|t| t["id"].as_str().unwrap()).collect();
+    for (i, t) in echoed.iter().enumerate() {
+        let sent = &params["tasks"][i];
+        for field in ["title", "description", "notes"] {
+            cut_in_echo(t, sent, field);
+        }
+        assert_eq!(t["assigned_to_agent_id"], assignee.as_str());
+        let mut deps: Vec<String> = t["depends_on"]
+            .as_array()
+            .map(|d| d.iter().map(|d| d.as_str().unwrap().to_string()).collect())
+            .unwrap_or_default();
+        let mut want: Vec<String> = ids[i.saturating_sub(10)..i]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        deps.sort();
+        want.sort();
+        assert_eq!(deps, want, "tasks[{i}].depends_on");
+    }
+    let stored = db.all_tasks(A, &list, json!({}));
+    assert_eq!(stored.len(), 500);
+    for (i, t) in stored.iter().enumerate() {
+        assert_eq!(t["id"], ids[i]);
+        for field in ["title", "description", "notes"] {
+            assert_eq!(
+                t[field], params["tasks"][i][field],
+                "tasks[{i}].{field} stored whole"
+            );
+        }
+        assert_eq!(t["depends_on"].as_array().map_or(0, Vec::len), i.min(10));
+    }
+}
+
+/// A `find` page of lists with long names and scope keys of escaped
+/// characters stays a page (about 256 KiB), whatever its limit.
+#[test]
+fn lists_with_long_names_page_under_the_bound() {
+    let db = TestDb::new();
+    // 80 lists of about 14.5 KB of JSON each: 1.2 MB in all.
+    for i in 0..80 {
+        db.ok(
+            A,
+            "task_lists",
+            "create",
+            json!({"name": format!("{i:02}{}", WORST.to_string().repeat(198)), "scope_key": WORST.to_string().repeat(1000)}),
+        );
+    }
+    let mut seen = 0;
+    let mut cursor = Value::Null;
+    let mut pages = 0;
+    loop {
+        let mut p = json!({"limit": 200});
+        if !cursor.is_null() {
+            p["cursor"] = cursor.clone();
+        }
+        let page = bounded(&db, A, "task_lists", "find", p);
+        seen += page["lists"].as_array().unwrap().len();
+        pages += 1;
+        cursor = page["next_cursor"].clone();
+        if cursor.is_null() {
+            break;
+        }
+    }
+    assert_eq!(seen, 80);
+    assert!(pages >= 4, "{pages} pages");
+}
