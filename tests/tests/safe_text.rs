@@ -537,7 +537,7 @@ fn the_largest_add_many_echoes_under_the_result_bound() {
     let list = db.list(A, "Many");
     let assignee = "😀".repeat(200);
     let batch = |k: usize| -> Value {
-        let tasks: Vec<Value> = (0..500)
+        let tasks: Vec<Value> = (0..500usize)
             .map(|i| {
                 json!({
                     "ref": format!("r{i}"),
