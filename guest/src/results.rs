@@ -14,6 +14,7 @@ use serde_json::{Map, Value as Json};
 
 use crate::clock::format_ms;
 use crate::model::{Counts, ListRow, Status, TaskForm, TaskRow, Visibility};
+use crate::text_budget::{self, Cut};
 
 /// The contract's task object: whole (create, update, claims) or as a row
 /// of a `task_lists get` page ([`TaskForm`]).
@@ -74,7 +75,7 @@ pub struct TaskJson {
 impl TaskJson {
     /// The object of `row` with its dependencies, in `form`; texts over a
     /// task's bound (only an old row can hold them) cut to fit
-    /// ([`crate::text_budget::fit`]).
+    /// ([`text_budget::fit`]).
     pub fn new(row: &TaskRow, depends_on: &[String], form: TaskForm) -> Self {
         let (list_id, times) = match form {
             TaskForm::Whole => (true, true),
@@ -103,7 +104,12 @@ impl TaskJson {
             completed_at: history(row.completed_at),
             deleted_at: time(row.deleted_at),
         };
-        crate::text_budget::fit([&mut task.description, &mut task.notes, &mut task.outcome]);
+        let mut texts: Vec<&mut String> =
+            [&mut task.description, &mut task.notes, &mut task.outcome]
+                .into_iter()
+                .flatten()
+                .collect();
+        text_budget::fit(&mut texts, text_budget::TASK_TEXT_BYTES, Cut::OverBound);
         task
     }
 }
@@ -179,11 +185,13 @@ pub struct ListWithCounts {
     pub counts: Counts,
 }
 
-/// `task_lists find` → `{lists, next_cursor}`.
+/// `task_lists find` → `{lists, next_cursor}`. The tool fills `lists`
+/// with lists already turned into JSON (a page measures them as it
+/// fills); a renderer reads them as [`ListWithCounts`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ListsPage {
+pub struct ListsPage<T = ListWithCounts> {
     /// The page's lists.
-    pub lists: Vec<ListWithCounts>,
+    pub lists: Vec<T>,
     /// Where the next page starts; null on the last one.
     #[serde(default)]
     pub next_cursor: Option<String>,

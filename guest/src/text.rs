@@ -98,8 +98,9 @@ pub fn json_text(value: &Json) -> String {
 }
 
 /// `json_text(value).len()`, without building the text: what a page
-/// budget needs for every row it takes.
-pub fn json_text_len(value: &Json) -> usize {
+/// budget needs for every row it takes. Any serializable value: its text
+/// is that of its JSON value.
+pub fn json_text_len<T: serde::Serialize + ?Sized>(value: &T) -> usize {
     /// Counts what serde_json writes, plus what [`json_text`] adds for
     /// each unsafe character (a `\uXXXX` escape per UTF-16 unit instead
     /// of the character's UTF-8 bytes).
@@ -125,7 +126,7 @@ pub fn json_text_len(value: &Json) -> usize {
     let mut counter = Counter(0);
     match serde_json::to_writer(&mut counter, value) {
         Ok(()) => counter.0,
-        Err(_) => json_text(value).len(),
+        Err(_) => serde_json::to_value(value).map_or(0, |v| json_text(&v).len()),
     }
 }
 

@@ -1,7 +1,7 @@
-//! How much text one task may hold, counted as the bytes of JSON it is
-//! sent as (escapes included, [`crate::text::json_str_len`]), so that one
-//! task, whole, fits in a result (about 1 MiB at most) whatever characters
-//! it is made of.
+//! How much text one task may hold, and how much one result carries,
+//! counted as the bytes of JSON it is sent as (escapes included,
+//! [`crate::text::json_str_len`]), so that every result stays under the
+//! contract's 1 MiB whatever characters its texts are made of.
 //!
 //! Each long text (description, notes, outcome) is at most 64K characters
 //! (the validator), and the three together at most [`TASK_TEXT_BYTES`] of
@@ -9,16 +9,62 @@
 //! most) always fit; characters it escapes count for what they become (a
 //! control character 6 bytes, a tag character 12). A write that would pass
 //! the bound is refused ([`check`]). A row written before the bound (or by
-//! hand) may still hold more: results cut its texts to fit ([`fit`]), each
-//! cut text ending with a marker that says how much of it is left out.
+//! hand) may still hold more: results cut its texts to fit ([`fit`] with
+//! [`Cut::OverBound`]), each cut text ending with a marker that says how
+//! much of it is left out.
+//!
+//! One `add_many` stores up to 500 such tasks (4 MiB of params), whole; its
+//! result echoes them, so the echo's texts (titles included) are cut when
+//! it would pass [`ECHO_BYTES`] ([`fit_batch`], [`Cut::Echo`]), and a batch
+//! names at most [`MAX_BATCH_DEPS`] dependencies, the one part of the echo
+//! that cannot be cut.
 
 use crate::error::{ToolError, ToolResult};
-use crate::text::{json_char_len, json_str_len};
+use crate::results::TasksResult;
+use crate::text::{json_char_len, json_str_len, json_text_len};
 
 /// The most JSON bytes of description + notes + outcome of one task: three
 /// texts of 64K 4-byte characters. With the title (500 characters, 6,000
 /// bytes at most) and the other fields, a task stays under 800 KB.
 pub const TASK_TEXT_BYTES: usize = 3 * 4 * 65_536;
+
+/// The most JSON bytes of an `add_many` result's data (`{"tasks":[…]}`):
+/// with its summary line (under 200 bytes) the reply's text stays under
+/// 1 MiB (1,048,576 bytes).
+pub const ECHO_BYTES: usize = 1_000_000;
+
+/// What the summary line of an `add_many` whose echo was cut adds.
+pub const ECHO_CUT_NOTE: &str =
+    "; texts cut in this echo to keep it under 1 MiB (stored whole: task_lists get shows them)";
+
+/// The most `depends_on` entries of one `add_many`, all items together:
+/// the echo keeps every dependency whole (an id is 34 bytes of it), so
+/// they must leave room for the rest ([`fit_batch`]).
+pub const MAX_BATCH_DEPS: usize = 5_000;
+
+/// Why texts are cut: what the marker after each cut text says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cut {
+    /// A task stored before [`TASK_TEXT_BYTES`] holds more than it.
+    OverBound,
+    /// An `add_many` echo would pass [`ECHO_BYTES`]; the tasks are stored
+    /// whole.
+    Echo,
+}
+
+impl Cut {
+    /// What ends a cut text.
+    pub fn marker(self, left_out: usize) -> String {
+        match self {
+            Cut::OverBound => format!(
+                " … [cut: {left_out} more characters not shown; this task's texts pass the {TASK_TEXT_BYTES} bytes of JSON a task may hold: shorten them with task_items update]"
+            ),
+            Cut::Echo => format!(
+                " … [cut: {left_out} more characters not shown in this echo; the task is stored whole: task_lists get shows it]"
+            ),
+        }
+    }
+}
 
 /// The JSON bytes of a task's long texts together.
 pub fn size(texts: [Option<&str>; 3]) -> usize {
@@ -42,56 +88,59 @@ pub fn check(at: &str, texts: [Option<&str>; 3], before: usize) -> ToolResult<()
     ))
 }
 
-/// Cuts the texts of a task that passes [`TASK_TEXT_BYTES`] (only a row
-/// written before the bound can): the bytes are shared out evenly, a text
-/// shorter than its share keeping it whole and leaving the rest to the
-/// others; each cut text ends with [`marker`].
-pub fn fit(texts: [&mut Option<String>; 3]) {
+/// Refuses an `add_many` whose items name more than [`MAX_BATCH_DEPS`]
+/// dependencies together (`given`: how many, as sent).
+pub fn check_batch_deps(given: usize) -> ToolResult<()> {
+    if given <= MAX_BATCH_DEPS {
+        return Ok(());
+    }
+    Err(ToolError::invalid(
+        format!(
+            "the tasks name {given} dependencies together; one add_many takes at most {MAX_BATCH_DEPS}, so that its result (which lists them) stays under 1 MiB"
+        ),
+        "split the batch: a later add_many or task_items update can name the first batch's task ids in depends_on",
+    ))
+}
+
+/// Cuts `texts` to `budget` bytes of JSON together: nothing when they fit;
+/// else the bytes are shared out evenly, a text shorter than its share
+/// keeping it whole and leaving the rest to the others (the longest texts
+/// are cut first), and each cut text ends with `why`'s marker. Each cut
+/// text's share is at least `budget / texts.len()`: when that holds the
+/// longest marker, the texts end within `budget`. Says whether it cut.
+pub fn fit(texts: &mut [&mut String], budget: usize, why: Cut) -> bool {
     // Fast path: six bytes per UTF-8 byte is the most any text escapes to
     // (a control character), so short texts need no count.
-    let raw: usize = texts
-        .iter()
-        .map(|t| t.as_ref().map_or(0, String::len))
-        .sum();
-    if raw.saturating_mul(6) <= TASK_TEXT_BYTES {
-        return;
+    let raw: usize = texts.iter().map(|t| t.len()).sum();
+    if raw.saturating_mul(6) <= budget {
+        return false;
     }
-    let sizes: Vec<usize> = texts
-        .iter()
-        .map(|t| t.as_deref().map_or(0, json_str_len))
-        .collect();
-    if sizes.iter().sum::<usize>() <= TASK_TEXT_BYTES {
-        return;
+    let sizes: Vec<usize> = texts.iter().map(|t| json_str_len(t)).collect();
+    if sizes.iter().sum::<usize>() <= budget {
+        return false;
     }
     let mut order: Vec<usize> = (0..texts.len()).collect();
     order.sort_by_key(|&i| sizes[i]);
-    let mut shares = [0usize; 3];
-    let mut left = TASK_TEXT_BYTES;
+    let mut shares = vec![0usize; texts.len()];
+    let mut left = budget;
     for (k, &i) in order.iter().enumerate() {
         shares[i] = sizes[i].min(left / (order.len() - k));
         left -= shares[i];
     }
-    for (i, text) in texts.into_iter().enumerate() {
-        if sizes[i] > shares[i]
-            && let Some(t) = text.as_mut()
-        {
-            *t = cut(t, shares[i]);
+    for (i, text) in texts.iter_mut().enumerate() {
+        if sizes[i] > shares[i] {
+            **text = cut(text, shares[i], why);
         }
     }
+    true
 }
 
-/// What ends a cut text.
-pub fn marker(left_out: usize) -> String {
-    format!(
-        " … [cut: {left_out} more characters not shown; this task's texts pass the {TASK_TEXT_BYTES} bytes of JSON a task may hold: shorten them with task_items update]"
-    )
-}
-
-/// `s` cut to at most `max` bytes of JSON, [`marker`] included.
-fn cut(s: &str, max: usize) -> String {
+/// `s` cut to at most `max` bytes of JSON, `why`'s marker included (when
+/// `max` holds the marker).
+fn cut(s: &str, max: usize, why: Cut) -> String {
     let total = s.chars().count();
     // The marker of the longest cut: no shorter one takes more room.
-    let room = max.saturating_sub(json_str_len(&marker(total)));
+    let room = max.saturating_sub(json_str_len(&why.marker(total)));
     let mut used = 0;
     let mut end = 0;
     let mut kept = 0;
@@ -104,15 +153,201 @@ fn cut(s: &str, max: usize) -> String {
         end = i + c.len_utf8();
         kept += 1;
     }
-    format!("{}{}", &s[..end], marker(total - kept))
+    format!("{}{}", &s[..end], why.marker(total - kept))
+}
+
+/// Cuts the texts of an `add_many` echo (titles, descriptions, notes) so
+/// that its JSON stays within [`ECHO_BYTES`]; the rest of each task (ids,
+/// times, assignee, dependencies) is kept. Says whether it cut.
+pub fn fit_batch(echo: &mut TasksResult) -> bool {
+    let total = json_text_len(echo);
+    if total <= ECHO_BYTES {
+        return false;
+    }
+    let mut texts: Vec<&mut String> = echo
+        .tasks
+        .iter_mut()
+        .flat_map(|t| {
+            [&mut t.description, &mut t.notes, &mut t.outcome]
+                .into_iter()
+                .flatten()
+                .chain([&mut t.title])
+        })
+        .collect();
+    let text_bytes: usize = texts.iter().map(|t| json_str_len(t)).sum();
+    let fixed = total - text_bytes;
+    fit(&mut texts, ECHO_BYTES.saturating_sub(fixed), Cut::Echo)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::catalogue::MAX_BATCH;
+    use crate::model::{Status, TaskForm, TaskRow};
+    use crate::results::TaskJson;
 
     /// The character JSON escapes most: a tag character, 12 bytes.
     const WORST: char = '\u{e0001}';
+
+    /// What a task's object does with its three long texts.
+    fn fit3(texts: [&mut Option<String>; 3]) {
+        let mut texts: Vec<&mut String> = texts.into_iter().flatten().collect();
+        fit(&mut texts, TASK_TEXT_BYTES, Cut::OverBound);
+    }
+
+    /// A task of an `add_many` echo as large as the validator lets every
+    /// part but its texts be: a 200-character assignee of 4-byte
+    /// characters, 10 dependencies, the longest position.
+    fn echoed(i: usize, title: &str, description: &str, notes: &str) -> TaskJson {
+        let id = |k: usize| format!("task_{k:026}");
+        let row = TaskRow {
+            id: id(i),
+            list_id: format!("list_{:026}", 0),
+            position: i64::MAX,
+            title: title.to_string(),
+            description: Some(description.to_string()),
+            notes: Some(notes.to_string()),
+            status: Status::Todo,
+            assigned_to_agent_id: Some("😀".repeat(200)),
+            claimed_by_agent_id: None,
+            claim_token: None,
+            claim_expires_at: None,
+            lease_ms: None,
+            outcome: None,
+            created_at: 253_402_300_799_999,
+            updated_at: 253_402_300_799_999,
+            started_at: None,
+            completed_at: None,
+            deleted_at: None,
+        };
+        let deps: Vec<String> = (0..MAX_BATCH_DEPS / MAX_BATCH)
+            .map(|k| id(1000 + k))
+            .collect();
+        TaskJson::new(&row, &deps, TaskForm::Whole)
+    }
+
+    /// The longest summary line of an `add_many` (see `tools/items.rs`).
+    fn longest_summary() -> String {
+        format!(
+            "added {MAX_BATCH} tasks to list_{:026} at #{}{ECHO_CUT_NOTE}",
+            0,
+            i64::MAX
+        )
+    }
+
+    #[test]
+    fn the_worst_add_many_echo_stays_under_one_mib() {
+        let long = WORST.to_string().repeat(2_000);
+        let title = WORST.to_string().repeat(500);
+        let mut echo = TasksResult {
+            tasks: (0..MAX_BATCH)
+                .map(|i| echoed(i, &title, &long, &long))
+                .collect(),
+        };
+        let sent = echo.clone();
+        assert!(json_text_len(&echo) > 12 * ECHO_BYTES);
+        assert!(fit_batch(&mut echo));
+        let data = json_text_len(&echo);
+        assert!(data <= ECHO_BYTES, "{data}");
+        // The reply's text: the summary line, a newline, the data.
+        let text = longest_summary().len() + 1 + data;
+        assert!(text < 1 << 20, "{text}");
+        // Every text was cut (titles too) and says so; the rest is whole.
+        for (cut, whole) in echo.tasks.iter().zip(&sent.tasks) {
+            for (c, w) in [
+                (&cut.title, &whole.title),
+                (
+                    cut.description.as_ref().unwrap(),
+                    whole.description.as_ref().unwrap(),
+                ),
+                (cut.notes.as_ref().unwrap(), whole.notes.as_ref().unwrap()),
+            ] {
+                let (kept, marker) = c.split_once(" … [cut: ").expect("a marker");
+                assert!(!kept.is_empty() && w.starts_with(kept), "{c}");
+                assert!(
+                    marker.ends_with(
+                        "more characters not shown in this echo; the task is stored whole: task_lists get shows it]"
+                    ),
+                    "{marker}"
+                );
+            }
+            assert_eq!(cut.depends_on, whole.depends_on);
+            assert_eq!(cut.assigned_to_agent_id, whole.assigned_to_agent_id);
+            assert_eq!(cut.id, whole.id);
+        }
+        // Each text's share holds its marker with room to spare: every
+        // text keeps a few characters at the limits.
+        let texts = MAX_BATCH * (json_str_len(&title) + 2 * json_str_len(&long));
+        let fixed = json_text_len(&sent) - texts;
+        // 710,011 bytes: 400 KB of assignees, 170 KB of dependencies.
+        assert!(fixed < 800_000, "{fixed}");
+        let share = (ECHO_BYTES - fixed) / (3 * MAX_BATCH);
+        assert!(
+            share > json_str_len(&Cut::Echo.marker(65_536)) + 20,
+            "{share}"
+        );
+    }
+
+    #[test]
+    fn an_echo_cuts_the_longest_texts_first_and_only_when_it_must() {
+        let worst = WORST.to_string().repeat(65_536);
+        // Within the bound: untouched.
+        let mut echo = TasksResult {
+            tasks: vec![echoed(0, "a title", &worst, "")],
+        };
+        let before = echo.clone();
+        assert!(!fit_batch(&mut echo));
+        assert_eq!(echo, before);
+        // Two such tasks are 1.6 MB: their descriptions are cut, evenly;
+        // the titles and short notes stay whole.
+        let mut echo = TasksResult {
+            tasks: vec![
+                echoed(0, "first", &worst, "notes"),
+                echoed(1, "second", &worst, ""),
+            ],
+        };
+        assert!(fit_batch(&mut echo));
+        let size = json_text_len(&echo);
+        assert!(size <= ECHO_BYTES && size > ECHO_BYTES - 300, "{size}");
+        assert_eq!(echo.tasks[0].title, "first");
+        assert_eq!(echo.tasks[0].notes.as_deref(), Some("notes"));
+        let d: Vec<&str> = echo
+            .tasks
+            .iter()
+            .map(|t| t.description.as_deref().unwrap())
+            .collect();
+        assert!(d[0].ends_with("task_lists get shows it]"));
+        let gap = json_str_len(d[0]).abs_diff(json_str_len(d[1]));
+        assert!(gap < 300, "{gap}");
+    }
+
+    #[test]
+    fn task_help_states_the_bounds_and_the_markers() {
+        let rules = crate::tools::help::RULES.join("\n");
+        let echo = Cut::Echo.marker(7);
+        let echo = echo.trim_start_matches(" … ").replace("7", "N");
+        for needle in [
+            format!("{TASK_TEXT_BYTES} bytes (768 KiB)"),
+            format!("\"{echo}\""),
+            format!("at most {MAX_BATCH_DEPS} depends_on entries"),
+        ] {
+            assert!(rules.contains(&needle), "{needle}");
+        }
+    }
+
+    #[test]
+    fn a_batch_names_at_most_five_thousand_dependencies() {
+        assert!(check_batch_deps(MAX_BATCH_DEPS).is_ok());
+        let e = check_batch_deps(MAX_BATCH_DEPS + 1).unwrap_err();
+        assert_eq!(e.code, crate::error::ErrorCode::InvalidParams);
+        assert!(
+            e.message.starts_with(
+                "the tasks name 5001 dependencies together; one add_many takes at most 5000"
+            ),
+            "{}",
+            e.message
+        );
+    }
 
     #[test]
     fn texts_at_the_character_limit_fit_unless_escapes_inflate_them() {
@@ -141,7 +376,7 @@ mod tests {
         let mut d = Some(worst.clone());
         let mut n = Some("short notes".to_string());
         let mut o = Some(format!("{}tail", "\"".repeat(65_000)));
-        fit([&mut d, &mut n, &mut o]);
+        fit3([&mut d, &mut n, &mut o]);
         let sizes = [&d, &n, &o].map(|t| json_str_len(t.as_deref().unwrap()));
         assert!(sizes.iter().sum::<usize>() <= TASK_TEXT_BYTES, "{sizes:?}");
         assert_eq!(
@@ -166,7 +401,7 @@ mod tests {
         );
         // Three texts over the bound: an even share each.
         let [mut a, mut b, mut c] = [0; 3].map(|_| Some(worst.clone()));
-        fit([&mut a, &mut b, &mut c]);
+        fit3([&mut a, &mut b, &mut c]);
         for t in [&a, &b, &c] {
             let n = json_str_len(t.as_deref().unwrap());
             assert!(
@@ -177,7 +412,7 @@ mod tests {
         // Within the bound: untouched.
         let mut e = Some("😀".repeat(65_536));
         let before = e.clone();
-        fit([&mut e, &mut None, &mut None]);
+        fit3([&mut e, &mut None, &mut None]);
         assert_eq!(e, before);
     }
 }

@@ -10,7 +10,8 @@ mod suggest;
 mod validate;
 
 pub use defs::{
-    BATCH_ITEM, DEFAULT_LEASE_MS, DEFAULT_PAGE, DEFAULT_TASK_PAGE, MAX_TASK_PAGE, TOOLS, find_tool,
+    BATCH_ITEM, DEFAULT_LEASE_MS, DEFAULT_PAGE, DEFAULT_TASK_PAGE, MAX_BATCH, MAX_TASK_PAGE, TOOLS,
+    find_tool,
 };
 pub use json_schema::{action_schema, tool_input_schema};
 pub use suggest::closest as closest_name;

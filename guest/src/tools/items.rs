@@ -134,6 +134,8 @@ pub fn create(call: &mut Call) -> ToolResult<Output> {
 
 /// `add_many`: up to 500 tasks in one transaction. Items may name each other
 /// in `depends_on` by their batch-local `ref`, before or after themselves.
+/// The result echoes every task, its texts cut when it would pass 1 MiB
+/// ([`text_budget::fit_batch`]).
 pub fn add_many(call: &mut Call) -> ToolResult<Output> {
     call.agent()?;
     let items = call.params.items("tasks");
@@ -144,6 +146,12 @@ pub fn add_many(call: &mut Call) -> ToolResult<Output> {
     for (i, t) in tasks.iter().enumerate() {
         t.check_size(&format!("tasks[{i}]."))?;
     }
+    text_budget::check_batch_deps(
+        items
+            .iter()
+            .map(|p| p.strs("depends_on").map_or(0, |d| d.len()))
+            .sum(),
+    )?;
     let list = access::list_param(call, false)?;
 
     let mut refs: HashMap<&str, usize> = HashMap::new();
@@ -235,18 +243,21 @@ pub fn add_many(call: &mut Call) -> ToolResult<Output> {
 
     let at = positions::make_room(call, &list, call.params.int("position"), tasks.len() as i64)?;
     let rows = insert(call, &list.id, at, &tasks)?;
-    let data = TasksResult {
+    let mut data = TasksResult {
         tasks: rows
             .iter()
             .zip(&tasks)
             .map(|(r, t)| TaskJson::new(r, &t.depends_on, TaskForm::Whole))
             .collect(),
     };
+    // The tasks are stored whole; a long batch's echo is cut to fit.
+    let cut = text_budget::fit_batch(&mut data);
     let summary = format!(
-        "added {} to {} at #{}",
+        "added {} to {} at #{}{}",
         plural(rows.len(), "task"),
         list.id,
-        at
+        at,
+        if cut { text_budget::ECHO_CUT_NOTE } else { "" }
     );
     Ok(Output {
         summary,

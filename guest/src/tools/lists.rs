@@ -5,6 +5,7 @@ use serde_json::{Value as Json, json};
 
 use super::access;
 use super::call::{Call, Output};
+use super::page::Page;
 use super::positions;
 use super::summary::{plural, quoted};
 use crate::catalogue::DEFAULT_PAGE;
@@ -190,24 +191,29 @@ pub fn find(call: &mut Call) -> ToolResult<Output> {
     sql.push_str(" ORDER BY updated_at DESC, id DESC LIMIT ?");
     args.push(Value::Integer(limit + 1));
 
-    let mut lists: Vec<ListRow> = call
+    let lists: Vec<ListRow> = call
         .rows(&sql, &args)?
         .iter()
         .map(|r| ListRow::from_row(r))
         .collect();
-    let next_cursor = if lists.len() as i64 > limit {
-        lists.truncate(limit as usize);
-        lists.last().map(|l| format!("{}.{}", l.updated_at, l.id))
-    } else {
-        None
-    };
-    let items: Vec<ListWithCounts> = lists
-        .iter()
-        .map(|l| ListWithCounts {
+    // At most `limit` lists and about a page's bytes of JSON (a list's
+    // name and scope_key can be long): the row that does not fit, or the
+    // one past `limit`, says that more follow.
+    let mut page = Page::new(limit);
+    let mut next_cursor = None;
+    for (i, l) in lists.iter().enumerate() {
+        let item = ListWithCounts {
             list: ListJson::from(l),
             counts: l.counts,
-        })
-        .collect();
+        };
+        if !page.add(results::to_json(&item)) {
+            next_cursor = i
+                .checked_sub(1)
+                .map(|k| format!("{}.{}", lists[k].updated_at, lists[k].id));
+            break;
+        }
+    }
+    let items = page.into_rows();
     let summary = format!(
         "{}{}",
         plural(items.len(), "list"),

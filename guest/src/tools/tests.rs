@@ -382,3 +382,151 @@ fn blank_names_and_titles_are_refused() {
         json!({"task_id": ids[0], "notes": ""}),
     );
 }
+
+/// A character JSON escapes to 12 bytes (a surrogate pair of `\u` escapes).
+const TAG: char = '\u{e0001}';
+
+#[test]
+fn a_long_add_many_is_stored_whole_and_echoed_cut() {
+    let h = Harness::default();
+    let l = list(&h, "a");
+    // Three tasks at a task's bound: 2.4 MB of echo.
+    let title = TAG.to_string().repeat(499);
+    let description = TAG.to_string().repeat(65_536);
+    let tasks: Vec<Value> = (0..3)
+        .map(|i| json!({"title": format!("{i}{title}"), "description": description, "ref": format!("r{i}"), "depends_on": if i > 0 { vec!["r0"] } else { vec![] }}))
+        .collect();
+    let out = h
+        .call(
+            Some("a"),
+            "task_items",
+            "add_many",
+            json!({"list_id": l, "tasks": tasks}),
+        )
+        .unwrap();
+    let text = crate::text::json_text(&out.data);
+    assert!(
+        text.len() <= crate::text_budget::ECHO_BYTES,
+        "{}",
+        text.len()
+    );
+    assert!(
+        out.summary.ends_with(crate::text_budget::ECHO_CUT_NOTE),
+        "{}",
+        out.summary
+    );
+    let echoed = out.data["tasks"].as_array().unwrap();
+    assert_eq!(echoed.len(), 3);
+    let ids: Vec<&str> = echoed.iter().map(|t| t["id"].as_str().unwrap()).collect();
+    for (i, t) in echoed.iter().enumerate() {
+        let d = t["description"].as_str().unwrap();
+        assert!(d.starts_with(TAG), "{i}");
+        assert!(
+            d.ends_with(
+                "not shown in this echo; the task is stored whole: task_lists get shows it]"
+            ),
+            "{i}"
+        );
+        // The titles fit: only the long texts are cut.
+        assert_eq!(t["title"], format!("{i}{title}"));
+        if i > 0 {
+            assert_eq!(t["depends_on"], json!([ids[0]]));
+        }
+    }
+    // Stored whole: a get page shows each task's texts as sent.
+    let mut cursor = Value::Null;
+    let mut seen = 0;
+    loop {
+        let mut p = json!({"list_id": l});
+        if !cursor.is_null() {
+            p["cursor"] = cursor.clone();
+        }
+        let g = h.ok("a", "task_lists", "get", p);
+        for t in g["tasks"].as_array().unwrap() {
+            assert_eq!(t["id"], ids[seen]);
+            assert_eq!(t["description"], description.as_str());
+            seen += 1;
+        }
+        cursor = g["next_cursor"].clone();
+        if cursor.is_null() {
+            break;
+        }
+    }
+    assert_eq!(seen, 3);
+}
+
+#[test]
+fn one_add_many_names_at_most_5000_dependencies() {
+    let h = Harness::default();
+    let l = list(&h, "a");
+    let refs: Vec<String> = (0..100).map(|i| format!("r{i}")).collect();
+    // 500 items naming 100 refs each, but the first: 49,900.
+    let tasks: Vec<Value> = (0..500)
+        .map(|i| match i {
+            0..100 => json!({"title": "t", "ref": refs[i]}),
+            _ => json!({"title": "t", "depends_on": refs}),
+        })
+        .collect();
+    let e = h
+        .call(
+            Some("a"),
+            "task_items",
+            "add_many",
+            json!({"list_id": l, "tasks": tasks}),
+        )
+        .unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidParams);
+    assert!(
+        e.message.starts_with(
+            "the tasks name 40000 dependencies together; one add_many takes at most 5000"
+        ),
+        "{}",
+        e.message
+    );
+    // 5000 are taken.
+    let tasks: Vec<Value> = (0..150)
+        .map(|i| match i {
+            0..100 => json!({"title": "t", "ref": refs[i]}),
+            _ => json!({"title": "t", "depends_on": refs}),
+        })
+        .collect();
+    h.ok(
+        "a",
+        "task_items",
+        "add_many",
+        json!({"list_id": l, "tasks": tasks}),
+    );
+}
+
+#[test]
+fn find_pages_long_lists_by_size() {
+    let h = Harness::default();
+    // 40 lists of 14 KB each (a 200-character name and a 1000-character
+    // scope_key of escaped characters): 560 KB, more than a page.
+    for i in 0..40 {
+        h.ok(
+            "a",
+            "task_lists",
+            "create",
+            json!({"name": format!("{:02}{}", i, TAG.to_string().repeat(198)), "scope_key": TAG.to_string().repeat(1000)}),
+        );
+    }
+    let mut cursor = Value::Null;
+    let mut pages = Vec::new();
+    loop {
+        let mut p = json!({"limit": 200});
+        if !cursor.is_null() {
+            p["cursor"] = cursor.clone();
+        }
+        let out = h.call(Some("a"), "task_lists", "find", p).unwrap();
+        let text = crate::text::json_text(&out.data);
+        assert!(text.len() < 300 * 1024, "{}", text.len());
+        pages.push(out.data["lists"].as_array().unwrap().len());
+        cursor = out.data["next_cursor"].clone();
+        if cursor.is_null() {
+            break;
+        }
+    }
+    assert!(pages.len() >= 3, "{pages:?}");
+    assert_eq!(pages.iter().sum::<usize>(), 40, "{pages:?}");
+}
