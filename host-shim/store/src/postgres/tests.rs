@@ -16,6 +16,8 @@ use crate::{Backend, BackendOptions, Deadline, OpenError, StoreError, Value, Wat
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+mod search_path;
+
 const SECRET: &str = "n0t-the-Pa55word";
 
 /// The admin URL, or `None` (and a note on stderr) when the run has no
