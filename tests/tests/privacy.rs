@@ -421,3 +421,37 @@ fn shared_lists_need_no_bypass() {
             .all(|e| e["kind"] != "private_bypass")
     );
 }
+
+#[test]
+fn that_a_private_list_or_task_was_deleted_is_told_only_to_who_may_see_it() {
+    let db = TestDb::new();
+    let (list, ids) = private_list(&db);
+    db.ok(OWNER, "task_items", "delete", json!({"task_id": ids[0]}));
+    // A deleted task of a live private list, then the deleted list.
+    for (tool, action, params) in [
+        (
+            "task_items",
+            "update",
+            json!({"task_id": ids[0], "notes": "x"}),
+        ),
+        ("task_claims", "refresh", json!({"task_id": ids[0]})),
+    ] {
+        let e = db.err(OTHER, tool, action, params.clone());
+        assert_eq!(
+            e.code,
+            ErrorCode::Forbidden,
+            "{tool} {action}: {}",
+            e.message
+        );
+        assert!(!e.message.contains("deleted"), "{}", e.message);
+        let own = db.err(OWNER, tool, action, params);
+        assert!(own.message.contains("was deleted"), "{}", own.message);
+    }
+    db.ok(OWNER, "task_lists", "delete", json!({"list_id": list}));
+    let params = json!({"list_id": list});
+    let e = db.err(OTHER, "task_lists", "get", params.clone());
+    assert_eq!(e.code, ErrorCode::Forbidden, "{}", e.message);
+    assert!(!e.message.contains("deleted"), "{}", e.message);
+    let own = db.err(OWNER, "task_lists", "get", params);
+    assert!(own.message.contains("was deleted"), "{}", own.message);
+}

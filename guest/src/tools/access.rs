@@ -24,9 +24,11 @@ pub fn list(call: &mut Call, list_id: &str, include_deleted: bool) -> ToolResult
     usable(call, list, include_deleted)
 }
 
-/// A loaded list, unless it is soft-deleted (and not asked for) or the
-/// caller may not use it.
+/// A loaded list, unless the caller may not use it or it is soft-deleted
+/// (and not asked for). Access comes first: that another agent's private
+/// list was deleted is not told to whoever may not see it.
 pub fn usable(call: &mut Call, list: ListRow, include_deleted: bool) -> ToolResult<ListRow> {
+    check(call, &list)?;
     if list.deleted_at.is_some() && !include_deleted {
         return Err(ToolError::new(
             ErrorCode::NotFound,
@@ -34,7 +36,6 @@ pub fn usable(call: &mut Call, list: ListRow, include_deleted: bool) -> ToolResu
             "pass include_deleted: true to task_lists get to read it",
         ));
     }
-    check(call, &list)?;
     Ok(list)
 }
 
@@ -74,13 +75,6 @@ pub fn task(call: &mut Call, task_id: &str) -> ToolResult<Loaded> {
         .first()
         .ok_or_else(|| ToolError::not_found("task", task_id))?;
     let task = TaskRow::from_row(row);
-    if task.deleted_at.is_some() {
-        return Err(ToolError::new(
-            ErrorCode::NotFound,
-            format!("task {task_id} was deleted"),
-            "",
-        ));
-    }
     let width = TASK_COLS.split(',').count();
     let list_cols = &row[width + 1..];
     // A task whose list is gone or deleted is not found, as the task.
@@ -94,6 +88,14 @@ pub fn task(call: &mut Call, task_id: &str) -> ToolResult<Loaded> {
             e
         }
     })?;
+    // After the access check, as for a list.
+    if task.deleted_at.is_some() {
+        return Err(ToolError::new(
+            ErrorCode::NotFound,
+            format!("task {task_id} was deleted"),
+            "",
+        ));
+    }
     let deps = deps_column(row.get(width));
     Ok(Loaded { task, list, deps })
 }
