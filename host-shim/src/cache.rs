@@ -20,7 +20,6 @@ use std::hash::{Hash, Hasher};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Once;
-use std::time::{SystemTime, UNIX_EPOCH};
 use trust::Untrusted;
 use wasmtime::Engine;
 use wasmtime::component::Component;
@@ -142,39 +141,22 @@ fn compile(engine: &Engine, wasm: &[u8]) -> Result<Component, HostError> {
     Component::new(engine, wasm).map_err(|e| HostError::Component(format!("{e:#}")))
 }
 
-/// Writes the compiled component to a temporary file and renames it into
-/// place, so concurrent processes see either no file or a whole one.
+/// Writes the compiled component to a temporary file (0600, `tempfile`)
+/// and renames it into place, so concurrent processes see either no file
+/// or a whole one.
 fn store(component: &Component, dir: &Path, path: &Path) -> CacheOutcome {
     let Ok(bytes) = component.serialize() else {
         return CacheOutcome::NotStored;
     };
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.subsec_nanos())
-        .unwrap_or(0);
-    let name = path
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or("component");
-    let tmp = dir.join(format!(".{name}.{}.{nanos}.tmp", std::process::id()));
-    if write_private(&tmp, &bytes)
-        .and_then(|()| fs::rename(&tmp, path))
-        .is_ok()
-    {
-        CacheOutcome::Stored
-    } else {
-        let _ = fs::remove_file(&tmp);
-        CacheOutcome::NotStored
+    let written = tempfile::NamedTempFile::new_in(dir).and_then(|mut tmp| {
+        tmp.write_all(&bytes)?;
+        tmp.persist(path).map_err(|e| e.error)
+    });
+    match written {
+        Ok(_) => CacheOutcome::Stored,
+        // The temporary file is removed when it is dropped.
+        Err(_) => CacheOutcome::NotStored,
     }
-}
-
-/// Writes a new file only this user may read and write (0600).
-fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut options = fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    options.open(path)?.write_all(bytes)
 }
 
 /// Feeds `Hash` into SHA-256: std's `DefaultHasher` may change between

@@ -10,7 +10,6 @@ use super::{Failure, Globals};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::time::{SystemTime, UNIX_EPOCH};
 use tasklists_host::{CallContext, Host, HostConfig, Line, Location, Span, Style};
 
 /// Runs the scripted session.
@@ -107,47 +106,23 @@ fn header(step: &Step) -> Line {
 }
 
 /// A database in a new directory under the system temp dir, made as
-/// `mkdtemp` makes one: an unpredictable name, created here (never a
-/// directory that was already there, which someone else could own or
-/// have linked elsewhere) and 0700, so no other account reads the demo.
+/// `mkdtemp` makes one (`tempfile`): an unpredictable name, created here
+/// (never a directory that was already there, which someone else could
+/// own or have linked elsewhere) and 0700, so no other account reads the
+/// demo. It is kept after the demo, for `explore it: tasklists --db …`.
 fn fresh_temp_db() -> Result<PathBuf, Failure> {
-    let parent = std::env::temp_dir();
-    let mut builder = std::fs::DirBuilder::new();
+    let mut builder = tempfile::Builder::new();
+    builder.prefix("tasklists-demo-");
+    // tempfile makes directories 0777 less the umask unless told.
     #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    let mut last = None;
-    for attempt in 0u32..100 {
-        let dir = parent.join(format!("tasklists-demo-{}", random_suffix(attempt)));
-        match builder.create(&dir) {
-            Ok(()) => return Ok(dir.join("tasks.db")),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
-            Err(e) => {
-                return Err(Failure::Usage(format!(
-                    "cannot create a temporary directory in {}: {e}",
-                    parent.display()
-                )));
-            }
-        }
-    }
-    Err(Failure::Usage(format!(
-        "cannot create a temporary directory in {}: {}",
-        parent.display(),
-        last.map_or_else(String::new, |e| e.to_string())
-    )))
-}
-
-/// Twelve hex digits nobody can guess in advance: std's per-process
-/// random hash keys over the time, the process and the attempt.
-fn random_suffix(attempt: u32) -> String {
-    use std::hash::{BuildHasher, Hasher};
-    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    hasher.write_u128(nanos);
-    hasher.write_u32(std::process::id());
-    hasher.write_u32(attempt);
-    format!("{:012x}", hasher.finish() & 0xffff_ffff_ffff)
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700));
+    let dir = builder.tempdir().map_err(|e| {
+        Failure::Usage(format!(
+            "cannot create a temporary directory in {}: {e}",
+            std::env::temp_dir().display()
+        ))
+    })?;
+    Ok(dir.keep().join("tasks.db"))
 }
 
 fn broken(index: usize, why: &str) -> Failure {
