@@ -15,11 +15,10 @@
 
 use serde_json::{Value as Json, json};
 
-use super::call::Call;
+use super::call::{Call, INSERT_EVENT};
 use crate::error::{ToolError, ToolResult};
-use crate::ids::IdKind;
 use crate::model::ListRow;
-use crate::store::{Store, Value};
+use crate::store::Store;
 
 /// One bypass of a call: the event as it was written in the call.
 #[derive(Debug, Clone)]
@@ -38,48 +37,18 @@ pub struct Bypass {
 pub fn record(call: &mut Call, list: &ListRow) -> ToolResult<()> {
     call.agent()?;
     let reason = call.params.str("bypass_reason").unwrap_or_default();
-    let bypass = Bypass {
-        id: call.new_id(IdKind::Event),
+    let data = json!({
+        "tool": call.tool.name,
+        "action": call.action.name,
+        "reason": reason,
+        "owner_agent_id": list.owner_agent_id.clone().unwrap_or_default(),
+    });
+    let id = call.event("private_bypass", Some(&list.id), None, data.clone())?;
+    call.bypasses.push(Bypass {
+        id,
         list_id: list.id.clone(),
-        data: json!({
-            "tool": call.tool.name,
-            "action": call.action.name,
-            "reason": reason,
-            "owner_agent_id": list.owner_agent_id.clone().unwrap_or_default(),
-        }),
-    };
-    insert(call.tx, &bypass, call.now, call.agent.as_deref(), false)?;
-    call.bypasses.push(bypass);
-    Ok(())
-}
-
-/// Writes the event of `b`; with `again`, unless it is already there (a
-/// commit whose outcome is unknown may have kept it).
-fn insert(
-    tx: &dyn crate::store::Tx,
-    b: &Bypass,
-    now: i64,
-    agent: Option<&str>,
-    again: bool,
-) -> ToolResult<()> {
-    let sql = "INSERT INTO events (id, at, agent_id, kind, list_id, task_id, data) \
-               VALUES (?, ?, ?, 'private_bypass', ?, NULL, ?)";
-    let again_sql;
-    tx.execute(
-        if again {
-            again_sql = format!("{sql} ON CONFLICT (id) DO NOTHING");
-            &again_sql
-        } else {
-            sql
-        },
-        &[
-            Value::from(b.id.as_str()),
-            Value::Integer(now),
-            Value::from(agent),
-            Value::from(b.list_id.as_str()),
-            Value::from(b.data.to_string()),
-        ],
-    )?;
+        data,
+    });
     Ok(())
 }
 
@@ -97,10 +66,25 @@ pub fn keep(
     if bypasses.is_empty() {
         return error;
     }
+    // The same events, ids included, unless a commit whose outcome is
+    // unknown kept them after all.
+    let again = format!("{INSERT_EVENT} ON CONFLICT (id) DO NOTHING");
     let written = (|| -> ToolResult<()> {
         let tx = store.begin(true)?;
         for b in bypasses {
-            insert(&*tx, b, now, agent, true)?;
+            let data = b.data.to_string();
+            tx.execute(
+                &again,
+                crate::params![
+                    b.id.as_str(),
+                    now,
+                    agent,
+                    "private_bypass",
+                    b.list_id.as_str(),
+                    None::<&str>,
+                    data
+                ],
+            )?;
         }
         tx.commit().map_err(ToolError::commit_failed)
     })();

@@ -14,6 +14,9 @@ use crate::store::{Tx, Value};
 /// parameters per statement.
 pub const IN_LIST_MAX: usize = 500;
 
+/// Writes one audit event (id, at, agent_id, kind, list_id, task_id, data).
+pub const INSERT_EVENT: &str = "INSERT INTO events (id, at, agent_id, kind, list_id, task_id, data) VALUES (?, ?, ?, ?, ?, ?, ?)";
+
 /// What a successful action returns: a one-line summary and the data object.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Output {
@@ -74,20 +77,28 @@ impl Call<'_> {
         new_id(kind, self.now)
     }
 
-    /// Records an audit event in the call's transaction.
+    /// Records an audit event in the call's transaction; its id.
     pub fn event(
         &self,
         kind: &str,
         list_id: Option<&str>,
         task_id: Option<&str>,
         data: Json,
-    ) -> ToolResult<()> {
+    ) -> ToolResult<String> {
         let id = self.new_id(IdKind::Event);
         self.exec(
-            "INSERT INTO events (id, at, agent_id, kind, list_id, task_id, data) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            crate::params![id, self.now, self.agent.clone(), kind, list_id, task_id, data.to_string()],
+            INSERT_EVENT,
+            crate::params![
+                id.as_str(),
+                self.now,
+                self.agent.clone(),
+                kind,
+                list_id,
+                task_id,
+                data.to_string()
+            ],
         )?;
-        Ok(())
+        Ok(id)
     }
 
     /// Records one `kind` event per task of `list_id` (task id, data), a
