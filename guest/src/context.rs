@@ -1,8 +1,8 @@
 //! Who is calling: the host's call context plus `params.agent_id`, resolved
 //! into the one effective identity an action runs as.
 
-use crate::catalogue::is_agent_id;
 use crate::error::{ErrorCode, ToolError, ToolResult};
+use crate::ids::{AGENT_ID_RULE, is_agent_id};
 use crate::text::quote;
 
 pub use crate::glue::CallContext;
@@ -18,13 +18,6 @@ impl Default for CallContext {
         }
     }
 }
-
-/// Longest agent id accepted.
-pub const MAX_AGENT_ID: usize = 200;
-
-/// The agent id rule in words, for messages (checked by
-/// [`crate::catalogue::is_agent_id`]).
-pub const AGENT_ID_RULE: &str = "1 to 200 characters, no surrounding spaces, no control, bidirectional or zero-width characters, no space but the plain one";
 
 /// Resolves the effective agent id from the host default and `params.agent_id`.
 /// A host never invents an identity, so `None` means anonymous.
@@ -87,6 +80,7 @@ pub fn require_agent<'a>(agent: &'a Option<String>, what: &str) -> ToolResult<&'
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ids::MAX_AGENT_ID;
 
     fn ctx(agent: Option<&str>, pinned: bool) -> CallContext {
         CallContext {

@@ -35,7 +35,7 @@ mod component {
         ToolError, ToolInfo, ToolReply, WidgetView,
     };
     use crate::schema::dialect::DialectSql;
-    use crate::{envelope, render, store, tools, views};
+    use crate::{actions, envelope, render, store, views};
 
     struct Component;
     super::export!(Component with_types_in super);
@@ -154,7 +154,7 @@ mod component {
         }
 
         fn catalogue() -> Vec<ToolInfo> {
-            tools::catalogue()
+            actions::catalogue()
         }
     }
 

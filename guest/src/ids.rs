@@ -3,7 +3,7 @@
 
 use ulid::Ulid;
 
-use crate::text::quote;
+use crate::text::{is_invisible, quote};
 
 /// The kinds of ids the tools hand out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,6 +91,27 @@ pub fn check(kind: IdKind, id: &str) -> Result<(), String> {
             kind.prefix()
         )),
     }
+}
+
+/// Longest agent id accepted.
+pub const MAX_AGENT_ID: usize = 200;
+
+/// The agent id rule in words, for messages (checked by
+/// [`is_agent_id`]).
+pub const AGENT_ID_RULE: &str = "1 to 200 characters, no surrounding spaces, no control, bidirectional or zero-width characters, no space but the plain one";
+
+/// Agent ids: 1–200 characters, not blank, no surrounding spaces (` me`
+/// and `me` would be two agents), and nothing that would let one id pass
+/// for another on screen: no control, bidirectional or zero-width
+/// characters (any of Unicode's invisible ones), and no space but the
+/// plain one (a no-break space looks like it).
+pub fn is_agent_id(s: &str) -> bool {
+    let n = s.chars().count();
+    (1..=MAX_AGENT_ID).contains(&n)
+        && s.trim() == s
+        && !s
+            .chars()
+            .any(|c| c.is_control() || is_invisible(c) || (c.is_whitespace() && c != ' '))
 }
 
 #[cfg(test)]

@@ -4,9 +4,10 @@
 //! touches the generated WIT bindings (the boundary types it generates are
 //! used as they are, on every target; the exports exist on wasm only).
 
-pub mod catalogue;
+pub mod actions;
 pub mod clock;
 pub mod context;
+pub mod contract;
 pub mod envelope;
 pub mod error;
 pub mod ids;
@@ -17,7 +18,6 @@ pub mod schema;
 pub mod store;
 pub mod text;
 pub mod text_budget;
-pub mod tools;
 pub mod views;
 
 mod glue;

@@ -1,13 +1,11 @@
 //! Rows of the `lists` and `tasks` tables, the closed sets of their columns
 //! ([`Status`], [`Visibility`]) and per-status [`Counts`]. Their contract
-//! JSON shapes are the typed objects of [`crate::results`].
+//! JSON shapes are the typed objects of `crate::results`, which reads them.
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value as Json;
 
-use crate::results::{self, TaskJson};
 use crate::store::Value;
 
 /// Columns selected for a list, in [`ListRow::from_row`] order.
@@ -305,12 +303,6 @@ impl TaskRow {
     /// Whether the task is closed (`done` or `canceled`).
     pub fn is_closed(&self) -> bool {
         self.status.is_closed()
-    }
-
-    /// The task object in `form`: whole, or as a row of a `task_lists get`
-    /// page.
-    pub fn to_json_as(&self, depends_on: &[String], form: TaskForm) -> Json {
-        results::to_json(&TaskJson::new(self, depends_on, form))
     }
 }
 

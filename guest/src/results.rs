@@ -415,6 +415,33 @@ pub struct HelpResult {
     pub examples: Option<Vec<HelpExample>>,
 }
 
+/// Cuts the texts of an `add_many` echo (titles, descriptions, notes) so
+/// that its JSON stays within [`ECHO_BYTES`](text_budget::ECHO_BYTES); the rest of each task (ids,
+/// times, assignee, dependencies) is kept. Says whether it cut.
+pub fn fit_batch(echo: &mut TasksResult) -> bool {
+    let total = crate::text::json_text_len(echo);
+    if total <= text_budget::ECHO_BYTES {
+        return false;
+    }
+    let mut texts: Vec<&mut String> = echo
+        .tasks
+        .iter_mut()
+        .flat_map(|t| {
+            [&mut t.description, &mut t.notes, &mut t.outcome]
+                .into_iter()
+                .flatten()
+                .chain([&mut t.title])
+        })
+        .collect();
+    let text_bytes: usize = texts.iter().map(|t| crate::text::json_str_len(t)).sum();
+    let fixed = total - text_bytes;
+    text_budget::fit(
+        &mut texts,
+        text_budget::ECHO_BYTES.saturating_sub(fixed),
+        Cut::Echo,
+    )
+}
+
 /// The JSON of a result (serialization of these types cannot fail).
 pub fn to_json<T: Serialize>(result: &T) -> Json {
     serde_json::to_value(result).unwrap_or(Json::Null)

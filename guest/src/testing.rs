@@ -8,11 +8,11 @@ use std::cell::RefCell;
 use tasklists_store::sqlite::SqliteBackend;
 use tasklists_store::{Backend, BackendOptions, Deadline, TxId};
 
+use crate::actions::{Output, call_tool};
 use crate::clock::Clock;
 use crate::context::CallContext;
 use crate::error::ToolResult;
 use crate::store::{Rows, Store, StoreError, Tx, Value};
-use crate::tools::{Output, call_tool};
 
 /// A database file in a temporary directory, served by the same SQLite
 /// backend the hosts use (pragmas, error mapping, read-only rules).

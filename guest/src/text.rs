@@ -207,6 +207,15 @@ pub fn quote(s: &str) -> String {
     }
 }
 
+/// `1 task` / `3 tasks`, for any integer count (summaries and renderers).
+pub fn plural<N: std::fmt::Display + PartialEq + From<u8>>(n: N, word: &str) -> String {
+    if n == N::from(1) {
+        format!("{n} {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

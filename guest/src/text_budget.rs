@@ -15,13 +15,12 @@
 //!
 //! One `add_many` stores up to 500 such tasks (4 MiB of params), whole; its
 //! result echoes them, so the echo's texts (titles included) are cut when
-//! it would pass [`ECHO_BYTES`] ([`fit_batch`], [`Cut::Echo`]), and a batch
+//! it would pass [`ECHO_BYTES`] (`results::fit_batch`, [`Cut::Echo`]), and a batch
 //! names at most [`MAX_BATCH_DEPS`] dependencies, the one part of the echo
 //! that cannot be cut.
 
 use crate::error::{ToolError, ToolResult};
-use crate::results::TasksResult;
-use crate::text::{json_char_len, json_str_len, json_text_len};
+use crate::text::{json_char_len, json_str_len};
 
 /// The most JSON bytes of description + notes + outcome of one task: three
 /// texts of 64K 4-byte characters. With the title (500 characters, 6,000
@@ -39,7 +38,7 @@ pub const ECHO_CUT_NOTE: &str =
 
 /// The most `depends_on` entries of one `add_many`, all items together:
 /// the echo keeps every dependency whole (an id is 34 bytes of it), so
-/// they must leave room for the rest ([`fit_batch`]).
+/// they must leave room for the rest (`results::fit_batch`).
 pub const MAX_BATCH_DEPS: usize = 5_000;
 
 /// Why texts are cut: what the marker after each cut text says.
@@ -156,35 +155,13 @@ fn cut(s: &str, max: usize, why: Cut) -> String {
     format!("{}{}", &s[..end], why.marker(total - kept))
 }
 
-/// Cuts the texts of an `add_many` echo (titles, descriptions, notes) so
-/// that its JSON stays within [`ECHO_BYTES`]; the rest of each task (ids,
-/// times, assignee, dependencies) is kept. Says whether it cut.
-pub fn fit_batch(echo: &mut TasksResult) -> bool {
-    let total = json_text_len(echo);
-    if total <= ECHO_BYTES {
-        return false;
-    }
-    let mut texts: Vec<&mut String> = echo
-        .tasks
-        .iter_mut()
-        .flat_map(|t| {
-            [&mut t.description, &mut t.notes, &mut t.outcome]
-                .into_iter()
-                .flatten()
-                .chain([&mut t.title])
-        })
-        .collect();
-    let text_bytes: usize = texts.iter().map(|t| json_str_len(t)).sum();
-    let fixed = total - text_bytes;
-    fit(&mut texts, ECHO_BYTES.saturating_sub(fixed), Cut::Echo)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalogue::MAX_BATCH;
+    use crate::contract::MAX_BATCH;
     use crate::model::{Status, TaskForm, TaskRow};
-    use crate::results::TaskJson;
+    use crate::results::{TaskJson, TasksResult, fit_batch};
+    use crate::text::json_text_len;
 
     /// The character JSON escapes most: a tag character, 12 bytes.
     const WORST: char = '\u{e0001}';
@@ -323,7 +300,7 @@ mod tests {
 
     #[test]
     fn task_help_states_the_bounds_and_the_markers() {
-        let rules = crate::tools::help::RULES.join("\n");
+        let rules = crate::actions::help::RULES.join("\n");
         let echo = Cut::Echo.marker(7);
         let echo = echo.trim_start_matches(" … ").replace("7", "N");
         for needle in [

@@ -5,19 +5,18 @@
 //! nor words a reply, even for a call it could not finish ([`failed`]).
 
 mod failure;
-mod request;
 
+pub use crate::contract::{parse_arguments, unknown_tool};
 pub use failure::failed;
-pub use request::{parse_arguments, shown_name};
 
-use crate::catalogue::{TOOLS, find_tool};
+use crate::actions::{Output, call_tool};
 use crate::clock::Clock;
 use crate::context::CallContext;
-use crate::error::{ToolError, ToolResult};
+use crate::contract::find_tool;
+use crate::error::ToolResult;
 use crate::glue::ToolReply;
 use crate::store::Store;
 use crate::text::json_text;
-use crate::tools::{Output, call_tool};
 
 /// Runs a call from the agent's own `arguments` (`{"action", "params"}`).
 pub fn call(
@@ -77,20 +76,6 @@ pub fn check_tool(name: &str) -> ToolResult<()> {
         Some(_) => Ok(()),
         None => Err(unknown_tool(name)),
     }
-}
-
-/// The one answer to a tool name that is not one of the five, whichever
-/// way it was called: `invalid_params` listing the real ones.
-pub fn unknown_tool(name: &str) -> ToolError {
-    let names: Vec<&str> = TOOLS.iter().map(|t| t.name).collect();
-    ToolError::invalid(
-        format!(
-            "unknown tool {}; the tools are {}",
-            shown_name(name),
-            names.join(", ")
-        ),
-        "call task_help all for the reference",
-    )
 }
 
 #[cfg(test)]

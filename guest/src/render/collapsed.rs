@@ -13,7 +13,7 @@ pub(crate) fn render(tool: &str, arguments: &str, reply: &ToolReply) -> Vec<Line
     let (mut lines, rest) = match &reply.outcome {
         Err(_) => split_error(expanded),
         Ok(_) => {
-            let action = crate::envelope::parse_arguments(arguments)
+            let action = crate::contract::parse_arguments(arguments)
                 .map(|(action, _)| action)
                 .unwrap_or_default();
             let data = serde_json::from_str(&reply.structured).unwrap_or(Value::Null);

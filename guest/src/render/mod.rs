@@ -33,7 +33,7 @@ pub use crate::glue::{Line, Span, Style};
 pub fn render_result(tool: &str, action: &str, data: &Value) -> Vec<Line> {
     // task_help renders every action alike (its data says which sections
     // it holds), so even an unknown help action gets the help view.
-    let renderer = crate::catalogue::find_tool(tool).and_then(|t| match t.action(action) {
+    let renderer = crate::contract::find_tool(tool).and_then(|t| match t.action(action) {
         Some(a) => Some(a.render),
         None if !t.takes_params => t.actions.first().map(|a| a.render),
         None => None,
@@ -52,7 +52,7 @@ pub fn render_result(tool: &str, action: &str, data: &Value) -> Vec<Line> {
 pub fn render_reply(tool: &str, arguments: &str, reply: &crate::glue::ToolReply) -> Vec<Line> {
     match &reply.outcome {
         Ok(_) => {
-            let action = crate::envelope::parse_arguments(arguments)
+            let action = crate::contract::parse_arguments(arguments)
                 .map(|(action, _)| action)
                 .unwrap_or_default();
             let data = serde_json::from_str(&reply.structured).unwrap_or(Value::Null);

@@ -20,4 +20,4 @@ pub(crate) use text::{one_line, take_width, truncate, truncate_left, width};
 pub(crate) use time::{compact_date, date, duration, seconds_between};
 
 /// `1 task`, `3 tasks`: the same wording as the summaries.
-pub(crate) use crate::tools::summary::plural;
+pub(crate) use crate::text::plural;

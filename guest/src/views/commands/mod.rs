@@ -14,13 +14,13 @@ use serde_json::Value;
 
 use super::columns;
 use super::layout::fit_all;
+use crate::actions::{Output, call_tool};
 use crate::clock::Clock;
 use crate::context::CallContext;
 use crate::error::{ToolError, ToolResult};
 use crate::glue::{CommandEffect, CommandInfo, CommandOutput};
 use crate::render::{Line, Style, line, render_error};
 use crate::store::Store;
-use crate::tools::{Output, call_tool};
 
 /// A command's menu entry.
 pub(crate) struct Spec {
@@ -147,7 +147,7 @@ fn unknown(name: &str) -> ToolError {
         crate::text::quote(name),
         names.join(", ")
     );
-    if let Some(near) = crate::catalogue::closest_name(name, names.iter().copied()) {
+    if let Some(near) = crate::contract::closest_name(name, names.iter().copied()) {
         message.push_str(&format!(" (did you mean {near}?)"));
     }
     ToolError::invalid(

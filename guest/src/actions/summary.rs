@@ -27,18 +27,10 @@ pub fn id_sample(ids: &[String]) -> String {
     )
 }
 
-/// `1 task` / `3 tasks`, for any integer count (summaries and renderers).
-pub fn plural<N: std::fmt::Display + PartialEq + From<u8>>(n: N, word: &str) -> String {
-    if n == N::from(1) {
-        format!("{n} {word}")
-    } else {
-        format!("{n} {word}s")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::text::plural;
 
     #[test]
     fn quotes_as_json_and_keeps_text_readable() {

@@ -1,11 +1,12 @@
 //! The tool catalogue: the single definition of every tool, action and
 //! parameter, and of the handler and renderer of each action. The validator,
 //! the JSON Schemas of the catalogue, `task_help`, the dispatch of
-//! [`crate::tools::call_tool`] and of [`crate::render::render_result`] are
+//! [`crate::actions::call_tool`] and of [`crate::render::render_result`] are
 //! all driven by these tables, so they cannot drift apart.
 
 mod defs;
 mod json_schema;
+mod request;
 mod suggest;
 mod validate;
 
@@ -14,14 +15,15 @@ pub use defs::{
     find_tool,
 };
 pub use json_schema::{action_schema, tool_input_schema};
+pub use request::{parse_arguments, shown_name, unknown_tool};
 pub use suggest::closest as closest_name;
-pub use validate::{Params, is_agent_id, validate};
+pub use validate::{Params, validate};
 
+use crate::actions::{Call, Output};
 use crate::error::ToolResult;
 use crate::glue::ToolAnnotations;
 use crate::ids::IdKind;
 use crate::render::Line;
-use crate::tools::{Call, Output};
 
 /// The shape and limits of one parameter.
 #[derive(Debug, Clone, Copy)]

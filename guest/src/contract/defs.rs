@@ -1,6 +1,7 @@
 //! The tables: every tool, action and parameter of the contract.
 
 use super::{Access, ActionSpec, Handler, Param, ToolSpec, Ty};
+use crate::actions::{audit, claims, help, items, items_update, lists, lists_get, reorder};
 use crate::glue::ToolAnnotations;
 use crate::ids::IdKind;
 use crate::render::audit as ra;
@@ -8,7 +9,6 @@ use crate::render::claims as rc;
 use crate::render::help as rh;
 use crate::render::items as ri;
 use crate::render::lists as rl;
-use crate::tools::{audit, claims, help, items, items_update, lists, lists_get, reorder};
 
 /// Task statuses.
 pub const STATUSES: &[&str] = &["todo", "in_progress", "blocked", "done", "canceled"];

@@ -27,7 +27,7 @@ fn add(h: &Harness, list: &str, titles: &[&str]) -> Vec<String> {
         .collect()
 }
 
-fn code(r: crate::error::ToolResult<crate::tools::Output>) -> ErrorCode {
+fn code(r: crate::error::ToolResult<crate::actions::Output>) -> ErrorCode {
     r.expect_err("call should fail").code
 }
 

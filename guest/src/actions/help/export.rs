@@ -2,7 +2,7 @@
 //! `registerTool`): name, title, a prompt description with every action's
 //! signature, the input schema and the annotations.
 
-use crate::catalogue::{self, ActionSpec, BATCH_ITEM, Param, TOOLS, ToolSpec, Ty};
+use crate::contract::{self, ActionSpec, BATCH_ITEM, Param, TOOLS, ToolSpec, Ty};
 use crate::glue::ToolInfo;
 
 /// The five tools, as the WIT `catalogue` export returns them.
@@ -13,7 +13,7 @@ pub fn catalogue() -> Vec<ToolInfo> {
             name: t.name.into(),
             title: t.title.into(),
             description: describe(t),
-            input_schema: catalogue::tool_input_schema(t).to_string(),
+            input_schema: contract::tool_input_schema(t).to_string(),
             annotations: t.annotations,
             prompt_snippet: t.snippet.into(),
             prompt_guidelines: t.guidelines.iter().map(|g| (*g).into()).collect(),

@@ -7,13 +7,14 @@ use super::access;
 use super::call::{Call, Output};
 use super::page::Page;
 use super::positions;
-use super::summary::{plural, quoted};
-use crate::catalogue::DEFAULT_PAGE;
+use super::summary::quoted;
+use crate::contract::DEFAULT_PAGE;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::IdKind;
 use crate::model::{Counts, END_CLAIM, LIST_COLS, ListRow, TASK_COLS, TaskRow, Visibility};
 use crate::results::{self, ListCreated, ListDeleted, ListJson, ListWithCounts, ListsPage};
 use crate::store::Value;
+use crate::text::plural;
 use crate::text::quote;
 
 /// `create`: a new list, or with `get_or_create` the visible one with the same

@@ -4,8 +4,8 @@
 use serde_json::Value as Json;
 
 use super::bypass::Bypass;
-use crate::catalogue::{ActionSpec, Params, ToolSpec};
 use crate::context::{CallContext, require_agent};
+use crate::contract::{ActionSpec, Params, ToolSpec};
 use crate::error::ToolResult;
 use crate::ids::{IdKind, new_id};
 use crate::store::{Tx, Value};

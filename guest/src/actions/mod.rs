@@ -24,9 +24,9 @@ mod tests;
 pub use call::{Call, Output};
 pub use help::catalogue;
 
-use crate::catalogue::{self, ActionSpec, Handler, ToolSpec};
 use crate::clock::Clock;
 use crate::context::{CallContext, effective_agent};
+use crate::contract::{self, ActionSpec, Handler, ToolSpec};
 use crate::error::{ErrorCode, ToolError, ToolResult};
 use crate::schema;
 use crate::store::Store;
@@ -63,8 +63,7 @@ fn dispatch(
     store: &dyn Store,
     clock: &dyn Clock,
 ) -> ToolResult<Output> {
-    let tool_spec =
-        catalogue::find_tool(tool).ok_or_else(|| crate::envelope::unknown_tool(tool))?;
+    let tool_spec = contract::find_tool(tool).ok_or_else(|| contract::unknown_tool(tool))?;
     let action_spec = find_action(tool_spec, action)?;
     let run = match action_spec.handler {
         Handler::Help(help) => {
@@ -73,7 +72,7 @@ fn dispatch(
         }
         Handler::Call(run) => run,
     };
-    let params = catalogue::validate(tool_spec, action_spec, params)?;
+    let params = contract::validate(tool_spec, action_spec, params)?;
     let agent = effective_agent(ctx, params.str("agent_id"))?;
     let writes = action_spec.writes || params.bool("bypass_private") == Some(true);
 
@@ -127,7 +126,7 @@ fn find_action(tool: &'static ToolSpec, action: &str) -> ToolResult<&'static Act
             crate::text::quote(action),
             names.join(", ")
         );
-        if let Some(near) = catalogue::closest_name(action, names.iter().copied()) {
+        if let Some(near) = contract::closest_name(action, names.iter().copied()) {
             msg.push_str(&format!(" (did you mean {}?)", crate::text::quote(near)));
         }
         ToolError::new(

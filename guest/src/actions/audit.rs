@@ -6,12 +6,12 @@ use serde_json::Value as Json;
 use super::access;
 use super::call::{Call, Output};
 use super::page::Page;
-use super::summary::plural;
-use crate::catalogue::DEFAULT_PAGE;
 use crate::clock::{format_ms, parse_rfc3339};
+use crate::contract::DEFAULT_PAGE;
 use crate::error::{ToolError, ToolResult};
 use crate::results::{self, AuditEvent, AuditPage};
 use crate::store::Value;
+use crate::text::plural;
 use crate::text::quote;
 
 /// `get`: events filtered by list, task, kinds and time, paged by cursor.

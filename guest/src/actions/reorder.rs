@@ -11,10 +11,10 @@ use serde_json::json;
 
 use super::access;
 use super::call::{Call, IN_LIST_MAX, Output};
-use super::summary::plural;
 use crate::error::{ToolError, ToolResult};
 use crate::results::{self, Moved, Reordered};
 use crate::store::Value;
+use crate::text::plural;
 
 /// Moved ids an audit event lists (the count is always there).
 const EVENT_IDS: usize = 100;

@@ -8,13 +8,14 @@ use super::access;
 use super::call::{Call, Output};
 use super::deps;
 use super::page::Page;
-use super::summary::{plural, quoted};
-use crate::catalogue::DEFAULT_TASK_PAGE;
+use super::summary::quoted;
+use crate::contract::DEFAULT_TASK_PAGE;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::{self, IdKind};
 use crate::model::{TASK_COLS, TaskForm, TaskRow};
-use crate::results::{self, ListDetail, ListJson};
+use crate::results::{self, ListDetail, ListJson, TaskJson};
 use crate::store::Value;
+use crate::text::plural;
 use crate::text::quote;
 
 /// The two runs of a list's tasks, in page order: the live ones by
@@ -141,7 +142,11 @@ fn page(
         let ids: Vec<&str> = rows.iter().map(|t| t.id.as_str()).collect();
         let graph = deps::of_tasks(call, &ids)?;
         for task in &rows {
-            if !page.add(task.to_json_as(deps::get(&graph, &task.id), form)) {
+            if !page.add(results::to_json(&TaskJson::new(
+                task,
+                deps::get(&graph, &task.id),
+                form,
+            ))) {
                 return Ok((page.into_rows(), last));
             }
             last = Some(After {

@@ -1,6 +1,7 @@
 //! Parsing the agent's arguments, `{"action": …, "params": {…}}`: broken
 //! JSON, a missing or non-string `action`, non-object `params` and unknown
-//! top-level keys are `invalid_params`, with a hint showing the shape.
+//! top-level keys are `invalid_params`, with a hint showing the shape; a
+//! tool name that is not one of the five has one answer ([`unknown_tool`]).
 
 use crate::error::{ToolError, ToolResult};
 use serde_json::Value;
@@ -78,6 +79,20 @@ pub fn shown_name(name: &str) -> String {
     } else {
         format!("(a name of {} characters)", name.chars().count())
     }
+}
+
+/// The one answer to a tool name that is not one of the five, whichever
+/// way it was called: `invalid_params` listing the real ones.
+pub fn unknown_tool(name: &str) -> ToolError {
+    let names: Vec<&str> = super::TOOLS.iter().map(|t| t.name).collect();
+    ToolError::invalid(
+        format!(
+            "unknown tool {}; the tools are {}",
+            shown_name(name),
+            names.join(", ")
+        ),
+        "call task_help all for the reference",
+    )
 }
 
 #[cfg(test)]

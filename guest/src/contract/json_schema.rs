@@ -5,7 +5,7 @@ use serde_json::{Map, Value, json};
 
 use super::defs::BATCH_ITEM;
 use super::{ActionSpec, Param, ToolSpec, Ty};
-use crate::context::MAX_AGENT_ID;
+use crate::ids::MAX_AGENT_ID;
 
 /// The JSON Schema of one action's `params` object: for a tool that takes
 /// no params, the empty object.

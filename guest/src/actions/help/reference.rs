@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value as Json, json};
 
-use crate::catalogue::{self, TOOLS};
+use crate::contract::{self, TOOLS};
 use crate::results::HelpExample;
 
 /// The `params` schema of every tool+action (`task_help`'s: no params).
@@ -14,7 +14,7 @@ pub(super) fn schemas() -> Map<String, Json> {
         for a in tool.actions {
             actions.insert(
                 a.name.into(),
-                json!({"summary": a.summary, "schema": catalogue::action_schema(tool, a)}),
+                json!({"summary": a.summary, "schema": contract::action_schema(tool, a)}),
             );
         }
         tools.insert(tool.name.into(), Json::Object(actions));
@@ -49,7 +49,7 @@ mod tests {
                 if !tool.takes_params {
                     continue;
                 }
-                catalogue::validate(tool, a, a.example)
+                contract::validate(tool, a, a.example)
                     .unwrap_or_else(|e| panic!("{} {}: {}", tool.name, a.name, e.message));
             }
         }

@@ -9,9 +9,9 @@ use serde_json::{Value as Json, json};
 use super::access;
 use super::access::claimed_conflict;
 use super::call::{Call, IN_LIST_MAX, Output};
-use super::summary::{id_sample, plural, quoted};
-use crate::catalogue::DEFAULT_LEASE_MS;
+use super::summary::{id_sample, quoted};
 use crate::clock::format_ms;
+use crate::contract::DEFAULT_LEASE_MS;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::IdKind;
 use crate::model::{
@@ -22,6 +22,7 @@ use crate::results::{
     self, ClaimJson, ClaimNext, Claimed, NothingToClaim, Released, TaskJson, Waiting,
 };
 use crate::store::Value;
+use crate::text::plural;
 
 fn lease_ms(call: &Call, fallback: Option<i64>) -> i64 {
     call.params

@@ -7,9 +7,8 @@ use super::defs::BATCH_ITEM;
 use super::suggest::closest;
 use super::{ActionSpec, Param, ToolSpec, Ty};
 use crate::clock::parse_rfc3339;
-use crate::context::{AGENT_ID_RULE, MAX_AGENT_ID};
 use crate::error::{ToolError, ToolResult};
-use crate::ids;
+use crate::ids::{self, AGENT_ID_RULE, is_agent_id};
 use crate::text::{json_text, quote};
 
 /// Validated parameters; accessors assume the types the spec promised.
@@ -281,20 +280,6 @@ fn check_deps(value: &Value, refs: bool, path: &str, context: &str) -> ToolResul
         }
     }
     Ok(())
-}
-
-/// Agent ids: 1–200 characters, not blank, no surrounding spaces (` me`
-/// and `me` would be two agents), and nothing that would let one id pass
-/// for another on screen: no control, bidirectional or zero-width
-/// characters (any of Unicode's invisible ones), and no space but the
-/// plain one (a no-break space looks like it).
-pub fn is_agent_id(s: &str) -> bool {
-    let n = s.chars().count();
-    (1..=MAX_AGENT_ID).contains(&n)
-        && s.trim() == s
-        && !s.chars().any(|c| {
-            c.is_control() || crate::text::is_invisible(c) || (c.is_whitespace() && c != ' ')
-        })
 }
 
 fn id_hint(kind: ids::IdKind) -> String {

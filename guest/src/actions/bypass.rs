@@ -98,11 +98,11 @@ mod tests {
 
     use serde_json::{Value as Json, json};
 
+    use crate::actions::call_tool;
     use crate::context::CallContext;
     use crate::error::ErrorCode;
     use crate::store::{Store, StoreError, Tx};
     use crate::testing::Harness;
-    use crate::tools::call_tool;
 
     /// A private list of `owner` with three tasks, the first claimed.
     fn private_list(h: &Harness) -> (String, Vec<String>) {

@@ -9,12 +9,13 @@ use super::access;
 use super::call::{Call, Output};
 use super::deps;
 use super::positions;
-use super::summary::{id_sample, plural, quoted};
-use crate::catalogue::Params;
+use super::summary::{id_sample, quoted};
+use crate::contract::Params;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::IdKind;
 use crate::model::{END_CLAIM, Status, TaskForm, TaskRow};
 use crate::results::{self, TaskJson, TaskResult, TasksDeleted, TasksResult};
+use crate::text::plural;
 use crate::text::quote;
 use crate::text_budget;
 
@@ -135,7 +136,7 @@ pub fn create(call: &mut Call) -> ToolResult<Output> {
 /// `add_many`: up to 500 tasks in one transaction. Items may name each other
 /// in `depends_on` by their batch-local `ref`, before or after themselves.
 /// The result echoes every task, its texts cut when it would pass 1 MiB
-/// ([`text_budget::fit_batch`]).
+/// ([`results::fit_batch`]).
 pub fn add_many(call: &mut Call) -> ToolResult<Output> {
     call.agent()?;
     let items = call.params.items("tasks");
@@ -251,7 +252,7 @@ pub fn add_many(call: &mut Call) -> ToolResult<Output> {
             .collect(),
     };
     // The tasks are stored whole; a long batch's echo is cut to fit.
-    let cut = text_budget::fit_batch(&mut data);
+    let cut = results::fit_batch(&mut data);
     let summary = format!(
         "added {} to {} at #{}{}",
         plural(rows.len(), "task"),
