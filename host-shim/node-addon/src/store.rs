@@ -72,7 +72,7 @@ impl Store {
     /// The SQL dialect the store speaks, fixed for its lifetime: `sqlite`
     /// or `postgres`, as jco gives the WIT `sql-dialect` enum (the
     /// component's `dialect` import).
-    #[napi]
+    #[napi(ts_return_type = "SqlDialect")]
     pub fn dialect(&self) -> String {
         match self.backend.dialect() {
             Dialect::Sqlite => "sqlite",
@@ -127,7 +127,7 @@ impl Store {
     /// What the writes of the call in progress (or just ended) came to,
     /// as jco gives the WIT `write-state` enum: `not-applied`, `applied`,
     /// or `may-be-applied` (a COMMIT whose outcome is unknown).
-    #[napi]
+    #[napi(ts_return_type = "WriteState")]
     pub fn write_state(&self) -> String {
         match self.backend.write_state() {
             WriteState::NotApplied => "not-applied",

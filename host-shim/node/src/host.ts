@@ -10,10 +10,10 @@ import { Worker } from "node:worker_threads";
 import { BUILD_COMMAND, addon, type HostDefaults } from "./addon.js";
 import { ChangeCheck, type DataVersion } from "./change-check.js";
 import { HostError } from "./errors.js";
-import type { Entry, Request, Response, WorkerStart } from "./protocol.js";
+import type { CallOf, ExportCall, Request, Response, ResultOf, StoreWrapper, WorkerStart } from "./protocol.js";
 import { prepareModules } from "./memory-cap.js";
 import { callTimeoutMs } from "./options.js";
-import { FLAG_WORDS, clearWrites, type StoreFault, writesAfterStop } from "./store-import.js";
+import { FLAG_WORDS, clearWrites, writesAfterStop } from "./store-import.js";
 import type {
   CallContext,
   CallFailure,
@@ -68,9 +68,10 @@ export interface LoadTimes {
   startMs: number;
 }
 
-/** The limits in effect. */
+/** The limits in effect, and the store wrapper of a test's host. */
 interface Limits extends HostDefaults {
   db: string;
+  storeWrapper?: StoreWrapper;
 }
 
 /** A running worker and what is waiting on it. */
@@ -134,6 +135,9 @@ function describe(kind: FailureKind): string {
   }
 }
 
+/** Set by NodeHost's static block: opens a host over a store wrapper (see {@link openWithStoreWrapper}). */
+let openWrapped: (options: HostOptions, wrapper: StoreWrapper) => Promise<NodeHost>;
+
 /** The tasklists component, sandboxed in a worker thread of this process. */
 export class NodeHost {
   readonly #limits: Limits;
@@ -162,7 +166,16 @@ export class NodeHost {
    * starts its worker. Fails with a {@link HostError} `not-built` naming
    * the build command when the addon or the transpiled component is missing.
    */
-  static async open(options: HostOptions = {}): Promise<NodeHost> {
+  static open(options: HostOptions = {}): Promise<NodeHost> {
+    return NodeHost.#open(options);
+  }
+
+  static {
+    // The tests' way in (openWithStoreWrapper, below), kept out of the class's API.
+    openWrapped = (options, wrapper) => NodeHost.#open(options, wrapper);
+  }
+
+  static async #open(options: HostOptions, storeWrapper?: StoreWrapper): Promise<NodeHost> {
     const native = addon();
     const defaults = native.hostDefaults();
     // Passed through untouched: a connection string is no path to resolve.
@@ -173,6 +186,7 @@ export class NodeHost {
     const limits: Limits = {
       ...defaults,
       db,
+      storeWrapper,
       callTimeoutMs: callTimeoutMs(options.callTimeoutMs, defaults.callTimeoutMs),
       memoryLimitBytes: options.memoryLimitBytes ?? defaults.memoryLimitBytes,
       maxParamsBytes: options.maxParamsBytes ?? defaults.maxParamsBytes,
@@ -219,13 +233,13 @@ export class NodeHost {
    * memory cap, arguments over the size limit.
    */
   call(tool: string, args: string, ctx: CallContext = NO_CONTEXT): Promise<ToolReply> {
-    return this.#toolCall(true, Buffer.byteLength(args), "tools.call", [tool, args, ctx]);
+    return this.#toolCall(true, Buffer.byteLength(args), { iface: "tools", fn: "call", args: [tool, args, ctx] });
   }
 
   /** Runs a call whose action and params (JSON text, `""` for none) are held apart. */
   callAction(tool: string, action: string, params: string, ctx: CallContext = NO_CONTEXT): Promise<ToolReply> {
     const size = Buffer.byteLength(params) + Buffer.byteLength(action);
-    return this.#toolCall(false, size, "tools.callAction", [tool, action, params, ctx]);
+    return this.#toolCall(false, size, { iface: "tools", fn: "callAction", args: [tool, action, params, ctx] });
   }
 
   /** The component's reply to a call a host could not finish. */
@@ -235,32 +249,32 @@ export class NodeHost {
 
   /** The five tools with descriptions, JSON Schemas and annotations. */
   catalogue(): Promise<ToolInfo[]> {
-    return this.#plain("tools.catalogue", []) as Promise<ToolInfo[]>;
+    return this.#plain({ iface: "tools", fn: "catalogue", args: [] });
   }
 
   /** Renders a successful result (`data` as the tool returned it). */
   renderResult(tool: string, action: string, data: string): Promise<Line[]> {
-    return this.#plain("ui.renderResult", [tool, action, data]) as Promise<Line[]>;
+    return this.#plain({ iface: "ui", fn: "renderResult", args: [tool, action, data] });
   }
 
   /** Renders a failed call: the error, then its hint. */
   renderError(error: ToolError): Promise<Line[]> {
-    return this.#plain("ui.renderError", [error]) as Promise<Line[]>;
+    return this.#plain({ iface: "ui", fn: "renderError", args: [error] });
   }
 
   /** Renders the reply to a call made with `args`: the result, or the error and its hint. */
   renderReply(tool: string, args: string, reply: ToolReply): Promise<Line[]> {
-    return this.#plain("ui.renderReply", [tool, args, reply]) as Promise<Line[]>;
+    return this.#plain({ iface: "ui", fn: "renderReply", args: [tool, args, reply] });
   }
 
   /** Renders the call itself (tool, action, key params) in one line. */
   renderCall(tool: string, action: string, params: string): Promise<Line[]> {
-    return this.#plain("ui.renderCall", [tool, action, params]) as Promise<Line[]>;
+    return this.#plain({ iface: "ui", fn: "renderCall", args: [tool, action, params] });
   }
 
   /** The reply folded to what a transcript shows by default (`renderReply` is the expanded form). */
   renderCollapsed(tool: string, args: string, reply: ToolReply): Promise<Line[]> {
-    return this.#plain("ui.renderCollapsed", [tool, args, reply]) as Promise<Line[]>;
+    return this.#plain({ iface: "ui", fn: "renderCollapsed", args: [tool, args, reply] });
   }
 
   /**
@@ -268,12 +282,12 @@ export class NodeHost {
    * frame included, at most `view.width` columns); none: hide it.
    */
   widget(ctx: CallContext, view: WidgetView): Promise<Line[]> {
-    return this.#plain("ui.widget", [ctx, view]) as Promise<Line[]>;
+    return this.#plain({ iface: "ui", fn: "widget", args: [ctx, view] });
   }
 
   /** The slash commands (name, description, usage), in menu order. */
   commands(): Promise<CommandInfo[]> {
-    return this.#plain("ui.commands", []) as Promise<CommandInfo[]>;
+    return this.#plain({ iface: "ui", fn: "commands", args: [] });
   }
 
   /**
@@ -282,17 +296,17 @@ export class NodeHost {
    * again), or change the widget.
    */
   runCommand(name: string, args: string, ctx: CallContext, width: number, confirmed = false): Promise<CommandEffect> {
-    return this.#plain("ui.runCommand", [name, args, ctx, width, confirmed]) as Promise<CommandEffect>;
+    return this.#plain({ iface: "ui", fn: "runCommand", args: [name, args, ctx, width, confirmed] });
   }
 
   /** Suggestions for a command's arguments given what was typed so far. */
   complete(name: string, prefix: string, ctx: CallContext): Promise<Completion[]> {
-    return this.#plain("ui.complete", [name, prefix, ctx]) as Promise<Completion[]>;
+    return this.#plain({ iface: "ui", fn: "complete", args: [name, prefix, ctx] });
   }
 
   /** The agent's current claims as compact text for the model after a compaction ("" for none). */
   compactionMemory(ctx: CallContext): Promise<string> {
-    return this.#plain("ui.compactionMemory", [ctx]) as Promise<string>;
+    return this.#plain({ iface: "ui", fn: "compactionMemory", args: [ctx] });
   }
 
   /**
@@ -318,14 +332,7 @@ export class NodeHost {
    * the store is not touched.
    */
   widgetUnreachable(why: StoreDown, width: number): Promise<Line[]> {
-    return this.#plain("ui.widgetUnreachable", [why, width]) as Promise<Line[]>;
-  }
-
-  /** Test-only: makes the store misbehave on a statement of the next call. */
-  injectFault(fault: StoreFault | null): Promise<void> {
-    return this.#queue(async () => {
-      await this.#send({ id: this.#nextId++, op: "arm", fault }, this.#limits.callTimeoutMs);
-    });
+    return this.#plain({ iface: "ui", fn: "widgetUnreachable", args: [why, width] });
   }
 
   /** Stops the worker after the calls already made; later calls fail. */
@@ -343,23 +350,23 @@ export class NodeHost {
     return run;
   }
 
-  #toolCall(wholeRequest: boolean, size: number, entry: Entry, args: unknown[]): Promise<ToolReply> {
+  #toolCall(wholeRequest: boolean, size: number, call: CallOf<"tools", "call" | "callAction">): Promise<ToolReply> {
     return this.#queue(async () => {
       const failure = (kind: FailureKind, writes: WriteState): CallFailure => ({ wholeRequest, kind, writes });
       if (size > this.#limits.maxParamsBytes) {
         const limit = { bytes: BigInt(size), limit: BigInt(this.#limits.maxParamsBytes) };
         return this.#failed(failure({ tag: "too-large", val: limit }, "not-applied"));
       }
-      const answer = await this.#run(entry, args, this.#limits.callTimeoutMs);
-      if (answer.ok) return answer.value as ToolReply;
+      const answer = await this.#run(call, this.#limits.callTimeoutMs);
+      if (answer.ok) return answer.value;
       return this.#failed(failure(answer.kind, answer.writes));
     });
   }
 
   /** A catalogue or renderer call: a trap is the host's error. */
-  #plain(entry: Entry, args: unknown[]): Promise<unknown> {
+  #plain<C extends ExportCall>(call: C): Promise<ResultOf<C>> {
     return this.#queue(async () => {
-      const answer = await this.#run(entry, args, this.#limits.callTimeoutMs);
+      const answer = await this.#run(call, this.#limits.callTimeoutMs);
       if (answer.ok) return answer.value;
       throw new HostError("trapped", `the component failed: ${describe(answer.kind)}`);
     });
@@ -367,19 +374,18 @@ export class NodeHost {
 
   async #failed(failure: CallFailure): Promise<ToolReply> {
     const limit = Math.max(this.#limits.callTimeoutMs, this.#limits.replyTimeoutMs);
-    const answer = await this.#run("tools.failed", [failure], limit);
-    if (answer.ok) return answer.value as ToolReply;
+    const answer = await this.#run({ iface: "tools", fn: "failed", args: [failure] }, limit);
+    if (answer.ok) return answer.value;
     throw new HostError("trapped", `the component could not word a failed call: ${describe(answer.kind)}`);
   }
 
   /** Runs one export in the worker, within `timeLimitMs`. */
-  async #run(
-    entry: Entry,
-    args: unknown[],
+  async #run<C extends ExportCall>(
+    call: C,
     timeLimitMs: number,
-  ): Promise<{ ok: true; value: unknown } | { ok: false; kind: FailureKind; writes: WriteState }> {
+  ): Promise<{ ok: true; value: ResultOf<C> } | { ok: false; kind: FailureKind; writes: WriteState }> {
     clearWrites(this.#flags);
-    const response = await this.#send({ id: this.#nextId++, op: "run", entry, args, timeLimitMs }, timeLimitMs);
+    const response = await this.#send({ id: this.#nextId++, call, timeLimitMs });
     if (response === "timed-out") {
       // V8 cannot interrupt a wasm call from outside but by terminating
       // its thread; the store's own deadline (80% of the limit) has
@@ -398,13 +404,15 @@ export class NodeHost {
     return { ok: false, kind: response.kind, writes: response.writes };
   }
 
-  /** Sends a request; resolves with its response, or why none came. */
-  async #send(request: Request, timeLimitMs: number): Promise<Response | "timed-out" | { stopped: string }> {
+  /** Sends a request; resolves with its response, or why none came within its time limit. */
+  async #send<C extends ExportCall>(request: Request<C>): Promise<Response<C> | "timed-out" | { stopped: string }> {
     const running = this.#running ?? this.#start();
     await running.ready;
     return new Promise((resolve) => {
       let timer: NodeJS.Timeout | undefined;
-      const onMessage = (message: Response) => {
+      // The worker answers `request` with the result of the export it
+      // names (worker.ts): what crosses is jco's value for that export.
+      const onMessage = (message: Response<C>) => {
         if (message.id !== request.id) return;
         done();
         resolve(message);
@@ -418,7 +426,7 @@ export class NodeHost {
       timer = setTimeout(() => {
         done();
         resolve("timed-out");
-      }, timeLimitMs);
+      }, request.timeLimitMs);
       // One request at a time: the worker's one stop handler settles it.
       running.onStop = (why) => {
         done();
@@ -440,6 +448,7 @@ export class NodeHost {
       replyMemoryLimitBytes: Math.max(this.#limits.memoryLimitBytes, this.#limits.replyMemoryBytes),
       initialMemoryBytes: this.#compiled.initialMemoryBytes,
       flags: this.#flags,
+      storeWrapper: this.#limits.storeWrapper,
     };
     const worker = new Worker(WORKER, {
       workerData: start,
@@ -491,4 +500,14 @@ export class NodeHost {
     this.#running = null;
     if (running) await running.worker.terminate();
   }
+}
+
+/**
+ * Opens a host whose workers wrap their store connection with `wrapper`'s
+ * module: how the tests inject faults into the store
+ * (`test/support/faults.mjs`). Not part of the package's API (`index.ts`
+ * does not export it): a published host never wraps its store.
+ */
+export function openWithStoreWrapper(options: HostOptions, wrapper: StoreWrapper): Promise<NodeHost> {
+  return openWrapped(options, wrapper);
 }

@@ -7,5 +7,4 @@ export { NodeHost, type HostOptions, type LoadTimes } from "./host.js";
 export { CHECK_LIMIT_MS, type DataVersion } from "./change-check.js";
 export { HostError, type HostErrorCode } from "./errors.js";
 export { BUILD_COMMAND } from "./addon.js";
-export type { StoreFault } from "./store-import.js";
 export type * from "./types.js";

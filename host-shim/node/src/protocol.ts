@@ -1,6 +1,54 @@
-// The messages between a NodeHost (the caller's thread) and its worker.
+// The messages between a NodeHost (the caller's thread) and its worker,
+// and the export calls they carry, typed over jco's declarations of the
+// component's exports (generated/tasklists.d.ts): an export's name, its
+// arguments and its result are the WIT's, never a copied list.
 
+import type { Root } from "../generated/tasklists.js";
 import type { FailureKind, WriteState } from "./types.js";
+
+/** The exported interfaces a host calls, as jco declares them. */
+export type Exports = Pick<Root, "tools" | "ui">;
+
+/** An exported interface: `tools` or `ui`. */
+export type Interface = keyof Exports;
+
+/** Each function's parameter list, by name. */
+type ArgsOf<T> = { [F in keyof T]: T[F] extends (...args: infer A) => unknown ? A : never };
+
+/** Each function's result, by name. */
+type ResultsOf<T> = { [F in keyof T]: T[F] extends (...args: never[]) => infer R ? R : never };
+
+/**
+ * The functions of an interface as one table whose entries TypeScript can
+ * index with a generic name (jco's module type is structurally the same).
+ */
+type Table<T> = { [F in keyof T]: (...args: ArgsOf<T>[F]) => ResultsOf<T>[F] };
+
+/** A call of function `F` (by default: any function) of interface `I`, with jco's argument types. */
+export type CallOf<I extends Interface, F extends keyof Exports[I] = keyof Exports[I]> = {
+  [P in F]: { iface: I; fn: P; args: ArgsOf<Exports[I]>[P] };
+}[F];
+
+/** A call of any export. */
+export type ExportCall = { [I in Interface]: CallOf<I> }[Interface];
+
+/** What the export `C` names returns (for a union of calls: any of their results). */
+export type ResultOf<C extends ExportCall> = C extends ExportCall ? ResultsOf<Exports[C["iface"]]>[C["fn"] & keyof Exports[C["iface"]]] : never;
+
+/** Runs `call` on one interface's functions; the result has the function's type. */
+function invoke<I extends Interface, F extends keyof Exports[I]>(fns: Table<Exports[I]>, call: CallOf<I, F>): ResultsOf<Exports[I]>[F] {
+  return fns[call.fn](...call.args);
+}
+
+/** Runs `call` on an instance's exports. */
+export function dispatch(exports: Exports, call: ExportCall): ResultOf<ExportCall> {
+  switch (call.iface) {
+    case "tools":
+      return invoke(exports.tools, call);
+    case "ui":
+      return invoke(exports.ui, call);
+  }
+}
 
 /** What the worker gets at start. */
 export interface WorkerStart {
@@ -23,32 +71,32 @@ export interface WorkerStart {
    * with the host, which reads it once the worker is gone (`store-import.ts`).
    */
   flags: Int32Array;
+  /** A module that wraps the store connection (tests only; see {@link StoreWrapper}). */
+  storeWrapper?: StoreWrapper;
 }
 
-/** Which export a request runs. */
-export type Entry =
-  | "tools.call"
-  | "tools.callAction"
-  | "tools.failed"
-  | "tools.catalogue"
-  | "ui.renderResult"
-  | "ui.renderError"
-  | "ui.renderReply"
-  | "ui.renderCall"
-  | "ui.renderCollapsed"
-  | "ui.widget"
-  | "ui.widgetUnreachable"
-  | "ui.commands"
-  | "ui.runCommand"
-  | "ui.complete"
-  | "ui.compactionMemory";
+/**
+ * A module the worker imports to wrap its store connection before the
+ * component gets it: how the tests inject faults into the store
+ * (`test/support/faults.mjs`) without the library carrying them. The
+ * module exports `wrap(store, shared)`, returning the connection the
+ * component uses; `shared` is memory the test and the worker both see.
+ */
+export interface StoreWrapper {
+  /** The module's URL. */
+  module: string;
+  /** Shared with the module in every worker the host starts. */
+  shared: SharedArrayBuffer;
+}
 
-/** A request to the worker. */
-export type Request =
-  | { id: number; op: "run"; entry: Entry; args: unknown[]; timeLimitMs: number }
-  | { id: number; op: "arm"; fault: import("./store-import.js").StoreFault | null };
+/** A request to the worker: one export call within a time limit. */
+export interface Request<C extends ExportCall = ExportCall> {
+  id: number;
+  call: C;
+  timeLimitMs: number;
+}
 
-/** The worker's answer. */
-export type Response =
-  | { id: number; ok: true; value: unknown }
+/** The worker's answer to a request for `C`. */
+export type Response<C extends ExportCall = ExportCall> =
+  | { id: number; ok: true; value: ResultOf<C> }
   | { id: number; ok: false; kind: FailureKind; writes: WriteState };

@@ -6,23 +6,26 @@
 // of calls.
 
 import { addon, type NativeStore } from "./addon.js";
-import type { Entry, WorkerStart } from "./protocol.js";
-import { Faults, storeImports } from "./store-import.js";
-import type { ComponentExports, FailureKind, WriteState } from "./types.js";
+import { type ExportCall, type Exports, type ResultOf, type WorkerStart, dispatch } from "./protocol.js";
+import { storeImports } from "./store-import.js";
+import type { FailureKind, WriteState } from "./types.js";
 import { ExitCalled, StderrCapture, denyAllWasi } from "./wasi.js";
 
 type Instantiate = (
   getCoreModule: (path: string) => WebAssembly.Module,
   imports: Record<string, Record<string, unknown>>,
   instantiateCore: (module: WebAssembly.Module, imports: WebAssembly.Imports) => WebAssembly.Instance,
-) => ComponentExports;
+) => Exports;
 
 /** A live instance: its exports, its memory's size, the calls it served. */
 interface Live {
-  exports: ComponentExports;
+  exports: Exports;
   memoryBytes: () => number;
   calls: number;
 }
+
+/** A store wrapper module's `wrap` (tests only: see `StoreWrapper` in protocol.ts). */
+type Wrap = (store: NativeStore, shared: SharedArrayBuffer) => NativeStore;
 
 /** A wasm page. */
 const PAGE = 64 * 1024;
@@ -51,7 +54,6 @@ function panicMessage(stderr: string): string | undefined {
 export class Runner {
   readonly #store: NativeStore;
   readonly #stderr: StderrCapture;
-  readonly #faults = new Faults();
   readonly #start: WorkerStart;
   readonly #instantiate: Instantiate;
   readonly #maxCalls: number;
@@ -65,35 +67,32 @@ export class Runner {
    */
   readonly #clock = (): bigint => this.#store.nowMs() ?? this.#systemClock();
 
-  private constructor(start: WorkerStart, instantiate: Instantiate) {
+  private constructor(start: WorkerStart, instantiate: Instantiate, wrap: Wrap | undefined) {
     const native = addon();
     const defaults = native.hostDefaults();
     this.#start = start;
     this.#instantiate = instantiate;
     this.#maxCalls = defaults.maxCallsPerInstance;
     this.#stderr = new StderrCapture(defaults.stderrCaptureBytes);
-    this.#store = new native.Store(start.db, {
+    const store = new native.Store(start.db, {
       busyTimeoutMs: start.busyTimeoutMs,
       maxResultBytes: start.memoryLimitBytes,
     });
+    this.#store = wrap && start.storeWrapper ? wrap(store, start.storeWrapper.shared) : store;
   }
 
-  /** A runner over the transpiled glue at `start.glue`. */
+  /** A runner over the transpiled glue at `start.glue` (and the store wrapper a test named). */
   static async load(start: WorkerStart): Promise<Runner> {
-    const glue = (await import(start.glue)) as { instantiate: Instantiate };
-    return new Runner(start, glue.instantiate);
-  }
-
-  /** Arms (or disarms) a test fault from the next call on. */
-  arm(fault: Faults["armed"]): void {
-    this.#faults.armed = fault;
+    const glue: { instantiate: Instantiate } = await import(start.glue);
+    const wrapper: { wrap: Wrap } | undefined = start.storeWrapper && (await import(start.storeWrapper.module));
+    return new Runner(start, glue.instantiate, wrapper?.wrap);
   }
 
   /** Runs one export under the call's limits. */
-  run(entry: Entry, args: unknown[], timeLimitMs: number): { ok: true; value: unknown } | ({ ok: false } & Trapped) {
+  run(call: ExportCall, timeLimitMs: number): { ok: true; value: ResultOf<ExportCall> } | ({ ok: false } & Trapped) {
     // A failure's reply runs in an instance of its own, under the reply's
     // memory cap, which is not kept; the live instance stays as it was.
-    const reply = entry === "tools.failed";
+    const reply = call.iface === "tools" && call.fn === "failed";
     const limit = reply ? this.#start.replyMemoryLimitBytes : this.#start.memoryLimitBytes;
     let live: Live;
     try {
@@ -102,21 +101,16 @@ export class Runner {
       return { ok: false, ...this.#classify(e, "not-applied", limit) };
     }
     if (!reply) this.#live = null;
-    this.#faults.beginCall();
     this.#store.beginCall(timeLimitMs);
-    let value: unknown;
-    let error: unknown;
-    let threw = false;
+    let value: ResultOf<ExportCall>;
     try {
-      const [iface, fn] = entry.split(".") as ["tools" | "ui", string];
-      value = (live.exports[iface] as unknown as Record<string, (...a: unknown[]) => unknown>)[fn](...args);
+      value = dispatch(live.exports, call);
     } catch (e) {
-      threw = true;
-      error = e;
+      this.#store.endCall();
+      return { ok: false, ...this.#classify(e, this.#store.writeState(), limit, live.memoryBytes()) };
     }
     const leftOpen = this.#store.endCall();
     const writes = this.#store.writeState();
-    if (threw) return { ok: false, ...this.#classify(error, writes, limit, live.memoryBytes()) };
     // Returning with a write still open is a component bug that would
     // silently lose the write: say so instead.
     if (leftOpen === true) return { ok: false, kind: { tag: "left-open" }, writes };
@@ -141,7 +135,7 @@ export class Runner {
       },
       {
         ...denyAllWasi(this.#stderr),
-        ...storeImports(this.#store, this.#clock, this.#start.flags, this.#faults),
+        ...storeImports(this.#store, this.#clock, this.#start.flags),
       },
       (module, imports) => {
         const instance = new WebAssembly.Instance(module, imports);

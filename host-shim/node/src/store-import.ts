@@ -4,75 +4,13 @@
 // error is thrown as jco's `{payload}`, and any other exception (a host
 // bug) traps the call.
 
-import type { NativeStore, PackedRows, SqlValue } from "./addon.js";
+import type { NativeStore, SqlRows, SqlValue } from "./addon.js";
 import type { WriteState } from "./types.js";
-
-/** A test-only fault: what the store import does wrong on purpose. */
-export type StoreFault =
-  | {
-      /** Which statement of the next call (1-based, `execute` and `query` counted together) misbehaves. */
-      onStatement: number;
-      /** `trap`: throws as a host bug would; `hang`: spins forever (a runaway call). */
-      kind: "trap" | "hang";
-    }
-  | {
-      /**
-       * The next write commit is slow, in native code (a slow disk or
-       * server), where terminating the worker cannot cut it short: it
-       * sleeps `beforeMs` before sending COMMIT and `afterMs` after it
-       * returned, so a test can land a deadline inside the commit.
-       */
-      kind: "slow-commit";
-      beforeMs?: number;
-      afterMs?: number;
-    }
-  | {
-      /** The next write commit succeeds, then the import throws as a host bug would. */
-      kind: "trap-after-commit";
-    };
-
-/** The armed fault and the statements counted in the call in progress. */
-export class Faults {
-  armed: StoreFault | null = null;
-  #statements = 0;
-
-  /** A new call starts counting again. */
-  beginCall(): void {
-    this.#statements = 0;
-  }
-
-  /** Called before each statement: fires the fault once, then disarms it. */
-  onStatement(): void {
-    if (!this.armed || !("onStatement" in this.armed)) return;
-    this.#statements += 1;
-    if (this.#statements !== this.armed.onStatement) return;
-    const { kind } = this.armed;
-    this.armed = null;
-    if (kind === "trap") throw new Error(`injected host fault on statement #${this.#statements}`);
-    // A runaway: only terminating the worker stops it.
-    for (;;);
-  }
-
-  /** Called before a write commit: slows the native commit once, then disarms. */
-  onCommit(store: NativeStore): void {
-    if (this.armed?.kind !== "slow-commit") return;
-    const { beforeMs = 0, afterMs = 0 } = this.armed;
-    this.armed = null;
-    store.delayNextCommit(beforeMs, afterMs);
-  }
-
-  /** Called once a write commit succeeded: traps once, then disarms. */
-  afterCommit(): void {
-    if (this.armed?.kind !== "trap-after-commit") return;
-    this.armed = null;
-    throw new Error("injected host fault after a commit");
-  }
-}
 
 const NULL: SqlValue = Object.freeze({ tag: "null" }) as SqlValue;
 
 /** The addon's packed rows in jco's shape of WIT `rows`. */
-export function unpackRows(packed: PackedRows): { columns: string[]; rows: SqlValue[][] } {
+export function unpackRows(packed: SqlRows): { columns: string[]; rows: SqlValue[][] } {
   const { columns, kinds, numbers, text, textEnds, blobs } = packed;
   const width = columns.length;
   const rows: SqlValue[][] = [];
@@ -171,7 +109,6 @@ export function storeImports(
   store: NativeStore,
   nowMs: () => bigint,
   flags: Int32Array,
-  faults: Faults,
 ): Record<string, Record<string, unknown>> {
   class Transaction {
     readonly #id: number;
@@ -184,12 +121,10 @@ export function storeImports(
     }
 
     execute(sql: string, params: SqlValue[]): bigint {
-      faults.onStatement();
       return guarded(() => store.execute(this.#id, sql, params));
     }
 
     query(sql: string, params: SqlValue[]) {
-      faults.onStatement();
       return unpackRows(guarded(() => store.query(this.#id, sql, params)));
     }
 
@@ -199,7 +134,6 @@ export function storeImports(
         this.#done = true;
         return;
       }
-      faults.onCommit(store);
       // Read by the host if it has to stop this worker: set before the
       // native commit, which a stop waits for, and cleared only once its
       // outcome is recorded, so a stop in between reads "a commit had
@@ -212,7 +146,6 @@ export function storeImports(
         Atomics.store(flags, WRITES, WRITE_STATES.indexOf(store.writeState()));
         Atomics.store(flags, COMMITTING, 0);
       }
-      faults.afterCommit();
     }
 
     /** In the WIT interface; today's component drops an unfinished transaction instead. */

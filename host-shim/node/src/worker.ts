@@ -14,16 +14,10 @@ if (!port) throw new Error("worker.js runs as a worker thread of a NodeHost");
 try {
   const runner = await Runner.load(workerData as WorkerStart);
   port.on("message", (request: Request) => {
-    let response: Response;
-    if (request.op === "arm") {
-      runner.arm(request.fault);
-      response = { id: request.id, ok: true, value: null };
-    } else {
-      const result = runner.run(request.entry, request.args, request.timeLimitMs);
-      response = result.ok
-        ? { id: request.id, ok: true, value: result.value }
-        : { id: request.id, ok: false, kind: result.kind, writes: result.writes };
-    }
+    const result = runner.run(request.call, request.timeLimitMs);
+    const response: Response = result.ok
+      ? { id: request.id, ok: true, value: result.value }
+      : { id: request.id, ok: false, kind: result.kind, writes: result.writes };
     port.postMessage(response);
   });
   port.postMessage({ ready: true });

@@ -12,7 +12,7 @@ import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { test } from "node:test";
-import { NodeHost } from "../dist/index.js";
+import { openWithFaults } from "./faults.mjs";
 import { call, ctx, tempDir } from "./helpers.mjs";
 
 const LIMIT_MS = 2000;
@@ -55,7 +55,7 @@ async function addManyUnder(host, fault, label) {
 
 /** Drives deadlines across the commit window on the store at `db`. */
 async function acrossTheCommitWindow(t, db) {
-  const host = await NodeHost.open({ db, callTimeoutMs: LIMIT_MS });
+  const host = await openWithFaults({ db, callTimeoutMs: LIMIT_MS });
   t.after(() => host.close());
   const seen = [];
   for (const { name, fault, writes } of WINDOW) {
@@ -87,7 +87,7 @@ async function acrossTheCommitWindow(t, db) {
 
 /** A trap before the commit, and one after it: each reply says what stands, and the agent's next step. */
 async function trapsAroundTheCommit(t, db) {
-  const host = await NodeHost.open({ db, callTimeoutMs: LIMIT_MS });
+  const host = await openWithFaults({ db, callTimeoutMs: LIMIT_MS });
   t.after(() => host.close());
   const before = await addManyUnder(host, { kind: "trap", onStatement: 3 }, "trap before");
   assert.equal(before.applied, false);

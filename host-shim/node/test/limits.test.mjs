@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
 import { NodeHost } from "../dist/index.js";
+import { openWithFaults } from "./faults.mjs";
 import { call, ctx, refused, tempDir } from "./helpers.mjs";
 
 /** Counts ticks of a 10 ms timer while `work` runs: the event loop's pulse. */
@@ -33,7 +34,7 @@ async function titles(host, listId) {
 }
 
 test("a call that traps in the middle of its write changes nothing, and the next call works", async (t) => {
-  const host = await NodeHost.open({ db: join(tempDir(t), "tasks.db"), callTimeoutMs: 2000 });
+  const host = await openWithFaults({ db: join(tempDir(t), "tasks.db"), callTimeoutMs: 2000 });
   t.after(() => host.close());
   const listId = await listWithOneTask(host);
   // create runs several statements; the third fails as a host bug would.
@@ -51,7 +52,7 @@ test("a call that traps in the middle of its write changes nothing, and the next
 test("a runaway call is stopped at its deadline while the event loop ticks; its write rolls back and frees the lock", async (t) => {
   const dir = tempDir(t);
   const limit = 1000;
-  const host = await NodeHost.open({ db: join(dir, "tasks.db"), callTimeoutMs: limit });
+  const host = await openWithFaults({ db: join(dir, "tasks.db"), callTimeoutMs: limit });
   t.after(() => host.close());
   const listId = await listWithOneTask(host);
   await host.injectFault({ onStatement: 3, kind: "hang" });
