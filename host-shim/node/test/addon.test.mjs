@@ -1,3 +1,4 @@
+// @ts-check
 // The addon's store, directly: values of every kind cross N-API (as jco's
 // shapes in, packed rows out) and come back exactly as sent (surrogate pairs, NUL, empty
 // texts, integers beyond 2^53, reals, blobs, NULL); store errors carry
@@ -10,6 +11,7 @@ import { addon } from "../dist/addon.js";
 import { unpackRows } from "../dist/store-import.js";
 import { tempDir } from "./helpers.mjs";
 
+/** @param {import("node:test").TestContext} t */
 function store(t) {
   const native = addon();
   const s = new native.Store(join(tempDir(t), "addon.db"));
@@ -39,7 +41,7 @@ test("every kind of value makes the round trip exactly", (t) => {
   const { columns, rows } = unpackRows(s.query(tx, sql, values));
   assert.deepEqual(columns, values.map((_, i) => `c${i}`));
   assert.equal(rows.length, 1);
-  const normalized = rows[0].map((v) => (v.tag === "integer" ? { tag: "integer", val: BigInt(v.val) } : v));
+  const normalized = rows[0].map((v) => (v.tag === "integer" ? { tag: "integer", val: BigInt(/** @type {bigint | number} */ (v.val)) } : v));
   assert.deepEqual(normalized, values);
   s.commit(tx);
 });
@@ -61,7 +63,7 @@ test("store errors carry their WIT case, and ATTACH is refused", (t) => {
   const s = store(t);
   const tx = s.begin(true);
   assert.throws(() => s.query(tx, "SELEC nonsense", []), { code: "store:sql" });
-  assert.throws(() => s.execute(tx, `ATTACH DATABASE '${join(tempDir(t), "other.db")}' AS other`, []), (e) => e.code.startsWith("store:"));
+  assert.throws(() => s.execute(tx, `ATTACH DATABASE '${join(tempDir(t), "other.db")}' AS other`, []), (/** @type {{ code: string }} */ e) => e.code.startsWith("store:"));
   s.commit(tx);
   assert.throws(() => s.commit(tx), { code: "store:invalid-state" });
 });

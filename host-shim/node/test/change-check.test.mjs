@@ -1,3 +1,4 @@
+// @ts-check
 // The change check never waits on the store on the caller's thread: against
 // a "PostgreSQL server" on 127.0.0.1 that accepts connections and never
 // says a word, `dataVersion()` resolves within its limit with why the
@@ -13,20 +14,22 @@ import { CHECK_LIMIT_MS, NodeHost } from "../dist/index.js";
 
 /** A TCP listener on 127.0.0.1 that accepts every connection and never answers. */
 async function silentServer() {
+  /** @type {Set<import("node:net").Socket>} */
   const sockets = new Set();
   const server = createServer((socket) => {
     sockets.add(socket);
     socket.on("error", () => {});
     socket.on("close", () => sockets.delete(socket));
   });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(undefined)));
   let accepted = 0;
   server.on("connection", () => accepted++);
   const close = async () => {
     for (const socket of sockets) socket.destroy();
     await new Promise((resolve) => server.close(resolve));
   };
-  return { port: server.address().port, close, accepted: () => accepted };
+  const { port } = /** @type {import("node:net").AddressInfo} */ (server.address());
+  return { port, close, accepted: () => accepted };
 }
 
 test("a server that never answers: the change check says so within its limit, and the event loop never waits", async () => {

@@ -1,3 +1,4 @@
+// @ts-check
 // A call whose deadline lands while its write is being committed. The
 // Node host stops a late call by terminating its worker, and terminating
 // waits for a native COMMIT already running, which may then still land:
@@ -18,7 +19,10 @@ import { call, ctx, tempDir } from "./helpers.mjs";
 const LIMIT_MS = 2000;
 const BATCH = 500;
 
-/** Where each fault lands the deadline, and what the reply may then say. */
+/**
+ * Where each fault lands the deadline, and what the reply may then say.
+ * @type {{ name: string, fault: import("./faults.mjs").StoreFault, writes: import("../dist/index.js").WriteState }[]}
+ */
 const WINDOW = [
   // COMMIT has run; the native call is still busy when the deadline comes.
   { name: "after COMMIT returned", fault: { kind: "slow-commit", afterMs: 1.5 * LIMIT_MS }, writes: "may-be-applied" },
@@ -33,13 +37,22 @@ const NOTHING = /nothing was changed/;
 const SAVED = /its change had been committed and was saved/;
 const MAYBE = /its change may or may not have been saved/;
 
-/** How many tasks list `listId` holds, read by a call of its own. */
+/**
+ * How many tasks list `listId` holds, read by a call of its own.
+ * @param {import("../dist/index.js").NodeHost} host
+ * @param {number} listId
+ */
 async function taskCount(host, listId) {
   const got = await call(host, "a", "task_lists", "get", { list_id: listId, include_tasks: true, limit: BATCH });
   return got.tasks.length;
 }
 
 /** An `add_many` of {@link BATCH} tasks into a new list, under `fault`; its error and how many tasks stand. */
+/**
+ * @param {import("./faults.mjs").FaultyHost} host
+ * @param {import("./faults.mjs").StoreFault} fault
+ * @param {string} label
+ */
 async function addManyUnder(host, fault, label) {
   // Each call gets a new list: what stands is counted in it alone.
   const listId = (await call(host, "a", "task_lists", "create", { name: `window ${label}` })).list.id;
@@ -54,6 +67,10 @@ async function addManyUnder(host, fault, label) {
 }
 
 /** Drives deadlines across the commit window on the store at `db`. */
+/**
+ * @param {import("node:test").TestContext} t
+ * @param {string} db
+ */
 async function acrossTheCommitWindow(t, db) {
   const host = await openWithFaults({ db, callTimeoutMs: LIMIT_MS });
   t.after(() => host.close());
@@ -86,6 +103,10 @@ async function acrossTheCommitWindow(t, db) {
 }
 
 /** A trap before the commit, and one after it: each reply says what stands, and the agent's next step. */
+/**
+ * @param {import("node:test").TestContext} t
+ * @param {string} db
+ */
 async function trapsAroundTheCommit(t, db) {
   const host = await openWithFaults({ db, callTimeoutMs: LIMIT_MS });
   t.after(() => host.close());
@@ -111,13 +132,16 @@ const ADMIN = process.env.TASKLISTS_TEST_PG;
 const skip = ADMIN ? false : "TASKLISTS_TEST_PG is not set (an admin URL such as postgresql://postgres@127.0.0.1:54329/postgres)";
 
 /** A fresh PostgreSQL database, dropped when the test ends (as in postgres.test.mjs). */
+/** @param {import("node:test").TestContext} t */
 function freshDatabase(t) {
-  const psql = (sql) => execFileSync("psql", [ADMIN, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-c", sql], { stdio: ["ignore", "pipe", "pipe"] });
+  const admin = ADMIN ?? "";
+  /** @param {string} sql */
+  const psql = (sql) => execFileSync("psql", [admin, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-c", sql], { stdio: ["ignore", "pipe", "pipe"] });
   const name = `tasklists_node_${process.pid}_${randomBytes(4).toString("hex")}`;
   psql(`CREATE DATABASE "${name}"`);
   t.after(() => psql(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
-  if (/^postgres(ql)?:\/\//i.test(ADMIN)) {
-    const url = new URL(ADMIN);
+  if (/^postgres(ql)?:\/\//i.test(admin)) {
+    const url = new URL(admin);
     url.pathname = `/${name}`;
     return url.href;
   }

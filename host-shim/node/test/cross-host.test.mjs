@@ -1,3 +1,4 @@
+// @ts-check
 // One database, two hosts: what the Node host writes the native
 // `tasklists` reads, and the other way round.
 
@@ -8,7 +9,15 @@ import { test } from "node:test";
 import { NodeHost } from "../dist/index.js";
 import { REPO, call, nativeBinary, tempDir, versionOf } from "./helpers.mjs";
 
-/** `tasklists call` on the native host; returns the data. */
+/**
+ * `tasklists call` on the native host; returns the data.
+ * @param {string} db
+ * @param {string} agent
+ * @param {string} tool
+ * @param {string} action
+ * @param {object} params
+ * @returns {any}
+ */
 function native(db, agent, tool, action, params) {
   const out = execFileSync(
     nativeBinary("tasklists", "TASKLISTS_BIN"),
@@ -28,7 +37,7 @@ test("a database written by one host is read and written by the other", async (t
   const listId = (await call(host, "node-agent", "task_lists", "create", { name: "Shared" })).list.id;
   await call(host, "node-agent", "task_items", "add_many", { list_id: listId, tasks: [{ title: "one" }, { title: "two" }] });
   const seen = native(db, "native-agent", "task_lists", "get", { list_id: listId, include_tasks: true });
-  assert.deepEqual(seen.tasks.map((t) => t.title), ["one", "two"]);
+  assert.deepEqual(seen.tasks.map((/** @type {{ title: string }} */ t) => t.title), ["one", "two"]);
   const claimed = native(db, "native-agent", "task_claims", "claim_next", { list_id: listId });
   assert.equal(claimed.task.title, "one");
 
@@ -36,7 +45,7 @@ test("a database written by one host is read and written by the other", async (t
   const next = await call(host, "node-agent", "task_claims", "claim_next", { list_id: listId });
   assert.equal(next.task.title, "two");
   const got = await call(host, "node-agent", "task_lists", "get", { list_id: listId, include_tasks: true });
-  assert.deepEqual(got.tasks.map((t) => [t.title, t.claimed_by_agent_id]), [["one", "native-agent"], ["two", "node-agent"]]);
+  assert.deepEqual(got.tasks.map((/** @type {{ title: string, claimed_by_agent_id: string }} */ t) => [t.title, t.claimed_by_agent_id]), [["one", "native-agent"], ["two", "node-agent"]]);
 
   // Native closes its task; Node sees the outcome, and its change check moved.
   const before = await versionOf(host);

@@ -1,3 +1,4 @@
+// @ts-check
 // What V8 lacks and the Node host adds: a trapping call, a runaway call
 // and a call over the memory cap each fail cleanly, with the component's
 // words, while the caller's event loop keeps ticking; nothing is half
@@ -11,6 +12,10 @@ import { openWithFaults } from "./faults.mjs";
 import { call, ctx, refused, tempDir } from "./helpers.mjs";
 
 /** Counts ticks of a 10 ms timer while `work` runs: the event loop's pulse. */
+/**
+ * @template T
+ * @param {() => Promise<T>} work
+ */
 async function ticking(work) {
   let ticks = 0;
   const timer = setInterval(() => ticks++, 10);
@@ -23,14 +28,20 @@ async function ticking(work) {
   }
 }
 
+/** @param {import("../dist/index.js").NodeHost} host */
 async function listWithOneTask(host) {
   const listId = (await call(host, "a", "task_lists", "create", { name: "Faults" })).list.id;
   await call(host, "a", "task_items", "create", { list_id: listId, title: "before" });
   return listId;
 }
 
+/**
+ * @param {import("../dist/index.js").NodeHost} host
+ * @param {number} listId
+ * @returns {Promise<string[]>}
+ */
 async function titles(host, listId) {
-  return (await call(host, "a", "task_lists", "get", { list_id: listId, include_tasks: true, limit: 500 })).tasks.map((t) => t.title);
+  return (await call(host, "a", "task_lists", "get", { list_id: listId, include_tasks: true, limit: 500 })).tasks.map((/** @type {{ title: string }} */ t) => t.title);
 }
 
 test("a call that traps in the middle of its write changes nothing, and the next call works", async (t) => {
@@ -123,13 +134,14 @@ test("a call time limit that is no whole number of milliseconds from 1 to 2^31-1
   // fraction cannot be told as a whole number, the others are no limit.
   for (const callTimeoutMs of [Infinity, -Infinity, NaN, -5, 0, 0.5, 1500.5, 2 ** 31, "1000", null]) {
     // A host that opens anyway is closed, so the failure is reported.
+    // @ts-expect-error the values a caller must not pass
     const opening = NodeHost.open({ db, callTimeoutMs }).then(async (host) => {
       await host.close();
       return host;
     });
     await assert.rejects(
       opening,
-      (e) => {
+      (/** @type {import("../dist/index.js").HostError} */ e) => {
         assert.equal(e.name, "HostError", `${callTimeoutMs}: ${e.stack}`);
         assert.equal(e.code, "invalid-option", String(callTimeoutMs));
         assert.match(e.message, /^callTimeoutMs must be a whole number of milliseconds from 1 to 2147483647, not /);

@@ -1,3 +1,4 @@
+// @ts-check
 // The Node MCP server's memory bounds, the native server's numbers
 // (tests/mcp/test_backpressure.py does the same against it): a client that
 // floods calls under one reused id without reading the answers, and one
@@ -20,7 +21,10 @@ const PAD = "x".repeat(64 * 1024);
 // process with the component in a worker is made of.
 const MAX_RSS_MB = 400;
 
-/** `tasklists-node mcp` on `db`, its stdout read only when asked. */
+/**
+ * `tasklists-node mcp` on `db`, its stdout read only when asked.
+ * @param {string} db
+ */
 function startServer(db) {
   const child = spawn(join(PACKAGE, "bin", "tasklists-node"), ["--db", db, "--agent-id", "flood", "mcp"], {
     env: { ...process.env, TASKLISTS_AGENT_ID: "", TASKLISTS_DB: "" },
@@ -30,7 +34,9 @@ function startServer(db) {
   child.stderr.on("data", (chunk) => (stderr += chunk));
   child.stdout.pause();
   let buffered = "";
+  /** @type {any[]} */
   const lines = [];
+  /** @type {(() => void) | null} */
   let wake = null;
   const server = {
     child,
@@ -54,13 +60,14 @@ function startServer(db) {
       while (lines.length === 0) {
         if (Date.now() > until) throw new Error(`no answer within ${ms} ms; stderr: ${stderr}`);
         await new Promise((resolve) => {
-          wake = resolve;
+          wake = () => resolve(undefined);
           setTimeout(resolve, 100);
         });
       }
       return lines.shift();
     },
     /** Writes a line; resolves once the pipe took it. */
+    /** @param {string} line @returns {Promise<void>} */
     send(line) {
       return new Promise((resolve, reject) => child.stdin.write(line + "\n", (error) => (error ? reject(error) : resolve())));
     },
@@ -70,11 +77,12 @@ function startServer(db) {
 }
 
 /** Resident memory of `pid` now, in MB. */
+/** @param {number | undefined} pid */
 function rssMb(pid) {
   const line = readFileSync(`/proc/${pid}/status`, "utf8")
     .split("\n")
     .find((l) => l.startsWith("VmRSS:"));
-  return Number(line.split(/\s+/)[1]) / 1024;
+  return Number(/** @type {string} */ (line).split(/\s+/)[1]) / 1024;
 }
 
 /**
@@ -82,6 +90,12 @@ function rssMb(pid) {
  * watching the server's RSS for `seconds`; past the bound the server is
  * killed, so that a failing run stays small. Returns how many lines were
  * taken and the peak RSS; the writing goes on in `rest`.
+ */
+/**
+ * @param {ReturnType<typeof startServer>} server
+ * @param {string} line
+ * @param {number} count
+ * @param {number} seconds
  */
 async function flood(server, line, count, seconds) {
   let written = 0;
@@ -106,6 +120,7 @@ async function flood(server, line, count, seconds) {
   return { written, peak, rest };
 }
 
+/** @param {ReturnType<typeof startServer>} server */
 async function initialize(server) {
   await server.send(
     JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } } }),
@@ -113,9 +128,15 @@ async function initialize(server) {
   await server.send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
 }
 
+/**
+ * @param {number} id
+ * @param {string} tool
+ * @param {object} args
+ */
 const call = (id, tool, args) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: tool, arguments: args } });
 
 /** Holds an exclusive lock on the SQLite database `db` until `release()`. */
+/** @param {string} db */
 async function lockDatabase(db) {
   const holder = spawn(
     "python3",

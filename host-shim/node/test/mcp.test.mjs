@@ -1,3 +1,4 @@
+// @ts-check
 // The contract tests of tests/mcp/ (the official Python SDK as the client)
 // against the Node host's MCP server, unchanged: the same workflow,
 // errors and two-servers-on-one-database tests the native server passes.

@@ -1,3 +1,4 @@
+// @ts-check
 // One PostgreSQL list, two hosts: what the Node host writes the native
 // `tasklists` claims from, and each sees the other's claims, on a fresh
 // database of the server named by TASKLISTS_TEST_PG (an admin URL, a role
@@ -16,15 +17,17 @@ import { addon } from "../dist/addon.js";
 import { NodeHost } from "../dist/index.js";
 import { PACKAGE, REPO, call, nativeBinary, versionOf } from "./helpers.mjs";
 
-const ADMIN = process.env.TASKLISTS_TEST_PG;
+const ADMIN = process.env.TASKLISTS_TEST_PG ?? "";
 const skip = ADMIN ? false : "TASKLISTS_TEST_PG is not set (an admin URL such as postgresql://postgres@127.0.0.1:54329/postgres)";
 
 /** A statement on the admin connection, through psql. */
+/** @param {string} sql */
 function psql(sql) {
   execFileSync("psql", [ADMIN, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-c", sql], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 }
 
 /** The admin connection string pointed at database `name` instead. */
+/** @param {string} name */
 function databaseUrl(name) {
   if (/^postgres(ql)?:\/\//i.test(ADMIN)) {
     const url = new URL(ADMIN);
@@ -36,6 +39,7 @@ function databaseUrl(name) {
 }
 
 /** A fresh database, dropped when the test ends (connections and all), whatever happened. */
+/** @param {import("node:test").TestContext} t */
 function freshDatabase(t) {
   const name = `tasklists_node_${process.pid}_${randomBytes(4).toString("hex")}`;
   psql(`CREATE DATABASE "${name}"`);
@@ -43,7 +47,15 @@ function freshDatabase(t) {
   return databaseUrl(name);
 }
 
-/** `tasklists call` on the native host; returns the data. */
+/**
+ * `tasklists call` on the native host; returns the data.
+ * @param {string} db
+ * @param {string} agent
+ * @param {string} tool
+ * @param {string} action
+ * @param {object} params
+ * @returns {any}
+ */
 function native(db, agent, tool, action, params) {
   const out = execFileSync(
     nativeBinary("tasklists", "TASKLISTS_BIN"),
@@ -57,8 +69,8 @@ function native(db, agent, tool, action, params) {
 /** A local port nothing listens on (taken, then given back). */
 async function closedPort() {
   const server = createServer();
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address();
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(undefined)));
+  const { port } = /** @type {import("node:net").AddressInfo} */ (server.address());
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
@@ -88,7 +100,7 @@ test("the Node host and the native host share one PostgreSQL list", { skip, time
   assert.equal(claimed.task.title, "one");
   assert.notEqual(await versionOf(host), before, "the change check saw the native host's write");
   const seen = await call(host, "node-agent", "task_lists", "get", { list_id: listId, include_tasks: true });
-  const one = seen.tasks.find((task) => task.id === claimed.task.id);
+  const one = seen.tasks.find((/** @type {{ id: number }} */ task) => task.id === claimed.task.id);
   assert.equal(one.status, "in_progress");
   assert.equal(one.claimed_by_agent_id, "native-agent");
 
@@ -98,7 +110,7 @@ test("the Node host and the native host share one PostgreSQL list", { skip, time
   assert.equal(next.task.title, "two");
   const natively = native(db, "native-agent", "task_lists", "get", { list_id: listId, include_tasks: true });
   assert.deepEqual(
-    natively.tasks.map((task) => [task.title, task.status, task.claimed_by_agent_id ?? null]),
+    natively.tasks.map((/** @type {{ title: string, status: string, claimed_by_agent_id?: string }} */ task) => [task.title, task.status, task.claimed_by_agent_id ?? null]),
     [["one", "in_progress", "native-agent"], ["two", "in_progress", "node-agent"], ["three", "todo", null]],
   );
 });

@@ -1,3 +1,4 @@
+// @ts-check
 // The race across hosts: 3 Node-host processes and 3 native processes
 // claim from one list of 600 tasks on one SQLite file. Every task is
 // handed out once, no call fails, and no process starves.
@@ -13,14 +14,22 @@ import { PACKAGE, REPO, call, nativeBinary, tempDir } from "./helpers.mjs";
 const TASKS = 600;
 const PER_HOST = 3;
 
-/** A worker process: its JSON lines, and a promise of all of them once it exits. */
+/**
+ * A worker process: its JSON lines, and a promise of all of them once it exits.
+ * @param {string} command
+ * @param {string[]} args
+ * @param {string} name
+ */
 function start(command, args, name) {
   const child = spawn(command, args, {
     stdio: ["pipe", "pipe", "inherit"],
     env: { ...process.env, TASKLISTS_AGENT_ID: "", TASKLISTS_CACHE_DIR: join(REPO, "target", "node-test-cache") },
   });
+  /** @type {any[]} */
   const lines = [];
-  let onReady;
+  /** @type {() => void} */
+  let onReady = () => {};
+  /** @type {Promise<void>} */
   const ready = new Promise((resolve) => (onReady = resolve));
   createInterface({ input: child.stdout }).on("line", (line) => {
     const message = JSON.parse(line);
@@ -28,6 +37,7 @@ function start(command, args, name) {
     if (message.ready) onReady();
     else lines.push(message);
   });
+  /** @type {Promise<any[]>} */
   const exited = new Promise((resolve, reject) => {
     child.once("error", reject);
     child.once("exit", (code) => (code === 0 ? resolve(lines) : reject(new Error(`${name} exited with ${code}: ${JSON.stringify(lines)}`))));
@@ -37,6 +47,10 @@ function start(command, args, name) {
   return { name, child, ready, exited };
 }
 
+/**
+ * @param {number[]} sorted
+ * @param {number} p
+ */
 function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
 }
@@ -54,6 +68,7 @@ test("3 Node-host and 3 native processes hand out each of 600 tasks once, none s
   }
 
   const nativeWorker = nativeBinary("race_worker", "TASKLISTS_RACE_WORKER");
+  /** @type {ReturnType<typeof start>[]} */
   const workers = [];
   for (let n = 0; n < PER_HOST; n++) {
     workers.push(start(process.execPath, [join(PACKAGE, "test", "fixtures", "race-worker.mjs"), db, listId, `node-${n}`], `node-${n}`));
@@ -67,9 +82,13 @@ test("3 Node-host and 3 native processes hand out each of 600 tasks once, none s
   const outputs = await Promise.all(workers.map((w) => w.exited));
   const seconds = (performance.now() - started) / 1000;
 
+  /** @type {Map<number, string[]>} */
   const claimed = new Map();
+  /** @type {Record<string, number>} */
   const shares = {};
+  /** @type {Record<string, number[]>} */
   const latencies = { node: [], native: [] };
+  /** @type {any[]} */
   const errors = [];
   outputs.forEach((lines, i) => {
     const name = workers[i].name;
@@ -120,13 +139,13 @@ test("3 Node-host and 3 native processes hand out each of 600 tasks once, none s
   assert.equal(tasks.length, TASKS);
   for (const task of tasks) {
     assert.equal(task.status, "done");
-    assert.equal(task.outcome, `done by ${claimed.get(task.id)[0]}`);
+    assert.equal(task.outcome, `done by ${claimed.get(task.id)?.[0]}`);
   }
   const events = [];
   cursor = undefined;
   do {
     const page = await call(host, "planner", "task_audit", "get", { list_id: listId, kinds: "claimed", limit: 200, ...(cursor ? { cursor } : {}) });
-    events.push(...page.events.map((e) => e.task_id));
+    events.push(...page.events.map((/** @type {{ task_id: number }} */ e) => e.task_id));
     cursor = page.next_cursor;
   } while (cursor);
   assert.equal(events.length, TASKS);

@@ -1,3 +1,4 @@
+// @ts-check
 // The deny-all WASI: the component imports nothing but its store, its
 // clock and the WASI interfaces std needs, and every one of those is
 // served with nothing behind it.
@@ -30,14 +31,18 @@ test("no environment, no exit, no stdout; stderr is captured and bounded", (t) =
   process.env.TASKLISTS_SECRET_FOR_TEST = "must not leak";
   t.after(() => delete process.env.TASKLISTS_SECRET_FOR_TEST);
   const stderr = new StderrCapture(16);
-  const wasi = denyAllWasi(stderr);
+  // The imports as jco calls them (the library types them loosely).
+  const wasi = /** @type {any} */ (denyAllWasi(stderr));
   assert.deepEqual(wasi["wasi:cli/environment"].getEnvironment(), []);
   assert.throws(() => wasi["wasi:cli/exit"].exit({ tag: "ok" }), ExitCalled);
   assert.equal(wasi["wasi:cli/terminal-stdout"].getTerminalStdout(), undefined);
 
+  /** @type {unknown[]} */
   const written = [];
   const original = process.stdout.write;
-  process.stdout.write = (chunk, ...rest) => (written.push(chunk), original.call(process.stdout, chunk, ...rest));
+  process.stdout.write = /** @type {typeof original} */ (
+    (/** @type {any} */ chunk, /** @type {any[]} */ ...rest) => (written.push(chunk), original.call(process.stdout, chunk, ...rest))
+  );
   try {
     wasi["wasi:cli/stdout"].getStdout().write(new TextEncoder().encode("to the protocol?"));
   } finally {
@@ -54,7 +59,7 @@ test("no environment, no exit, no stdout; stderr is captured and bounded", (t) =
 });
 
 test("randomness comes from the platform and differs call to call", () => {
-  const wasi = denyAllWasi(new StderrCapture(16));
+  const wasi = /** @type {any} */ (denyAllWasi(new StderrCapture(16)));
   const a = wasi["wasi:random/random"].getRandomU64();
   const b = wasi["wasi:random/random"].getRandomU64();
   assert.equal(typeof a, "bigint");

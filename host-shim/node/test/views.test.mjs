@@ -1,3 +1,4 @@
+// @ts-check
 // The views Pi shows outside tool calls, through the library: the widget,
 // the slash commands with their questions, completions and the compaction
 // memory, all laid out by the component.
@@ -8,6 +9,7 @@ import { test } from "node:test";
 import { NodeHost } from "../dist/index.js";
 import { call, ctx, tempDir } from "./helpers.mjs";
 
+/** @param {import("../dist/index.js").Line} line */
 const plain = (line) => line.map((span) => span.text).join("");
 
 test("the widget shows the visible lists, the agent's claim first, within 10 lines and the width", async (t) => {

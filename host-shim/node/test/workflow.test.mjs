@@ -1,3 +1,4 @@
+// @ts-check
 // The standard agent workflow through the library, and what the library
 // publishes besides tool calls: the catalogue and the renderers.
 
@@ -20,7 +21,7 @@ test("find → create → add_many → claim_next → notes → done → nothing
     list_id: listId,
     tasks: [{ title: "Write the changelog" }, { title: "Tag the release" }],
   });
-  assert.deepEqual(added.tasks.map((t) => t.position), [1, 2]);
+  assert.deepEqual(added.tasks.map((/** @type {{ position: number }} */ t) => t.position), [1, 2]);
 
   for (const expected of added.tasks) {
     const claimed = await call(host, me, "task_claims", "claim_next", { list_id: listId });
@@ -41,7 +42,7 @@ test("find → create → add_many → claim_next → notes → done → nothing
   }
   assert.equal((await call(host, me, "task_claims", "claim_next", { list_id: listId })).task, null);
   const found = await call(host, me, "task_lists", "find", { name: "release" });
-  assert.deepEqual(found.lists.map((l) => l.id), [listId]);
+  assert.deepEqual(found.lists.map((/** @type {{ id: number }} */ l) => l.id), [listId]);
 });
 
 test("a reply carries the summary line and the compact JSON, as the contract says", async (t) => {
@@ -63,10 +64,10 @@ test("refusals are the component's: unknown tool, broken JSON, identity required
   assert.equal(unknown.outcome.val.code, "invalid-params");
   assert.match(unknown.outcome.val.message, /task_lists/);
   const broken = await host.call("task_lists", '{"action": "find"', ctx("a"));
-  assert.equal(broken.outcome.val.code, "invalid-params");
+  assert.equal(/** @type {import("../dist/index.js").ToolError} */ (broken.outcome.val).code, "invalid-params");
   assert.deepEqual(JSON.parse(broken.structured).error.code, "invalid_params");
   const anonymous = await host.callAction("task_lists", "create", '{"name":"x"}', { agentPinned: false });
-  assert.equal(anonymous.outcome.val.code, "agent-required");
+  assert.equal(/** @type {import("../dist/index.js").ToolError} */ (anonymous.outcome.val).code, "agent-required");
 });
 
 test("the catalogue and the renderers come from the component", async (t) => {
@@ -75,7 +76,7 @@ test("the catalogue and the renderers come from the component", async (t) => {
   const tools = await host.catalogue();
   assert.deepEqual(tools.map((t) => t.name), ["task_lists", "task_items", "task_claims", "task_audit", "task_help"]);
   for (const tool of tools) assert.equal(JSON.parse(tool.inputSchema).type, "object");
-  assert.equal(tools.find((t) => t.name === "task_help").annotations.readOnly, true);
+  assert.equal(tools.find((t) => t.name === "task_help")?.annotations.readOnly, true);
 
   const args = JSON.stringify({ action: "create", params: { name: "Rendered \u001b[2J" } });
   const reply = await host.call("task_lists", args, ctx("a"));
