@@ -3,7 +3,7 @@
 // sent it and comes back exactly as the component worded it; the
 // transcript shows the component's renderings.
 
-import type { AgentToolResult, ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import type { ToolInfo, ToolReply } from "@tasklists/node-host";
 import type { Component } from "./component.js";
 import { callContext } from "./identity.js";
@@ -19,24 +19,36 @@ interface ToolArgs {
 const MAX_REPLIES = 500;
 
 /**
- * The reply a result stands for, for a transcript restored from a saved
- * session (the replies of this session are kept as they came). `undefined`
- * for an error the component did not word (Pi's own argument check).
+ * What a tasklists tool result carries in `details`, and so what a saved
+ * session keeps: the component's reply as it came (an error's too, added
+ * by the `tool_result` handler, since a failing tool throws and Pi keeps
+ * only the thrown text).
  */
-function replyOf(result: AgentToolResult<unknown>, isError: boolean): ToolReply | undefined {
-  const text = result.content.map((c) => (c.type === "text" ? c.text : "")).join("");
-  if (!isError) {
-    const summary = text.split("\n", 1)[0] ?? "";
-    return { text, structured: JSON.stringify(result.details ?? {}), outcome: { tag: "ok", val: summary } };
-  }
-  try {
-    const { error } = JSON.parse(text) as { error: { code: string; message: string; hint: string } };
-    // The contract's codes in JSON are the WIT enum's cases with `_` for `-`.
-    const code = error.code.replace(/_/g, "-") as Extract<ToolReply["outcome"], { tag: "err" }>["val"]["code"];
-    return { text, structured: text, outcome: { tag: "err", val: { code, message: error.message, hint: error.hint } } };
-  } catch {
-    return undefined;
-  }
+export interface ReplyDetails {
+  reply: ToolReply;
+}
+
+/**
+ * The component's reply a result carries in its `details`, for a
+ * transcript restored from a saved session (the replies of this session
+ * are kept as they came). `undefined` for a result the component did not
+ * word (Pi's own argument check): Pi then shows its own text. The shape is
+ * checked, not trusted: a saved session is a file.
+ */
+function replyOf(details: unknown): ToolReply | undefined {
+  if (typeof details !== "object" || details === null || !("reply" in details)) return undefined;
+  return isReply(details.reply) ? details.reply : undefined;
+}
+
+/**
+ * Whether `value` has a reply's shape; the component checks the rest when
+ * it renders it (a bad one is a host error, and Pi shows its own text).
+ */
+function isReply(value: unknown): value is ToolReply {
+  if (typeof value !== "object" || value === null) return false;
+  if (!("text" in value && typeof value.text === "string" && "structured" in value && typeof value.structured === "string")) return false;
+  if (!("outcome" in value && typeof value.outcome === "object" && value.outcome !== null && "tag" in value.outcome)) return false;
+  return value.outcome.tag === "ok" || value.outcome.tag === "err";
 }
 
 /**
@@ -60,8 +72,11 @@ export function registerTools(pi: ExtensionAPI, component: Component, catalogue:
         if (replies.size >= MAX_REPLIES) replies.delete(replies.keys().next().value ?? "");
         replies.set(toolCallId, reply);
         onCall();
+        // Pi reports an error only when the tool throws; the reply reaches
+        // the result's details through the `tool_result` handler below.
         if (reply.outcome.tag === "err") throw new Error(reply.text);
-        return { content: [{ type: "text", text: reply.text }], details: JSON.parse(reply.structured) as unknown };
+        const details: ReplyDetails = { reply };
+        return { content: [{ type: "text", text: reply.text }], details };
       },
       renderCall(raw, theme, context) {
         const args = (raw ?? {}) as ToolArgs;
@@ -72,7 +87,7 @@ export function registerTools(pi: ExtensionAPI, component: Component, catalogue:
       },
       renderResult(result, { expanded, isPartial }, theme, context) {
         if (isPartial) return textBlock([], context.lastComponent);
-        const reply = replies.get(context.toolCallId) ?? replyOf(result, context.isError);
+        const reply = replies.get(context.toolCallId) ?? replyOf(result.details);
         // Not the component's reply: Pi shows its own text (the fallback).
         if (!reply) throw new Error("not a tasklists reply");
         const args = JSON.stringify(context.args ?? {});
@@ -86,5 +101,12 @@ export function registerTools(pi: ExtensionAPI, component: Component, catalogue:
       },
     });
   }
+  // A failed call threw its reply's text; its details get the reply itself.
+  pi.on("tool_result", (event) => {
+    const reply = event.isError ? replies.get(event.toolCallId) : undefined;
+    if (reply?.outcome.tag !== "err") return undefined;
+    const details: ReplyDetails = { reply };
+    return { details };
+  });
   return rendered;
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The package as installed, and the component's life with Pi's sessions:
 // `pi install <path>` in a temporary HOME loads it with no `-e`; the agent
 // identity is one per session, the same after a resume, a new one for
@@ -14,6 +15,7 @@ import { after, test } from "node:test";
 import { PACKAGE, PI_CLI, ROOT, makeHome, startPi, stopAll } from "./harness.mjs";
 import { dataOf, startMockModel, toolResults } from "./mock-model.mjs";
 
+/** @type {Awaited<ReturnType<typeof startMockModel>>[]} */
 const mocks = [];
 after(async () => {
   await stopAll();
@@ -33,7 +35,11 @@ async function creatingModel() {
   return mock;
 }
 
-/** Prompts, waits for the turn's end, returns who created the list. */
+/**
+ * Prompts, waits for the turn's end, returns who created the list.
+ * @param {import("./harness.mjs").RpcPi} pi
+ * @param {Awaited<ReturnType<typeof startMockModel>>} mock
+ */
 async function creator(pi, mock) {
   const from = pi.records.length;
   await pi.send({ type: "prompt", message: "make a list" });
@@ -50,10 +56,10 @@ test("pi install <path> in a temporary HOME: the package loads without -e", asyn
   const settings = JSON.parse(readFileSync(join(home.agentDir, "settings.json"), "utf8"));
   assert.equal(settings.packages.length, 1);
   const pi = await startPi(home, { extension: false });
-  const commands = (await pi.send({ type: "get_commands" })).data.commands.filter((c) => c.source === "extension");
-  assert.ok(commands.some((c) => c.name === "tasks" && c.sourceInfo.origin === "package"), JSON.stringify(commands));
+  const commands = (await pi.send({ type: "get_commands" })).data.commands.filter((/** @type {any} */ c) => c.source === "extension");
+  assert.ok(commands.some((/** @type {any} */ c) => c.name === "tasks" && c.sourceInfo.origin === "package"), JSON.stringify(commands));
   assert.match(await creator(pi, mock), /^pi-[0-9a-f]{12}$/);
-  const tools = mock.requests[0].tools.map((t) => t.function.name);
+  const tools = mock.requests[0].tools.map((/** @type {any} */ t) => t.function.name);
   for (const name of ["task_lists", "task_items", "task_claims", "task_audit", "task_help"]) assert.ok(tools.includes(name), name);
 });
 
@@ -89,6 +95,8 @@ test("one agent id per session: the same after a resume, another after new_sessi
 /**
  * The extension as installed over a copy of the Node host: `native` false
  * leaves the addon out; `patch` rewrites the library's host.js.
+ * @param {import("./harness.mjs").Home} home
+ * @param {{ native: boolean, patch?: (js: string) => string }} options
  */
 function extensionOverHostCopy(home, { native, patch = (js) => js }) {
   const host = join(home.dir, "node-host");
@@ -108,15 +116,16 @@ function extensionOverHostCopy(home, { native, patch = (js) => js }) {
 }
 
 /** host.js whose first `traps` widget calls fail as a trapped component would. */
+/** @param {string} js */
 const trappingWidget = (js) => {
-  const before = `    widget(ctx, view) {\n        return this.#plain("ui.widget", [ctx, view]);`;
+  const before = `    widget(ctx, view) {\n        return this.#plain({ iface: "ui", fn: "widget", args: [ctx, view] });`;
   assert.ok(js.includes(before), "the Node host's widget() as compiled");
   return js.replace(
     before,
     `    widget(ctx, view) {
         globalThis.__widgetCalls = (globalThis.__widgetCalls ?? 0) + 1;
         if (globalThis.__widgetCalls <= Number(process.env.TEST_WIDGET_TRAPS ?? 0)) return Promise.reject(new HostError("trapped", "the component failed: test trap"));
-        return this.#plain("ui.widget", [ctx, view]);`,
+        return this.#plain({ iface: "ui", fn: "widget", args: [ctx, view] });`,
   );
 };
 
@@ -162,7 +171,7 @@ test("a missing build is one notice with the build command; no task tool is offe
   assert.equal(notices.length, 1, JSON.stringify(notices));
   assert.equal(notices[0].notifyType, "error");
   assert.ok(notices[0].message.includes("bash scripts/node-host"), notices[0].message);
-  const tools = mock.requests[0].tools.map((t) => t.function.name);
-  assert.ok(!tools.some((t) => t.startsWith("task_")), tools.join(","));
+  const tools = mock.requests[0].tools.map((/** @type {any} */ t) => t.function.name);
+  assert.ok(!tools.some((/** @type {any} */ t) => t.startsWith("task_")), tools.join(","));
   assert.ok(!pi.records.some((r) => r.type === "extension_error"));
 });
