@@ -1,3 +1,4 @@
+// @ts-check
 // Argument completions as Pi's editor asks for them (RPC mode has no
 // completion request): a real Pi session through Pi's own SDK, in a child
 // process, with the extension loaded from its path.
@@ -11,6 +12,11 @@ import { EXTENSION, PACKAGE, makeHome, stopAll } from "./harness.mjs";
 
 after(stopAll);
 
+/**
+ * @param {import("./harness.mjs").Home} home
+ * @param {[string, string][]} queries
+ * @returns {Promise<any[]>}
+ */
 function completions(home, queries) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(PACKAGE, "test", "fixtures", "completions.mjs"), EXTENSION, JSON.stringify(queries)], {
@@ -36,6 +42,10 @@ test("list ids complete from the visible lists, widget actions from the componen
   // Two lists in the session's workspace, made by another agent; one private to it.
   const host = await NodeHost.open({ db: home.db });
   const ctx = { agentId: "seeder", agentPinned: false, workspace: home.workspace };
+  /**
+   * @param {string} name
+   * @param {string} visibility
+   */
   const make = async (name, visibility) => {
     const reply = await host.call("task_lists", JSON.stringify({ action: "create", params: { name, scope_type: "workspace", visibility } }), ctx);
     return JSON.parse(reply.structured).list.id;
@@ -53,15 +63,19 @@ test("list ids complete from the visible lists, widget actions from the componen
     ["task-widget", "co"],
     ["task-audit", ""],
   ]);
+  /**
+   * @param {string} name
+   * @param {string} prefix
+   */
   const by = (name, prefix) => out.find((o) => o.name === name && o.prefix === prefix);
   for (const o of out) assert.ok(o.registered, `/${o.name} is registered`);
   const lists = by("tasks", "").items;
-  assert.ok(lists?.some((i) => i.value.startsWith(shared) && i.label.length > 0), JSON.stringify(lists));
-  assert.ok(!lists.some((i) => i.value.includes(hidden)), "another agent's private list is not offered");
+  assert.ok(lists?.some((/** @type {any} */ i) => i.value.startsWith(shared) && i.label.length > 0), JSON.stringify(lists));
+  assert.ok(!lists.some((/** @type {any} */ i) => i.value.includes(hidden)), "another agent's private list is not offered");
   assert.equal(lists.length, expected.length, "what the component offers, nothing added or dropped");
-  assert.ok(by("tasks", shared.slice(0, 8)).items.every((i) => i.value.startsWith(shared.slice(0, 8))));
-  assert.ok(by("task-list-delete", "").items.some((i) => i.value.startsWith(shared)));
-  const actions = by("task-widget", "").items.map((i) => i.value);
+  assert.ok(by("tasks", shared.slice(0, 8)).items.every((/** @type {any} */ i) => i.value.startsWith(shared.slice(0, 8))));
+  assert.ok(by("task-list-delete", "").items.some((/** @type {any} */ i) => i.value.startsWith(shared)));
+  const actions = by("task-widget", "").items.map((/** @type {any} */ i) => i.value);
   for (const a of ["on", "off", "compact", "full", "refresh"]) assert.ok(actions.includes(a), `${a} in ${actions}`);
-  assert.deepEqual(by("task-widget", "co").items.map((i) => i.value), ["compact"]);
+  assert.deepEqual(by("task-widget", "co").items.map((/** @type {any} */ i) => i.value), ["compact"]);
 });

@@ -1,3 +1,4 @@
+// @ts-check
 // Driving a real Pi (0.73.1, from pi/node_modules) headless: `pi --mode
 // rpc` in a temporary HOME / PI_CODING_AGENT_DIR, offline, without a
 // session file, with a mock model declared in models.json and the
@@ -28,7 +29,10 @@ export const TASKLISTS_CLI = process.env.TASKLISTS_BIN || join(ROOT, "target", "
 const running = new Set();
 const dirs = new Set();
 
-/** Removes ANSI escape sequences (the widget's lines carry the theme's colors). */
+/**
+ * Removes ANSI escape sequences (the widget's lines carry the theme's colors).
+ * @param {string} text
+ */
 export function strip(text) {
   return text.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, "").replace(/\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g, "");
 }
@@ -36,6 +40,7 @@ export function strip(text) {
 /**
  * A temporary home: HOME, PI_CODING_AGENT_DIR with models.json declaring
  * the mock model at `baseUrl`, a workspace directory and a database path.
+ * @param {string} [baseUrl]
  */
 export function makeHome(baseUrl) {
   const dir = mkdtempSync(join(tmpdir(), "tasklists-pi-"));
@@ -58,6 +63,7 @@ export function makeHome(baseUrl) {
   };
   writeFileSync(join(agentDir, "models.json"), JSON.stringify(models, null, 2));
   const db = join(dir, "tasks.db");
+  /** @type {NodeJS.ProcessEnv} */
   const env = {
     ...process.env,
     HOME: home,
@@ -70,21 +76,31 @@ export function makeHome(baseUrl) {
   return { dir, home, agentDir, workspace, db, env };
 }
 
+/** @typedef {ReturnType<typeof makeHome>} Home A temporary home (see {@link makeHome}). */
+
 /** A Pi RPC process: commands with responses, and every line it printed. */
 export class RpcPi {
-  /** Every JSON record Pi printed, in order. */
+  /**
+   * Every JSON record Pi printed, in order (Pi's RPC protocol, read as
+   * each test needs it).
+   * @type {any[]}
+   */
   records = [];
   stderr = "";
+  /** @type {import("node:child_process").ChildProcessWithoutNullStreams} */
   #child;
   #nextId = 0;
+  /** @type {{ predicate: (record: any) => boolean, from: number, resolve: (record: any) => void, timer?: NodeJS.Timeout }[]} */
   #waiters = [];
+  /** @type {Promise<{ code: number | null, signal: NodeJS.Signals | null }>} */
   exited;
 
+  /** @param {import("node:child_process").ChildProcessWithoutNullStreams} child */
   constructor(child) {
     this.#child = child;
     let buffer = "";
     child.stdout.setEncoding("utf8");
-    child.stdout.on("data", (chunk) => {
+    child.stdout.on("data", (/** @type {string} */ chunk) => {
       buffer += chunk;
       let newline;
       while ((newline = buffer.indexOf("\n")) >= 0) {
@@ -102,7 +118,7 @@ export class RpcPi {
       }
     });
     child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (chunk) => (this.stderr += chunk));
+    child.stderr.on("data", (/** @type {string} */ chunk) => (this.stderr += chunk));
     this.exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
   }
 
@@ -123,9 +139,13 @@ export class RpcPi {
   /**
    * The first record from `from` on (default: any) matching `predicate`,
    * waiting up to `timeoutMs`.
+   * @param {(record: any) => boolean} predicate
+   * @param {{ from?: number, timeoutMs?: number, what?: string }} [options]
+   * @returns {Promise<any>}
    */
   waitFor(predicate, { from = 0, timeoutMs = 20000, what = "a record" } = {}) {
     return new Promise((resolve, reject) => {
+      /** @type {{ predicate: (record: any) => boolean, from: number, resolve: (record: any) => void, timer?: NodeJS.Timeout }} */
       const waiter = { predicate, from, resolve };
       waiter.timer = setTimeout(() => {
         this.#waiters = this.#waiters.filter((w) => w !== waiter);
@@ -136,7 +156,12 @@ export class RpcPi {
     });
   }
 
-  /** Sends a command and resolves with its response (rejects on `success: false`). */
+  /**
+   * Sends a command and resolves with its response (rejects on `success: false`).
+   * @param {{ type: string } & Record<string, unknown>} command
+   * @param {{ timeoutMs?: number }} [options]
+   * @returns {Promise<any>}
+   */
   async send(command, { timeoutMs = 20000 } = {}) {
     const id = `t${this.#nextId++}`;
     const from = this.records.length;
@@ -146,12 +171,19 @@ export class RpcPi {
     return response;
   }
 
-  /** Writes one JSON line to Pi's stdin. */
+  /**
+   * Writes one JSON line to Pi's stdin.
+   * @param {object} record
+   */
   write(record) {
     this.#child.stdin.write(`${JSON.stringify(record)}\n`);
   }
 
-  /** The extension UI requests of `method` (from index `from` on). */
+  /**
+   * The extension UI requests of `method` (from index `from` on).
+   * @param {string} method
+   * @returns {any[]}
+   */
   ui(method, from = 0) {
     return this.records.slice(from).filter((r) => r.type === "extension_ui_request" && r.method === method);
   }
@@ -160,7 +192,7 @@ export class RpcPi {
   widgets(from = 0) {
     return this.ui("setWidget", from)
       .filter((r) => r.widgetKey === "tasklists")
-      .map((r) => (r.widgetLines ? r.widgetLines.map(strip) : null));
+      .map((r) => (r.widgetLines ? /** @type {string[]} */ (r.widgetLines).map(strip) : null));
   }
 
   /** Stops Pi: stdin closed, then SIGTERM, then SIGKILL. */
@@ -178,7 +210,11 @@ export class RpcPi {
   }
 }
 
-/** Waits `ms` milliseconds. */
+/**
+ * Waits `ms` milliseconds.
+ * @param {number} ms
+ * @returns {Promise<void>}
+ */
 export function delay(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -187,6 +223,8 @@ export function delay(ms) {
  * Starts `pi --mode rpc --no-session` (or with sessions kept in
  * `sessionDir`) with the mock model in `home`; the extension is loaded with
  * `-e` unless `extension: false` (or installed in the home's settings).
+ * @param {Home} home
+ * @param {{ extension?: boolean, env?: Record<string, string>, args?: string[], sessionDir?: string }} [options]
  */
 export async function startPi(home, { extension = true, env = {}, args = [], sessionDir } = {}) {
   const session = sessionDir ? ["--session-dir", sessionDir] : ["--no-session"];
@@ -211,6 +249,11 @@ export async function stopAll() {
  * One tool call by another agent in another process: `tasklists-node mcp`
  * (initialize, then tools/call), stopped after the answer. Resolves with
  * the MCP result.
+ * @param {Home} home
+ * @param {string} agentId
+ * @param {string} tool
+ * @param {object} args
+ * @returns {Promise<any>}
  */
 export function callAsOtherAgent(home, agentId, tool, args) {
   return new Promise((resolve, reject) => {
@@ -223,6 +266,7 @@ export function callAsOtherAgent(home, agentId, tool, args) {
     let stderr = "";
     child.stderr.on("data", (c) => (stderr += c));
     child.on("error", reject);
+    /** @param {object} message */
     const send = (message) => child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
     child.stdout.on("data", (chunk) => {
       buffer += chunk;
@@ -248,6 +292,11 @@ export function callAsOtherAgent(home, agentId, tool, args) {
  * One tool call by another agent with the native CLI (`tasklists call
  * --json`, the wasmtime host) in a process of its own; returns the data,
  * or throws the contract error.
+ * @param {Home} home
+ * @param {string} agentId
+ * @param {string} tool
+ * @param {object} request
+ * @returns {any}
  */
 export function callWithCli(home, agentId, tool, request) {
   if (!existsSync(TASKLISTS_CLI)) {

@@ -1,3 +1,4 @@
+// @ts-check
 // A store that does not answer never freezes Pi: TASKLISTS_DB names a
 // PostgreSQL server on 127.0.0.1 that accepts connections and never says
 // a word. Pi's own event loop is measured from inside Pi
@@ -25,21 +26,28 @@ after(stopAll);
 
 /** A TCP listener on 127.0.0.1 that accepts every connection and never answers. */
 async function silentServer() {
+  /** @type {Set<import("node:net").Socket>} */
   const sockets = new Set();
   const server = createServer((socket) => {
     sockets.add(socket);
     socket.on("error", () => {});
     socket.on("close", () => sockets.delete(socket));
   });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(undefined)));
   const close = async () => {
     for (const socket of sockets) socket.destroy();
     await new Promise((resolve) => server.close(resolve));
   };
-  return { port: server.address().port, close, accepted: () => sockets.size };
+  const { port } = /** @type {import("node:net").AddressInfo} */ (server.address());
+  return { port, close, accepted: () => sockets.size };
 }
 
 /** The probe's windows (`{at, maxMs}`) that closed after `since` (ms since the epoch). */
+/**
+ * @param {string} file
+ * @param {number} since
+ * @returns {{ at: number, maxMs: number }[]}
+ */
 function windows(file, since) {
   if (!existsSync(file)) return [];
   return readFileSync(file, "utf8")
@@ -80,7 +88,7 @@ test("a PostgreSQL server that never answers: Pi's event loop never waits on it,
       (r) => r.type === "extension_ui_request" && r.method === "setWidget" && r.widgetKey === "tasklists" && r.widgetLines?.length === 1,
       { what: "the widget's one line", timeoutMs: 30000 },
     );
-    const line = pi.widgets().findLast((l) => l?.length === 1)[0];
+    const line = /** @type {string[]} */ (pi.widgets().findLast((l) => l?.length === 1))[0];
     assert.match(line, /store unreachable/, JSON.stringify(shown));
     assert.match(line, new RegExp(`127\\.0\\.0\\.1:${server.port}`), "the line names the store");
     // Pi answers at once, and the loop stayed free throughout (the start-up included).

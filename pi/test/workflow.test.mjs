@@ -1,3 +1,4 @@
+// @ts-check
 // The standard workflow through a real Pi in RPC mode, the model scripted
 // by the mock server: what Pi registered, what the model received, the
 // failed call, the widget (and another agent's claim appearing in it),
@@ -10,6 +11,7 @@ import { callAsOtherAgent, callWithCli, makeHome, startPi, stopAll } from "./har
 import { dataOf, startMockModel, toolResults } from "./mock-model.mjs";
 
 const TASKS = 12;
+/** @param {number} i */
 const title = (i) => `Task ${String(i).padStart(2, "0")} of the release`;
 const NOTES = "working memory: approach A chosen, tests next";
 const BLOCKED_NOTES = "waiting on the review of the schema";
@@ -17,9 +19,12 @@ const T3_NOTES = "next: write the docs page";
 const OUTCOME = "shipped approach A; tests pass";
 
 /** What the script learned from the tool results, by step. */
+/** @type {Record<string, any>} */
 const seen = {};
+/** @param {any} body */
 const first = (body) => dataOf(toolResults(body)[0].text);
 
+/** @type {((body: any) => import("./mock-model.mjs").Step)[]} */
 const script = [
   () => ({ calls: [{ name: "task_lists", args: { action: "create", params: { name: "Release 1.0", scope_type: "workspace" } } }] }),
   (body) => {
@@ -52,11 +57,17 @@ const script = [
 ];
 const FAILING_STEP = 5;
 
+/** @type {Awaited<ReturnType<typeof startMockModel>>} */
 let mock;
+/** @type {import("./harness.mjs").Home} */
 let home;
+/** @type {import("./harness.mjs").RpcPi} */
 let pi;
+/** @type {import("@tasklists/node-host").ToolInfo[]} */
 let catalogue;
+/** @type {import("@tasklists/node-host").CommandInfo[]} */
 let commands;
+/** @type {any} */
 let agentEnd;
 
 before(async () => {
@@ -77,12 +88,19 @@ after(async () => {
   await mock?.close();
 });
 
-/** The records of a custom message of `type` from index `from` on. */
+/**
+ * The records of a custom message of `type` from index `from` on.
+ * @param {string} type
+ */
 function customMessages(type, from = 0) {
   return pi.records.slice(from).filter((r) => r.type === "message_end" && r.message.role === "custom" && r.message.customType === type);
 }
 
-/** The text of the view a command printed (the extension's custom message), waiting for it. */
+/**
+ * The text of the view a command printed (the extension's custom message), waiting for it.
+ * @param {string} command
+ * @param {{ respond?: (from: number) => Promise<void> }} [options]
+ */
 async function commandView(command, { respond } = {}) {
   const from = pi.records.length;
   // A command's prompt is answered once its handler is done, dialogs included.
@@ -93,18 +111,23 @@ async function commandView(command, { respond } = {}) {
   return { text: record.message.content, lines: record.message.details.lines, from };
 }
 
-/** The widget's latest lines (waiting for one sent from `from` on that satisfies `ok`). */
+/**
+ * The widget's latest lines (waiting for one sent from `from` on that satisfies `ok`).
+ * @param {(lines: string[] | null) => unknown} ok
+ * @returns {Promise<string[]>}
+ */
 async function widgetWhere(ok, from = 0, what = "a widget") {
-  await pi.waitFor((r) => r.type === "extension_ui_request" && r.method === "setWidget" && r.widgetKey === "tasklists" && ok(pi.widgets(pi.records.indexOf(r))[0]), {
+  await pi.waitFor((r) => r.type === "extension_ui_request" && r.method === "setWidget" && r.widgetKey === "tasklists" && Boolean(ok(pi.widgets(pi.records.indexOf(r))[0] ?? null)), {
     from,
     timeoutMs: 10000,
     what,
   });
-  return pi.widgets(from).filter(ok).at(-1);
+  // What `ok` accepted: a shown widget (a hidden one has no lines).
+  return /** @type {string[]} */ (pi.widgets(from).filter(ok).at(-1));
 }
 
 test("Pi registered the component's five tools with its names, descriptions and schemas", () => {
-  const sent = new Map(mock.requests[0].tools.map((t) => [t.function.name, t.function]));
+  const sent = new Map(mock.requests[0].tools.map((/** @type {any} */ t) => [t.function.name, t.function]));
   assert.equal(catalogue.length, 5);
   for (const info of catalogue) {
     const tool = sent.get(info.name);
@@ -114,7 +137,7 @@ test("Pi registered the component's five tools with its names, descriptions and 
   }
   // The system prompt lists them with the component's snippet under
   // "Available tools", and carries its guidelines.
-  const system = mock.requests[0].messages.find((m) => m.role === "system").content;
+  const system = mock.requests[0].messages.find((/** @type {any} */ m) => m.role === "system").content;
   for (const info of catalogue) {
     assert.ok(system.includes(info.promptSnippet), `${info.name}'s snippet is in the system prompt`);
     for (const rule of info.promptGuidelines) assert.ok(system.includes(rule), `the guideline ${rule} is in the system prompt`);
@@ -195,11 +218,11 @@ test("another agent's claim in another process (the native CLI) appears in the w
 
 test("Pi registered the component's commands", async () => {
   const response = await pi.send({ type: "get_commands" });
-  const registered = response.data.commands.filter((c) => c.source === "extension").map((c) => c.name);
+  const registered = response.data.commands.filter((/** @type {any} */ c) => c.source === "extension").map((/** @type {any} */ c) => c.name);
   assert.deepEqual(registered, commands.map((c) => c.name));
   for (const name of ["task-lists", "tasks", "task-audit", "task-list-delete", "task-widget"]) assert.ok(registered.includes(name), name);
-  for (const c of response.data.commands.filter((c) => c.source === "extension")) {
-    assert.equal(c.description, commands.find((x) => x.name === c.name).description);
+  for (const c of response.data.commands.filter((/** @type {any} */ c) => c.source === "extension")) {
+    assert.equal(c.description, commands.find((x) => x.name === c.name)?.description);
   }
 });
 
@@ -228,7 +251,7 @@ test("/tasks without an argument offers the visible lists in Pi's selector, then
   const view = await commandView("/tasks", {
     respond: async (from) => {
       const select = await pi.waitFor((r) => r.type === "extension_ui_request" && r.method === "select", { from, what: "the list selector" });
-      const option = select.options.find((o) => o.includes("Release 1.0") || o.includes(seen.list.id));
+      const option = select.options.find((/** @type {any} */ o) => o.includes("Release 1.0") || o.includes(seen.list.id));
       assert.ok(option, `the list is offered: ${select.options}`);
       pi.write({ type: "extension_ui_response", id: select.id, value: option });
     },
@@ -260,6 +283,7 @@ test("/task-widget full shows the open tasks, own first, and summarizes what it 
   });
   assert.ok(lines.length <= 10, `${lines.length} lines`);
   assert.ok(lines.some((l) => /hidden/.test(l)), `a hidden-lines summary:\n${lines.join("\n")}`);
+  /** @param {string} t */
   const at = (t) => lines.findIndex((l) => l.includes(t));
   assert.ok(at(title(3)) >= 0 && at(title(5)) >= 0, lines.join("\n"));
   assert.ok(at(title(3)) < at(title(5)), "the agent's own task before the list's others");
@@ -299,8 +323,8 @@ test("after an RPC compact, the agent's claims are put back in front of the mode
   await pi.send({ type: "prompt", message: "continue" });
   await pi.waitFor((r) => r.type === "agent_end", { from: turn, timeoutMs: 30000, what: "the next turn" });
   const next = mock.requests.slice(requests).find((b) => b.tools?.length);
-  const texts = next.messages.map((m) => (typeof m.content === "string" ? m.content : (m.content ?? []).map((c) => c.text ?? "").join("")));
-  const carrying = next.messages.filter((_, i) => texts[i].includes(text));
+  const texts = next.messages.map((/** @type {any} */ m) => (typeof m.content === "string" ? m.content : (m.content ?? []).map((/** @type {any} */ c) => c.text ?? "").join("")));
+  const carrying = next.messages.filter((/** @type {any} */ _, /** @type {any} */ i) => texts[i].includes(text));
   assert.equal(carrying.length, 1, "the memory, once");
   assert.equal(carrying[0].role, "user");
   // No command output ever reached the model, in any request.
@@ -308,7 +332,7 @@ test("after an RPC compact, the agent's claims are put back in front of the mode
   assert.ok(views.length >= 7, `${views.length} views`);
   for (const body of mock.requests) {
     for (const m of body.messages) {
-      const t = typeof m.content === "string" ? m.content : (m.content ?? []).map((c) => c.text ?? "").join("");
+      const t = typeof m.content === "string" ? m.content : (m.content ?? []).map((/** @type {any} */ c) => c.text ?? "").join("");
       assert.ok(!views.some((v) => t.includes(v)), `a command view reached the model: ${t.slice(0, 200)}`);
     }
   }
@@ -321,6 +345,10 @@ test("/task-list-delete asks first: no deletes nothing, yes soft-deletes the lis
   });
   const scratch = made.structuredContent.list.id;
   await widgetWhere((l) => l && l.some((x) => x.includes("Scratch list")), 0, "the new list in the widget");
+  /**
+   * @param {string} listId
+   * @param {boolean} confirmed
+   */
   const remove = async (listId, confirmed) => {
     const from = pi.records.length;
     const answered = pi.send({ type: "prompt", message: `/task-list-delete ${listId}` });
