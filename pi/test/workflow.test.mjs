@@ -193,6 +193,23 @@ test("the deliberately failing call is marked failed, with the contract's error 
   assert.equal(failed[0].result.content[0].text, failing.text, "Pi's error text is the component's error object");
 });
 
+test("each tool result keeps the component's reply in its details, a failed call's too: what a restored transcript renders", async () => {
+  const { messages } = (await pi.send({ type: "get_messages" })).data;
+  /** @type {import("@mariozechner/pi-ai").ToolResultMessage[]} */
+  const results = messages.filter((/** @type {{ role: string }} */ m) => m.role === "toolResult");
+  assert.equal(results.length, script.length - 1);
+  const failing = toolResults(mock.requests[FAILING_STEP + 1])[0];
+  for (const result of results) {
+    const reply = result.details?.reply;
+    assert.ok(reply, `${result.toolName}: the reply is in the details`);
+    assert.equal(reply.text, result.content.map((c) => (c.type === "text" ? c.text : "")).join(""), "the reply's text is what the model received");
+    assert.equal(reply.outcome.tag, result.isError ? "err" : "ok");
+    assert.deepEqual(JSON.parse(reply.structured), JSON.parse(reply.text.slice(reply.outcome.tag === "ok" ? reply.text.indexOf("\n") + 1 : 0)));
+  }
+  const failed = results.find((r) => r.toolCallId === failing.id);
+  assert.equal(failed?.details.reply.outcome.val.code, "outcome-required");
+});
+
 test("the widget above the editor: at most 10 lines, the counters, paused, the agent's own tasks", async () => {
   const lines = await widgetWhere((l) => l && l.some((x) => /todo 9 · run 1 · blocked 1 · done 1/.test(x)), 0, "the widget with the final counters");
   assert.ok(lines.length <= 10, `${lines.length} lines`);
