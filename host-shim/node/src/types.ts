@@ -32,5 +32,3 @@ export type {
   WidgetMode,
   WidgetView,
 } from "../generated/interfaces/tasklists-component-ui.js";
-export type { SqlDialect } from "../generated/interfaces/tasklists-component-store.js";
-export type { Root as ComponentExports } from "../generated/tasklists.js";

@@ -12,7 +12,9 @@ const port = parentPort;
 if (!port) throw new Error("worker.js runs as a worker thread of a NodeHost");
 
 try {
-  const runner = await Runner.load(workerData as WorkerStart);
+  // What the host started this worker with (host.ts, #start).
+  const start: WorkerStart = workerData;
+  const runner = await Runner.load(start);
   port.on("message", (request: Request) => {
     const result = runner.run(request.call, request.timeLimitMs);
     const response: Response = result.ok
