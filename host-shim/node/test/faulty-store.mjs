@@ -70,10 +70,6 @@ export function wrap(store, shared) {
       store.commit(tx);
       if (write && take(KINDS["trap-after-commit"])) throw new Error("injected host fault after a commit");
     },
-    rollback(tx) {
-      writes.delete(tx);
-      store.rollback(tx);
-    },
     abandon(tx) {
       writes.delete(tx);
       store.abandon(tx);
