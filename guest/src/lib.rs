@@ -1,8 +1,8 @@
 //! The tasklists component: persistent, ordered, shareable task lists for AI
 //! agents. Every rule, validation, help text and renderer lives here as plain
-//! Rust (testable natively with `cargo test`); `glue.rs` is the only file that
-//! touches the generated WIT bindings (the boundary types it generates are
-//! used as they are, on every target; the exports exist on wasm only).
+//! Rust (testable natively with `cargo test`); `glue.rs` generates the WIT
+//! bindings (the boundary types are used as they are, on every target; the
+//! exports exist on wasm only) and `store/wit.rs` adapts the imports.
 
 pub mod actions;
 pub mod clock;

@@ -1,7 +1,8 @@
 //! [`Host`]: one store backend and the component, called tool by
 //! tool. This file owns the instance lifecycle: limits per call, rollback
 //! after every call, and handing a call that could not finish (too large,
-//! trapped) to the component's `failed`, which words the reply.
+//! trapped) to the component's `failed`, which words the reply (and a
+//! call without a reply to `describe-failure`, which words the error).
 
 use crate::bindings::exports::tasklists::component::tools::Guest as Tools;
 use crate::bindings::{
@@ -186,18 +187,51 @@ impl Host {
     /// timeout, a tiny memory cap) may be what failed; a fresh instance
     /// made for it is not kept for the calls that follow.
     pub fn failed(&mut self, failure: &CallFailure) -> Result<ToolReply, HostError> {
+        self.under_reply_limits(|b, store| {
+            b.tasklists_component_tools().call_failed(store, failure)
+        })
+        .map_err(|trapped| self.trap_error(trapped))
+    }
+
+    /// Runs `f` under the limits of a failure's reply; a fresh instance
+    /// made for it is not kept for the calls that follow.
+    fn under_reply_limits<R>(
+        &mut self,
+        f: impl FnOnce(&Tasklists, &mut Store<HostState>) -> wasmtime::Result<R>,
+    ) -> Result<R, trap::Trapped> {
         let limits = (self.call_timeout, self.memory_limit_bytes);
         let fresh = self.live.is_none();
         self.call_timeout = self.call_timeout.max(REPLY_TIMEOUT);
         self.memory_limit_bytes = self.memory_limit_bytes.max(REPLY_MEMORY_BYTES);
-        let reply = self
-            .invoke(|b, store| b.tasklists_component_tools().call_failed(store, failure))
-            .map_err(trap::Trapped::into_host_error);
+        let result = self.invoke(f);
         (self.call_timeout, self.memory_limit_bytes) = limits;
         if fresh && let Some(live) = self.live.take() {
             self.park(live.store);
         }
-        reply
+        result
+    }
+
+    /// The host error for a failed call that has no reply: the
+    /// component's words for why (`describe-failure`, asked as `failed`
+    /// is), or the failure as classified when it cannot say.
+    fn trap_error(&mut self, trapped: trap::Trapped) -> HostError {
+        let kind = trapped.kind;
+        match self.under_reply_limits(|b, store| {
+            b.tasklists_component_tools()
+                .call_describe_failure(store, &kind)
+        }) {
+            Ok(reason) => HostError::Trap(reason),
+            Err(_) => HostError::Unworded(kind),
+        }
+    }
+
+    /// Runs a call that has no reply of its own (catalogue, renderers,
+    /// views): a failure is the host's error, worded by the component.
+    pub(crate) fn plain<R>(
+        &mut self,
+        f: impl FnOnce(&Tasklists, &mut Store<HostState>) -> wasmtime::Result<R>,
+    ) -> Result<R, HostError> {
+        self.invoke(f).map_err(|trapped| self.trap_error(trapped))
     }
 
     /// Runs one call within the size limit; a call that traps is answered
@@ -231,8 +265,7 @@ impl Host {
 
     /// The five tools with descriptions, JSON Schemas and annotations.
     pub fn catalogue(&mut self) -> Result<Vec<ToolInfo>, HostError> {
-        self.invoke(|b, store| b.tasklists_component_tools().call_catalogue(store))
-            .map_err(trap::Trapped::into_host_error)
+        self.plain(|b, store| b.tasklists_component_tools().call_catalogue(store))
     }
 
     /// Renders a successful result (`data_json` as the tool returned it).
@@ -242,13 +275,10 @@ impl Host {
         action: &str,
         data_json: &str,
     ) -> Result<Vec<Line>, HostError> {
-        let lines = self
-            .invoke(|b, store| {
-                b.tasklists_component_ui()
-                    .call_render_result(store, tool, action, data_json)
-            })
-            .map_err(trap::Trapped::into_host_error)?;
-        Ok(lines)
+        self.plain(|b, store| {
+            b.tasklists_component_ui()
+                .call_render_result(store, tool, action, data_json)
+        })
     }
 
     /// Renders the reply to a call made with `arguments`: the result, or
@@ -259,19 +289,15 @@ impl Host {
         arguments: &str,
         reply: &ToolReply,
     ) -> Result<Vec<Line>, HostError> {
-        self.invoke(|b, store| {
+        self.plain(|b, store| {
             b.tasklists_component_ui()
                 .call_render_reply(store, tool, arguments, reply)
         })
-        .map_err(trap::Trapped::into_host_error)
     }
 
     /// Renders a failed call: the error, then its hint.
     pub fn render_error(&mut self, err: &ToolError) -> Result<Vec<Line>, HostError> {
-        let lines = self
-            .invoke(|b, store| b.tasklists_component_ui().call_render_error(store, err))
-            .map_err(trap::Trapped::into_host_error)?;
-        Ok(lines)
+        self.plain(|b, store| b.tasklists_component_ui().call_render_error(store, err))
     }
 
     /// Renders the call itself (tool, action, key params) in one line.
@@ -281,13 +307,10 @@ impl Host {
         action: &str,
         params_json: &str,
     ) -> Result<Vec<Line>, HostError> {
-        let lines = self
-            .invoke(|b, store| {
-                b.tasklists_component_ui()
-                    .call_render_call(store, tool, action, params_json)
-            })
-            .map_err(trap::Trapped::into_host_error)?;
-        Ok(lines)
+        self.plain(|b, store| {
+            b.tasklists_component_ui()
+                .call_render_call(store, tool, action, params_json)
+        })
     }
 
     /// The names of the component's imports, e.g. `wasi:cli/stdin@0.2.6`

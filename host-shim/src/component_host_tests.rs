@@ -124,6 +124,22 @@ fn the_memory_cap_traps() {
     assert_trapped(&err, "memory");
 }
 
+/// A call without a reply (here the catalogue) that traps is the host's
+/// error, in the component's words for the failure (`describe-failure`,
+/// asked of a fresh instance under the reply's own limits).
+#[test]
+fn a_trapped_call_without_a_reply_is_worded_by_the_component() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut host = Host::open(config(dir.path()).with_call_timeout(Duration::ZERO)).unwrap();
+    let err = host.catalogue().unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the component trapped: the call ran past its time limit of 0 ms"
+    );
+    host.set_call_timeout(Duration::from_secs(10));
+    assert_eq!(tool_names(&mut host), FIVE_TOOLS);
+}
+
 #[test]
 fn oversized_params_never_reach_the_component() {
     let dir = tempfile::tempdir().unwrap();

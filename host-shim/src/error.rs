@@ -15,9 +15,16 @@ pub enum HostError {
     /// The component could not be compiled, loaded, linked or instantiated.
     #[error("cannot load the tasklists component: {0}")]
     Component(String),
-    /// The component trapped outside a tool call (catalogue, renderers).
-    #[error("the component trapped: {0}")]
+    /// A call that has no reply (catalogue, renderers, views) or the
+    /// reply to a failed call could not be had: the component's words for
+    /// why (WIT `describe-failure`).
+    #[error("{0}")]
     Trap(String),
+    /// The component failed, and a fresh instance could not word why
+    /// either (it failed too, or the host lost its store): the failure as
+    /// the host classified it.
+    #[error("the component failed and could not say why: {0:?}")]
+    Unworded(crate::bindings::FailureKind),
     /// The MCP server could not start or its connection failed.
     #[error("MCP server: {0}")]
     Mcp(String),

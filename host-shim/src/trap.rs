@@ -1,10 +1,10 @@
 //! Telling what stopped a call: which limit was hit, or what the component
 //! said when it panicked (Rust prints the panic message to stderr, which
 //! the sandbox captures, just before the `unreachable` trap). The host only
-//! classifies; the component words the agent's reply (`failed`).
+//! classifies; the component words the agent's reply (`failed`), and the
+//! reason of a failed call that has no reply (`describe-failure`).
 
 use crate::bindings::{FailureKind, SizeLimit, WriteState};
-use crate::error::HostError;
 #[cfg(any(test, feature = "fault-injection"))]
 use crate::imports::faults::InjectedFault;
 use crate::sandbox::MemoryLimitExceeded;
@@ -58,22 +58,6 @@ impl Trapped {
             ),
             writes: WriteState::NotApplied,
         }
-    }
-
-    /// The host error for a trapped catalogue or renderer call.
-    pub(crate) fn into_host_error(self) -> HostError {
-        HostError::Trap(match self.kind {
-            FailureKind::TimedOut(ms) => format!("it ran past its time limit of {ms} ms"),
-            FailureKind::OutOfMemory(size) => format!(
-                "its memory would grow to {} KiB, over its limit of {} KiB",
-                size.bytes >> 10,
-                size.limit >> 10
-            ),
-            FailureKind::Trapped(what) | FailureKind::HostBug(what) => what,
-            FailureKind::LeftOpen => "it returned with a write transaction open".into(),
-            // Only tool calls have a size limit.
-            FailureKind::TooLarge(size) => format!("{} bytes sent", size.bytes),
-        })
     }
 }
 

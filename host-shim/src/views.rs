@@ -6,19 +6,16 @@
 use crate::bindings::{CallContext, CommandEffect, CommandInfo, Completion, Line, WidgetView};
 use crate::component_host::Host;
 use crate::error::HostError;
-use crate::trap::Trapped;
 
 impl Host {
     /// The widget's lines for the lists visible in `ctx` (none: nothing to show).
     pub fn widget(&mut self, ctx: &CallContext, view: &WidgetView) -> Result<Vec<Line>, HostError> {
-        self.invoke(|b, store| b.tasklists_component_ui().call_widget(store, ctx, view))
-            .map_err(Trapped::into_host_error)
+        self.plain(|b, store| b.tasklists_component_ui().call_widget(store, ctx, view))
     }
 
     /// The slash commands (name, description, usage), in menu order.
     pub fn commands(&mut self) -> Result<Vec<CommandInfo>, HostError> {
-        self.invoke(|b, store| b.tasklists_component_ui().call_commands(store))
-            .map_err(Trapped::into_host_error)
+        self.plain(|b, store| b.tasklists_component_ui().call_commands(store))
     }
 
     /// Runs the command `name` with the text after it; `confirmed` once the
@@ -31,11 +28,10 @@ impl Host {
         width: u32,
         confirmed: bool,
     ) -> Result<CommandEffect, HostError> {
-        self.invoke(|b, store| {
+        self.plain(|b, store| {
             b.tasklists_component_ui()
                 .call_run_command(store, name, args, ctx, width, confirmed)
         })
-        .map_err(Trapped::into_host_error)
     }
 
     /// Suggestions for the arguments of `name`, given what was typed so far.
@@ -45,19 +41,17 @@ impl Host {
         prefix: &str,
         ctx: &CallContext,
     ) -> Result<Vec<Completion>, HostError> {
-        self.invoke(|b, store| {
+        self.plain(|b, store| {
             b.tasklists_component_ui()
                 .call_complete(store, name, prefix, ctx)
         })
-        .map_err(Trapped::into_host_error)
     }
 
     /// The agent's current claims as compact text for the model ("" for none).
     pub fn compaction_memory(&mut self, ctx: &CallContext) -> Result<String, HostError> {
-        self.invoke(|b, store| {
+        self.plain(|b, store| {
             b.tasklists_component_ui()
                 .call_compaction_memory(store, ctx)
         })
-        .map_err(Trapped::into_host_error)
     }
 }

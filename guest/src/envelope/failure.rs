@@ -24,49 +24,56 @@ pub fn failed(failure: &CallFailure) -> crate::glue::ToolReply {
     reply(Err(error(failure)))
 }
 
-fn error(failure: &CallFailure) -> ToolError {
-    let (head, hint) = match &failure.kind {
+/// Why a call failed, as its reply begins (a size refused is told of the
+/// whole request): the words every host shows for a failed call that has
+/// no reply (WIT `describe-failure`).
+pub fn describe(kind: &FailureKind) -> String {
+    reason(kind, true)
+}
+
+/// Why a call failed; `whole_request`: a refused size was of the whole
+/// arguments, not of the params alone.
+fn reason(kind: &FailureKind, whole_request: bool) -> String {
+    match kind {
         FailureKind::TooLarge(size) => {
-            let what = if failure.whole_request {
+            let what = if whole_request {
                 "the request"
             } else {
                 "params"
             };
-            return ToolError::invalid(
-                format!(
-                    "{what} is {} KiB, over the limit of {} KiB",
-                    size.bytes.div_ceil(1024),
-                    size.limit / 1024
-                ),
-                "split the work into several smaller calls",
-            );
+            format!(
+                "{what} is {} KiB, over the limit of {} KiB",
+                size.bytes.div_ceil(1024),
+                size.limit / 1024
+            )
         }
-        FailureKind::HostBug(what) => (
-            format!("the tasklists host hit a bug ({what})"),
-            HOST_BUG_HINT,
+        FailureKind::HostBug(what) => format!("the tasklists host hit a bug ({what})"),
+        FailureKind::TimedOut(ms) => trapped(format!(
+            "the call ran past its time limit of {}",
+            format_duration(*ms)
+        )),
+        FailureKind::OutOfMemory(size) => trapped(format!(
+            "the component's memory would grow to {} KiB, over its limit of {} KiB",
+            size.bytes >> 10,
+            size.limit >> 10
+        )),
+        FailureKind::Trapped(what) => trapped(what),
+        FailureKind::LeftOpen => trapped(
+            "the component returned without committing its write transaction, which was rolled back",
         ),
-        FailureKind::TimedOut(ms) => (
-            trapped(format!(
-                "the call ran past its time limit of {}",
-                format_duration(*ms)
-            )),
-            TIMEOUT_HINT,
-        ),
-        FailureKind::OutOfMemory(size) => (
-            trapped(format!(
-                "the component's memory would grow to {} KiB, over its limit of {} KiB",
-                size.bytes >> 10,
-                size.limit >> 10
-            )),
-            MEMORY_HINT,
-        ),
-        FailureKind::Trapped(what) => (trapped(what), BUG_HINT),
-        FailureKind::LeftOpen => (
-            trapped(
-                "the component returned without committing its write transaction, which was rolled back",
-            ),
-            BUG_HINT,
-        ),
+    }
+}
+
+fn error(failure: &CallFailure) -> ToolError {
+    let head = reason(&failure.kind, failure.whole_request);
+    let hint = match &failure.kind {
+        FailureKind::TooLarge(_) => {
+            return ToolError::invalid(head, "split the work into several smaller calls");
+        }
+        FailureKind::HostBug(_) => HOST_BUG_HINT,
+        FailureKind::TimedOut(_) => TIMEOUT_HINT,
+        FailureKind::OutOfMemory(_) => MEMORY_HINT,
+        FailureKind::Trapped(_) | FailureKind::LeftOpen => BUG_HINT,
     };
     // What became of the call's writes decides the ending and, unless
     // nothing changed, the hint: an agent must never repeat a write that
@@ -195,6 +202,25 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_failure_without_a_reply_is_worded_as_a_reply_begins() {
+        let kind = FailureKind::TimedOut(1_500);
+        let e = error(&failure(kind.clone(), WriteState::NotApplied));
+        assert_eq!(
+            describe(&kind),
+            "the component trapped: the call ran past its time limit of 1500 ms"
+        );
+        assert!(e.message.starts_with(&describe(&kind)), "{}", e.message);
+        let size = SizeLimit {
+            bytes: 2048,
+            limit: 1024,
+        };
+        assert_eq!(
+            describe(&FailureKind::TooLarge(size)),
+            "the request is 2 KiB, over the limit of 1 KiB"
+        );
     }
 
     #[test]

@@ -7,7 +7,7 @@
 mod failure;
 
 pub use crate::contract::{parse_arguments, unknown_tool};
-pub use failure::failed;
+pub use failure::{describe as describe_failure, failed};
 
 use crate::actions::{Output, call_tool};
 use crate::clock::Clock;

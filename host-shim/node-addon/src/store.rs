@@ -190,12 +190,6 @@ impl Store {
         result.map_err(store_error)
     }
 
-    /// Rolls back and ends the transaction.
-    #[napi]
-    pub fn rollback(&mut self, tx: i64) -> Result<()> {
-        self.backend.rollback(tx_id(tx)).map_err(store_error)
-    }
-
     /// The component dropped the handle: an unfinished transaction rolls
     /// back.
     #[napi]

@@ -148,12 +148,6 @@ export function storeImports(
       }
     }
 
-    /** In the WIT interface; today's component drops an unfinished transaction instead. */
-    rollback(): void {
-      this.#done = true;
-      guarded(() => store.rollback(this.#id));
-    }
-
     /** The component dropped its handle: an unfinished transaction rolls back. */
     [Symbol.dispose](): void {
       if (!this.#done) store.abandon(this.#id);

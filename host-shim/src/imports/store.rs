@@ -162,14 +162,6 @@ impl wit::HostTransaction for HostState {
         Ok(result.map_err(to_wit_error))
     }
 
-    fn rollback(
-        &mut self,
-        tx: Resource<Transaction>,
-    ) -> wasmtime::Result<Result<(), wit::StoreError>> {
-        let id = self.table.get(&tx)?.id;
-        Ok(self.store.backend.rollback(id).map_err(to_wit_error))
-    }
-
     fn drop(&mut self, tx: Resource<Transaction>) -> wasmtime::Result<()> {
         let tx = self.table.delete(tx)?;
         self.store.backend.abandon(tx.id);

@@ -1,9 +1,12 @@
 //! The SQL store the domain runs on, as plain Rust traits over the store's
-//! own types ([`tasklists_store`]). The component glue implements them over
-//! the WIT `store` import; native unit tests over the host's SQLite backend
-//! itself (`testing.rs`), so both run on the same store rules.
+//! own types ([`tasklists_store`]). `wit.rs` implements them over the WIT
+//! `store` import; native unit tests over the host's SQLite backend itself
+//! (`testing.rs`), so both run on the same store rules.
 
 pub use tasklists_store::{Dialect, Rows, StoreError, Value};
+
+#[cfg(target_arch = "wasm32")]
+pub(crate) mod wit;
 
 /// An open transaction. Implementations roll back when dropped unfinished.
 pub trait Tx {
