@@ -6,7 +6,7 @@
 export type HostErrorCode =
   /** The addon or the transpiled component is missing or unusable. */
   | "not-built"
-  /** A catalogue or renderer call trapped, ran out of time or memory. */
+  /** A catalogue, renderer or view call trapped, ran out of time or memory (the message is the component's words for why). */
   | "trapped"
   /** The host was closed. */
   | "closed"

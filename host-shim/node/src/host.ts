@@ -118,23 +118,6 @@ async function compile(memoryLimitBytes: number, replyMemoryLimitBytes: number):
   return { modules: call.compiled, replyModules: reply.compiled, initialMemoryBytes: call.initialMemoryBytes };
 }
 
-/** A failure the host could not have the component word (a catalogue or renderer call). */
-function describe(kind: FailureKind): string {
-  switch (kind.tag) {
-    case "timed-out":
-      return `it ran past its time limit of ${kind.val} ms`;
-    case "out-of-memory":
-      return `its memory would grow to ${kind.val.bytes >> 10n} KiB, over its limit of ${kind.val.limit >> 10n} KiB`;
-    case "trapped":
-    case "host-bug":
-      return kind.val;
-    case "left-open":
-      return "it returned with a write transaction open";
-    case "too-large":
-      return `${kind.val.bytes} bytes sent`;
-  }
-}
-
 /** Set by NodeHost's static block: opens a host over a store wrapper (see {@link openWithStoreWrapper}). */
 let openWrapped: (options: HostOptions, wrapper: StoreWrapper) => Promise<NodeHost>;
 
@@ -363,20 +346,38 @@ export class NodeHost {
     });
   }
 
-  /** A catalogue or renderer call: a trap is the host's error. */
+  /** A catalogue, renderer or view call: a failure is the host's error, in the component's words. */
   #plain<C extends ExportCall>(call: C): Promise<ResultOf<C>> {
     return this.#queue(async () => {
       const answer = await this.#run(call, this.#limits.callTimeoutMs);
       if (answer.ok) return answer.value;
-      throw new HostError("trapped", `the component failed: ${describe(answer.kind)}`);
+      throw await this.#hostError(answer.kind);
     });
   }
 
+  /** The component's reply to a failed call (`tools.failed`, in an instance of its own, under the reply's limits). */
   async #failed(failure: CallFailure): Promise<ToolReply> {
-    const limit = Math.max(this.#limits.callTimeoutMs, this.#limits.replyTimeoutMs);
-    const answer = await this.#run({ iface: "tools", fn: "failed", args: [failure] }, limit);
+    const answer = await this.#run({ iface: "tools", fn: "failed", args: [failure] }, this.#replyTimeLimitMs());
     if (answer.ok) return answer.value;
-    throw new HostError("trapped", `the component could not word a failed call: ${describe(answer.kind)}`);
+    throw await this.#hostError(answer.kind);
+  }
+
+  /**
+   * The host error for a call that failed without a reply to carry: the
+   * component's words for why (`tools.describe-failure`, asked as `failed`
+   * is, as the wasmtime host does), or, when it cannot say either, the
+   * failure as the host classified it.
+   */
+  async #hostError(kind: FailureKind): Promise<HostError> {
+    const answer = await this.#run({ iface: "tools", fn: "describeFailure", args: [kind] }, this.#replyTimeLimitMs());
+    if (answer.ok) return new HostError("trapped", answer.value);
+    const classified = JSON.stringify(kind, (_, v: unknown) => (typeof v === "bigint" ? Number(v) : v));
+    return new HostError("trapped", `the component failed and could not say why: ${classified}`);
+  }
+
+  /** A failure's reply may take the reply's own time limit, or the call's when longer. */
+  #replyTimeLimitMs(): number {
+    return Math.max(this.#limits.callTimeoutMs, this.#limits.replyTimeoutMs);
   }
 
   /** Runs one export in the worker, within `timeLimitMs`. */

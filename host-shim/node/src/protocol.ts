@@ -58,8 +58,9 @@ export interface WorkerStart {
   modules: Record<string, WebAssembly.Module>;
   /** The transpiled glue's URL. */
   glue: string;
-  /** The same modules capped for a failure's reply (`tools.failed`), which
-   * runs under limits of its own: the call's limits may be what failed. */
+  /** The same modules capped for a failure's reply (`tools.failed`, and
+   * `tools.describe-failure`), which runs under limits of its own: the
+   * call's limits may be what failed. */
   replyModules: Record<string, WebAssembly.Module>;
   busyTimeoutMs: number;
   memoryLimitBytes: number;

@@ -90,9 +90,10 @@ export class Runner {
 
   /** Runs one export under the call's limits. */
   run(call: ExportCall, timeLimitMs: number): { ok: true; value: ResultOf<ExportCall> } | ({ ok: false } & Trapped) {
-    // A failure's reply runs in an instance of its own, under the reply's
-    // memory cap, which is not kept; the live instance stays as it was.
-    const reply = call.iface === "tools" && call.fn === "failed";
+    // A failure's reply (or its reason) runs in an instance of its own,
+    // under the reply's memory cap, which is not kept; the live instance
+    // stays as it was.
+    const reply = call.iface === "tools" && (call.fn === "failed" || call.fn === "describeFailure");
     const limit = reply ? this.#start.replyMemoryLimitBytes : this.#start.memoryLimitBytes;
     let live: Live;
     try {

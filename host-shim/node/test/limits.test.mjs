@@ -156,3 +156,15 @@ test("a call time limit that is no whole number of milliseconds from 1 to 2^31-1
     await host.close();
   }
 });
+
+test("a call without a reply that fails is the host's error, in the component's words", async (t) => {
+  // 1 ms: the catalogue's first call (a new instance) cannot finish in it.
+  const host = await NodeHost.open({ db: join(tempDir(t), "tasks.db"), callTimeoutMs: 1 });
+  t.after(() => host.close());
+  await assert.rejects(host.catalogue(), (/** @type {import("../dist/index.js").HostError} */ e) => {
+    assert.equal(e.name, "HostError");
+    assert.equal(e.code, "trapped");
+    assert.match(e.message, /time limit of 1 ms/);
+    return true;
+  });
+});
