@@ -34,7 +34,7 @@ mod component {
         StoreDown, ToolError, ToolInfo, ToolReply, WidgetView,
     };
     use crate::store::wit::{WitClock, WitStore};
-    use crate::{actions, envelope, render, views};
+    use crate::{envelope, registry, render, views};
 
     struct Component;
     super::export!(Component with_types_in super);
@@ -62,25 +62,25 @@ mod component {
         }
 
         fn catalogue() -> Vec<ToolInfo> {
-            actions::catalogue()
+            registry::catalogue()
         }
     }
 
     impl UiGuest for Component {
         fn render_result(tool: String, action: String, data: String) -> Vec<Line> {
-            render::render_result(&tool, &action, &render::parse_input(&data))
+            registry::render_result(&tool, &action, &render::parse_input(&data))
         }
         fn render_error(e: ToolError) -> Vec<Line> {
             render::render_error(&e)
         }
         fn render_reply(tool: String, arguments: String, reply: ToolReply) -> Vec<Line> {
-            render::render_reply(&tool, &arguments, &reply)
+            registry::render_reply(&tool, &arguments, &reply)
         }
         fn render_call(tool: String, action: String, params: String) -> Vec<Line> {
             render::render_call(&tool, &action, &render::parse_input(&params))
         }
         fn render_collapsed(tool: String, arguments: String, reply: ToolReply) -> Vec<Line> {
-            render::render_collapsed(&tool, &arguments, &reply)
+            registry::render_collapsed(&tool, &arguments, &reply)
         }
         fn widget(ctx: CallContext, view: WidgetView) -> Vec<Line> {
             views::widget(&ctx, &view, &WitStore, &WitClock)

@@ -12,6 +12,7 @@ pub mod envelope;
 pub mod error;
 pub mod ids;
 pub mod model;
+pub mod registry;
 pub mod render;
 pub mod results;
 pub mod schema;

@@ -8,10 +8,11 @@ use std::cell::RefCell;
 use tasklists_store::sqlite::SqliteBackend;
 use tasklists_store::{Backend, BackendOptions, Deadline, TxId};
 
-use crate::actions::{Output, call_tool};
+use crate::actions::Output;
 use crate::clock::Clock;
 use crate::context::CallContext;
 use crate::error::ToolResult;
+use crate::registry::call_tool;
 use crate::store::{Rows, Store, StoreError, Tx, Value};
 
 /// A database file in a temporary directory, served by the same SQLite

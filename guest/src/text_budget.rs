@@ -300,7 +300,7 @@ mod tests {
 
     #[test]
     fn task_help_states_the_bounds_and_the_markers() {
-        let rules = crate::actions::help::RULES.join("\n");
+        let rules = crate::contract::RULES.join("\n");
         let echo = Cut::Echo.marker(7);
         let echo = echo.trim_start_matches(" … ").replace("7", "N");
         for needle in [

@@ -1,21 +1,65 @@
 //! `task_audit get`: the audit log, newest first. Without `list_id` (or
 //! `task_id`) it shows the private-bypass events the caller may see.
 
+use super::action::{Action, Done};
+use crate::contract::{Access, ActionSpec, CURSOR, EVENT_KINDS, LIMIT, TASK_AUDIT, Ty, param};
+use crate::ids::IdKind;
 use serde_json::Value as Json;
 
 use super::access;
-use super::call::{Call, Output};
+use super::call::Call;
 use super::page::Page;
 use crate::clock::{format_ms, parse_rfc3339};
 use crate::contract::DEFAULT_PAGE;
 use crate::error::{ToolError, ToolResult};
-use crate::results::{self, AuditEvent, AuditPage};
+use crate::results::{AuditEvent, AuditPage};
 use crate::store::Value;
 use crate::text::plural;
 use crate::text::quote;
 
+/// `task_audit get`, as one type: its spec, its result, its handler.
+pub struct GetEvents;
+
+impl Action for GetEvents {
+    type Result = AuditPage;
+    const SPEC: &'static ActionSpec = &ActionSpec {
+        tool: &TASK_AUDIT,
+        name: "get",
+        summary: "audit events, newest first (without list_id: private-bypass events you may see)",
+        own_params: &[
+            param(
+                "list_id",
+                Ty::Id(IdKind::List),
+                false,
+                "events of this list",
+            ),
+            param(
+                "task_id",
+                Ty::Id(IdKind::Task),
+                false,
+                "events of this task",
+            ),
+            param(
+                "kinds",
+                Ty::EnumOrList(EVENT_KINDS),
+                false,
+                "only these kinds",
+            ),
+            param("since", Ty::Time, false, "RFC 3339; events at or after"),
+            LIMIT,
+            CURSOR,
+        ],
+        access: Access::List,
+        writes: false,
+        example: r#"{"list_id":"list_01JDQ4ZK8M3N5P7R9T1V3X5Z7B","kinds":["status_changed"],"limit":20}"#,
+    };
+    fn run(call: &mut Call) -> ToolResult<Done<AuditPage>> {
+        get(call)
+    }
+}
+
 /// `get`: events filtered by list, task, kinds and time, paged by cursor.
-pub fn get(call: &mut Call) -> ToolResult<Output> {
+fn get(call: &mut Call) -> ToolResult<Done<AuditPage>> {
     let mut sql = "SELECT e.seq, e.id, e.at, e.agent_id, e.kind, e.list_id, e.task_id, e.data FROM events e WHERE 1 = 1".to_string();
     let mut args: Vec<Value> = Vec::new();
     let given = call.params.str("list_id").map(str::to_string);
@@ -108,7 +152,7 @@ pub fn get(call: &mut Call) -> ToolResult<Output> {
                     .and_then(|d| serde_json::from_str::<Json>(d).ok())
                     .unwrap_or(Json::Null),
             };
-            if !page.add(results::to_json(&event)) {
+            if !page.add(event) {
                 break 'fill before.map(|s| format!("e{s}"));
             }
             before = r[0].as_i64();
@@ -131,11 +175,11 @@ pub fn get(call: &mut Call) -> ToolResult<Output> {
             ""
         }
     );
-    Ok(Output {
+    Ok(Done {
         summary,
-        data: results::to_json(&AuditPage {
+        result: AuditPage {
             events,
             next_cursor,
-        }),
+        },
     })
 }

@@ -13,23 +13,12 @@
 //! list's length, another agent's claim (who, until when) and the other
 //! tasks of a dependency cycle (see `task_help workflow`).
 
-use serde_json::{Value as Json, json};
+use serde_json::json;
 
-use super::call::{Call, INSERT_EVENT};
+use super::call::{Bypass, Call, INSERT_EVENT};
 use crate::error::{ToolError, ToolResult};
 use crate::model::ListRow;
 use crate::store::Store;
-
-/// One bypass of a call: the event as it was written in the call.
-#[derive(Debug, Clone)]
-pub struct Bypass {
-    /// The event id (the same when it is written again).
-    id: String,
-    /// The list bypassed.
-    pub list_id: String,
-    /// The event's data: tool, action, reason, owner.
-    data: Json,
-}
 
 /// Records that the call bypasses `list` (once per list and call): its
 /// event goes into the call's transaction, and the call keeps it for
@@ -96,13 +85,14 @@ pub fn keep(
 mod tests {
     use std::cell::Cell;
 
-    use serde_json::{Value as Json, json};
+    use serde_json::json;
 
-    use crate::actions::call_tool;
     use crate::context::CallContext;
     use crate::error::ErrorCode;
+    use crate::registry::call_tool;
     use crate::store::{Store, StoreError, Tx};
     use crate::testing::Harness;
+    use serde_json::Value as Json;
 
     /// A private list of `owner` with three tasks, the first claimed.
     fn private_list(h: &Harness) -> (String, Vec<String>) {

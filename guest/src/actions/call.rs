@@ -3,7 +3,6 @@
 
 use serde_json::Value as Json;
 
-use super::bypass::Bypass;
 use crate::context::{CallContext, require_agent};
 use crate::contract::{ActionSpec, Params, ToolSpec};
 use crate::error::ToolResult;
@@ -24,6 +23,18 @@ pub struct Output {
     pub summary: String,
     /// The contract's result object.
     pub data: Json,
+}
+
+/// One bypass of a call: the event as it was written in the call
+/// (`super::bypass` writes it, and again if the call fails).
+#[derive(Debug, Clone)]
+pub struct Bypass {
+    /// The event id (the same when it is written again).
+    pub(super) id: String,
+    /// The list bypassed.
+    pub list_id: String,
+    /// The event's data: tool, action, reason, owner.
+    pub(super) data: Json,
 }
 
 /// A tool call in progress.

@@ -2,13 +2,15 @@
 //! Writes run under the store's write lock (`BEGIN IMMEDIATE`), so the
 //! select-then-conditional-update below is atomic across processes.
 
+use super::action::{Action, Done};
+use crate::contract::{Access, ActionSpec, LEASE, LIST_ID, TASK_CLAIMS, TASK_ID, Ty, param};
 use std::sync::LazyLock;
 
 use serde_json::{Value as Json, json};
 
 use super::access;
 use super::access::claimed_conflict;
-use super::call::{Call, IN_LIST_MAX, Output};
+use super::call::{Call, IN_LIST_MAX};
 use super::summary::{id_sample, quoted};
 use crate::clock::format_ms;
 use crate::contract::DEFAULT_LEASE_MS;
@@ -18,9 +20,7 @@ use crate::model::{
     DEPS_OF_T, END_CLAIM, LIST_COLS, ListRow, Status, TASK_COLS, TaskForm, TaskRow, aliased,
     deps_column,
 };
-use crate::results::{
-    self, ClaimJson, ClaimNext, Claimed, NothingToClaim, Released, TaskJson, Waiting,
-};
+use crate::results::{ClaimJson, ClaimNext, Claimed, NothingToClaim, Released, TaskJson, Waiting};
 use crate::store::Value;
 use crate::text::plural;
 
@@ -32,6 +32,25 @@ fn lease_ms(call: &Call, fallback: Option<i64>) -> i64 {
         .unwrap_or(DEFAULT_LEASE_MS)
 }
 
+/// `task_claims claim_next`, as one type: its spec, its result, its handler.
+pub struct ClaimNextTask;
+
+impl Action for ClaimNextTask {
+    type Result = ClaimNext;
+    const SPEC: &'static ActionSpec = &ActionSpec {
+        tool: &TASK_CLAIMS,
+        name: "claim_next",
+        summary: "atomically take the next ready task (or get back the one you hold)",
+        own_params: &[LIST_ID, LEASE],
+        access: Access::List,
+        writes: true,
+        example: r#"{"list_id":"list_01JDQ4ZK8M3N5P7R9T1V3X5Z7B","agent_id":"builder-1"}"#,
+    };
+    fn run(call: &mut Call) -> ToolResult<Done<ClaimNext>> {
+        claim_next(call)
+    }
+}
+
 /// `claim_next`: the caller's current claim in this list (resumed), else the
 /// first ready task by position, else why nothing is ready.
 ///
@@ -39,7 +58,7 @@ fn lease_ms(call: &Call, fallback: Option<i64>) -> i64 {
 /// claim or else the candidate, and that task's dependencies; then one
 /// conditional UPDATE and one audit event. The write lock (`BEGIN
 /// IMMEDIATE`) makes that select-then-update atomic across processes.
-pub fn claim_next(call: &mut Call) -> ToolResult<Output> {
+fn claim_next(call: &mut Call) -> ToolResult<Done<ClaimNext>> {
     let agent = call.agent()?.to_string();
     let list_id = call.params.str("list_id").unwrap_or_default().to_string();
     let rows = call.rows(
@@ -61,7 +80,7 @@ pub fn claim_next(call: &mut Call) -> ToolResult<Output> {
         && task.claimed_by_agent_id.as_deref() == Some(agent.as_str())
     {
         // Retried call or lost context: hand back what the caller holds.
-        return renew(call, &list.id, task, deps, true);
+        return handed_out(renew(call, &list.id, task, deps, true));
     }
 
     let lease = lease_ms(call, None);
@@ -100,7 +119,7 @@ pub fn claim_next(call: &mut Call) -> ToolResult<Output> {
     task.lease_ms = Some(lease);
     task.started_at.get_or_insert(call.now);
     task.updated_at = call.now;
-    claim_output(&task, &deps, "claimed")
+    handed_out(claim_output(&task, &deps, "claimed"))
 }
 
 /// [`pick_query`], built once.
@@ -134,12 +153,12 @@ pub(crate) fn pick_query() -> String {
 /// The result of claim_next / refresh: the task as stored now (patched in
 /// memory by the caller) and its claim. `verb` is `claimed`, `resumed`
 /// (flagged in the data) or `refreshed`.
-fn claim_output(task: &TaskRow, deps: &[String], verb: &str) -> ToolResult<Output> {
-    let data = results::to_json(&ClaimNext::Claimed(Box::new(Claimed {
+fn claim_output(task: &TaskRow, deps: &[String], verb: &str) -> ToolResult<Done<Claimed>> {
+    let result = Claimed {
         task: TaskJson::new(task, deps, TaskForm::Whole),
         claim: Some(ClaimJson::of(task)),
         resumed: verb == "resumed",
-    })));
+    };
     let until = task.claim_expires_at.map(format_ms).unwrap_or_default();
     let summary = format!(
         "{verb} task {} {} (#{}), lease until {until}",
@@ -147,14 +166,22 @@ fn claim_output(task: &TaskRow, deps: &[String], verb: &str) -> ToolResult<Outpu
         quoted(&task.title),
         task.position
     );
-    Ok(Output { summary, data })
+    Ok(Done { summary, result })
+}
+
+/// A task handed out by `claim_next` (claimed or resumed), as its result.
+fn handed_out(done: ToolResult<Done<Claimed>>) -> ToolResult<Done<ClaimNext>> {
+    done.map(|d| Done {
+        summary: d.summary,
+        result: ClaimNext::Claimed(Box::new(d.result)),
+    })
 }
 
 /// Why no task could be handed out, as counts: one aggregate query, so
 /// the answer costs the same memory for a list of any length. Each open
 /// task counts once, for the first reason that applies: paused, claimed
 /// by another agent, assigned to another agent, waiting on dependencies.
-fn nothing_ready(call: &Call, list_id: &str, agent: &str) -> ToolResult<Output> {
+fn nothing_ready(call: &Call, list_id: &str, agent: &str) -> ToolResult<Done<ClaimNext>> {
     // A lease without an end (not written by this component) holds nothing.
     let held = "(t.status = 'in_progress' AND COALESCE(t.claim_expires_at, 0) > ?)";
     let other = "(t.assigned_to_agent_id IS NOT NULL AND t.assigned_to_agent_id <> ?)";
@@ -201,15 +228,43 @@ fn nothing_ready(call: &Call, list_id: &str, agent: &str) -> ToolResult<Output> 
     } else {
         format!("no task to claim in {list_id}: {}", reasons.join(", "))
     };
-    Ok(Output {
+    Ok(Done {
         summary,
-        data: results::to_json(&ClaimNext::Nothing(NothingToClaim { task: (), waiting })),
+        result: ClaimNext::Nothing(NothingToClaim { task: (), waiting }),
     })
+}
+
+/// `task_claims refresh`, as one type: its spec, its result, its handler.
+pub struct RefreshClaim;
+
+impl Action for RefreshClaim {
+    type Result = Claimed;
+    const SPEC: &'static ActionSpec = &ActionSpec {
+        tool: &TASK_CLAIMS,
+        name: "refresh",
+        summary: "extend your lease on a task you hold",
+        own_params: &[
+            TASK_ID,
+            LEASE,
+            param(
+                "claim_token",
+                Ty::Id(IdKind::Claim),
+                false,
+                "token from claim_next",
+            ),
+        ],
+        access: Access::List,
+        writes: true,
+        example: r#"{"task_id":"task_01JDQ50000000000000000000A","lease_seconds":1800}"#,
+    };
+    fn run(call: &mut Call) -> ToolResult<Done<Claimed>> {
+        refresh(call)
+    }
 }
 
 /// `refresh`: extends the caller's lease on a task it still holds (even past
 /// expiry, as long as nobody took it over).
-pub fn refresh(call: &mut Call) -> ToolResult<Output> {
+fn refresh(call: &mut Call) -> ToolResult<Done<Claimed>> {
     let agent = call.agent()?.to_string();
     let task_id = call.params.str("task_id").unwrap_or_default().to_string();
     let access::Loaded { task, list, deps } = access::task(call, &task_id)?;
@@ -240,7 +295,7 @@ fn renew(
     task: TaskRow,
     deps: Vec<String>,
     resumed: bool,
-) -> ToolResult<Output> {
+) -> ToolResult<Done<Claimed>> {
     let lease = lease_ms(call, task.lease_ms);
     let expires = call.now + lease;
     call.exec(
@@ -268,10 +323,34 @@ fn renew(
 /// them is updated); `remaining` says how many are left for the next call.
 pub const RELEASE_MAX: usize = IN_LIST_MAX;
 
+/// `task_claims release_expired`, as one type: its spec, its result, its handler.
+pub struct ReleaseExpired;
+
+impl Action for ReleaseExpired {
+    type Result = Released;
+    const SPEC: &'static ActionSpec = &ActionSpec {
+        tool: &TASK_CLAIMS,
+        name: "release_expired",
+        summary: "return expired claims to todo (one list, or all you can see)",
+        own_params: &[param(
+            "list_id",
+            Ty::Id(IdKind::List),
+            false,
+            "list id; default all visible lists",
+        )],
+        access: Access::List,
+        writes: true,
+        example: r#"{"list_id":"list_01JDQ4ZK8M3N5P7R9T1V3X5Z7B"}"#,
+    };
+    fn run(call: &mut Call) -> ToolResult<Done<Released>> {
+        release_expired(call)
+    }
+}
+
 /// `release_expired`: returns expired claims to `todo`, keeping assignments,
 /// at most [`RELEASE_MAX`] per call. Idempotent: a second call finds
 /// nothing left to release.
-pub fn release_expired(call: &mut Call) -> ToolResult<Output> {
+fn release_expired(call: &mut Call) -> ToolResult<Done<Released>> {
     call.agent()?;
     // `status IN (…)` repeats `= 'in_progress'` so that SQLite may use the
     // partial index of open tasks (its WHERE must appear in the query's).
@@ -346,11 +425,11 @@ pub fn release_expired(call: &mut Call) -> ToolResult<Output> {
             id_sample(&released)
         ),
     };
-    Ok(Output {
+    Ok(Done {
         summary,
-        data: results::to_json(&Released {
+        result: Released {
             released,
             remaining,
-        }),
+        },
     })
 }

@@ -1,12 +1,17 @@
 //! `task_items`: create, add_many (all or nothing, batch refs) and delete.
 //! `update` lives in `items_update.rs`, `reorder` in `reorder.rs`.
 
+use super::action::{Action, Done};
+use crate::contract::{
+    ASSIGNED, Access, ActionSpec, DESCRIPTION, LIST_ID, MAX_BATCH, NOTES, TASK_ITEMS, TITLE, Ty,
+    param,
+};
 use std::collections::{HashMap, HashSet};
 
 use serde_json::json;
 
 use super::access;
-use super::call::{Call, Output};
+use super::call::Call;
 use super::deps;
 use super::positions;
 use super::summary::{id_sample, quoted};
@@ -108,8 +113,48 @@ fn insert(call: &Call, list_id: &str, at: i64, tasks: &[NewTask]) -> ToolResult<
     Ok(out)
 }
 
+/// `task_items create`, as one type: its spec, its result, its handler.
+pub struct CreateTask;
+
+impl Action for CreateTask {
+    type Result = TaskResult;
+    const SPEC: &'static ActionSpec = &ActionSpec {
+        tool: &TASK_ITEMS,
+        name: "create",
+        summary: "add one task (appended unless position is given)",
+        own_params: &[
+            LIST_ID,
+            TITLE,
+            DESCRIPTION,
+            NOTES,
+            ASSIGNED,
+            param(
+                "depends_on",
+                Ty::Deps { refs: false },
+                false,
+                "task ids of this list that must be done/canceled first",
+            ),
+            param(
+                "position",
+                Ty::Int {
+                    min: 1,
+                    max: 1_000_000,
+                },
+                false,
+                "1-based rank to insert at",
+            ),
+        ],
+        access: Access::List,
+        writes: true,
+        example: r#"{"list_id":"list_01JDQ4ZK8M3N5P7R9T1V3X5Z7B","title":"Write the migration","depends_on":["task_01JDQ50000000000000000000A"]}"#,
+    };
+    fn run(call: &mut Call) -> ToolResult<Done<TaskResult>> {
+        create(call)
+    }
+}
+
 /// `create`: one task, appended or inserted at `position`.
-pub fn create(call: &mut Call) -> ToolResult<Output> {
+fn create(call: &mut Call) -> ToolResult<Done<TaskResult>> {
     call.agent()?;
     let mut task = NewTask::from_params(call, &call.params);
     task.check_size("")?;
@@ -125,19 +170,55 @@ pub fn create(call: &mut Call) -> ToolResult<Output> {
         row.position,
         list.id
     );
-    Ok(Output {
+    Ok(Done {
         summary,
-        data: results::to_json(&TaskResult {
+        result: TaskResult {
             task: TaskJson::new(&row, &task.depends_on, TaskForm::Whole),
-        }),
+        },
     })
+}
+
+/// `task_items add_many`, as one type: its spec, its result, its handler.
+pub struct AddTasks;
+
+impl Action for AddTasks {
+    type Result = TasksResult;
+    const SPEC: &'static ActionSpec = &ActionSpec {
+        tool: &TASK_ITEMS,
+        name: "add_many",
+        summary: "add 1-500 tasks at once, all or nothing; items may depend on each other by ref",
+        own_params: &[
+            LIST_ID,
+            param(
+                "tasks",
+                Ty::Items { max: MAX_BATCH },
+                true,
+                "items: title, description?, notes?, assigned_to_agent_id?, depends_on?, ref?",
+            ),
+            param(
+                "position",
+                Ty::Int {
+                    min: 1,
+                    max: 1_000_000,
+                },
+                false,
+                "1-based rank of the first new task",
+            ),
+        ],
+        access: Access::List,
+        writes: true,
+        example: r#"{"list_id":"list_01JDQ4ZK8M3N5P7R9T1V3X5Z7B","tasks":[{"ref":"schema","title":"Design schema"},{"title":"Write API","depends_on":["schema"]}]}"#,
+    };
+    fn run(call: &mut Call) -> ToolResult<Done<TasksResult>> {
+        add_many(call)
+    }
 }
 
 /// `add_many`: up to 500 tasks in one transaction. Items may name each other
 /// in `depends_on` by their batch-local `ref`, before or after themselves.
 /// The result echoes every task, its texts cut when it would pass 1 MiB
 /// ([`results::fit_batch`]).
-pub fn add_many(call: &mut Call) -> ToolResult<Output> {
+fn add_many(call: &mut Call) -> ToolResult<Done<TasksResult>> {
     call.agent()?;
     let items = call.params.items("tasks");
     let mut tasks: Vec<NewTask> = items
@@ -260,14 +341,41 @@ pub fn add_many(call: &mut Call) -> ToolResult<Output> {
         at,
         if cut { text_budget::ECHO_CUT_NOTE } else { "" }
     );
-    Ok(Output {
+    Ok(Done {
         summary,
-        data: results::to_json(&data),
+        result: data,
     })
 }
 
+/// `task_items delete`, as one type: its spec, its result, its handler.
+pub struct DeleteTasks;
+
+impl Action for DeleteTasks {
+    type Result = TasksDeleted;
+    const SPEC: &'static ActionSpec = &ActionSpec {
+        tool: &TASK_ITEMS,
+        name: "delete",
+        summary: "soft-delete tasks (task_id or task_ids)",
+        own_params: &[
+            param("task_id", Ty::Id(IdKind::Task), false, "one task"),
+            param(
+                "task_ids",
+                Ty::Ids(IdKind::Task, MAX_BATCH),
+                false,
+                "several tasks",
+            ),
+        ],
+        access: Access::List,
+        writes: true,
+        example: r#"{"task_id":"task_01JDQ50000000000000000000A"}"#,
+    };
+    fn run(call: &mut Call) -> ToolResult<Done<TasksDeleted>> {
+        delete(call)
+    }
+}
+
 /// `delete`: soft-deletes tasks, refusing any claimed by another agent.
-pub fn delete(call: &mut Call) -> ToolResult<Output> {
+fn delete(call: &mut Call) -> ToolResult<Done<TasksDeleted>> {
     call.agent()?;
     let mut ids: Vec<String> = call
         .params
@@ -312,8 +420,8 @@ pub fn delete(call: &mut Call) -> ToolResult<Output> {
         positions::compact(call, l)?;
     }
     let summary = format!("deleted {}: {}", plural(ids.len(), "task"), id_sample(&ids));
-    Ok(Output {
+    Ok(Done {
         summary,
-        data: results::to_json(&TasksDeleted { deleted: ids }),
+        result: TasksDeleted { deleted: ids },
     })
 }

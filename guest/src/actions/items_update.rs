@@ -1,21 +1,79 @@
 //! `task_items update`: fields, notes, status transitions, assignment and
 //! dependencies, with the claim rules of the contract.
 
+use super::action::{Action, Done};
+use crate::contract::{
+    ASSIGNED, Access, ActionSpec, DESCRIPTION, MAX_TEXT, NOTES, STATUSES, TASK_ID, TASK_ITEMS, Ty,
+    param,
+};
+use crate::ids::IdKind;
 use serde_json::json;
 
 use super::access;
-use super::call::{Call, Output};
+use super::call::Call;
 use super::deps;
 use super::summary::quoted;
 use crate::clock::format_ms;
 use crate::contract::DEFAULT_LEASE_MS;
 use crate::error::{ErrorCode, ToolError, ToolResult};
 use crate::model::{Status, TaskForm, TaskRow};
-use crate::results::{self, TaskJson, TaskResult};
+use crate::results::{TaskJson, TaskResult};
 use crate::text_budget;
 
+/// `task_items update`, as one type: its spec, its result, its handler.
+pub struct UpdateTask;
+
+impl Action for UpdateTask {
+    type Result = TaskResult;
+    const SPEC: &'static ActionSpec = &ActionSpec {
+        tool: &TASK_ITEMS,
+        name: "update",
+        summary: "change fields or status (todo, blocked, done, canceled); done/canceled need an outcome",
+        own_params: &[
+            TASK_ID,
+            param("title", Ty::Str { min: 1, max: 500 }, false, "short title"),
+            DESCRIPTION,
+            NOTES,
+            param(
+                "status",
+                Ty::Enum(STATUSES),
+                false,
+                "todo, blocked, done or canceled (in_progress comes from claim_next)",
+            ),
+            param(
+                "outcome",
+                Ty::Str {
+                    min: 0,
+                    max: MAX_TEXT,
+                },
+                false,
+                "decisions, actions, result; required for done/canceled",
+            ),
+            ASSIGNED,
+            param(
+                "depends_on",
+                Ty::Deps { refs: false },
+                false,
+                "replaces the dependencies",
+            ),
+            param(
+                "claim_token",
+                Ty::Id(IdKind::Claim),
+                false,
+                "token from claim_next; refused if stale",
+            ),
+        ],
+        access: Access::List,
+        writes: true,
+        example: r#"{"task_id":"task_01JDQ50000000000000000000A","status":"done","outcome":"Migration 0002 adds the index; tests pass"}"#,
+    };
+    fn run(call: &mut Call) -> ToolResult<Done<TaskResult>> {
+        update(call)
+    }
+}
+
 /// `update`: see the rules in CONTRACT.md and `task_help workflow`.
-pub fn update(call: &mut Call) -> ToolResult<Output> {
+fn update(call: &mut Call) -> ToolResult<Done<TaskResult>> {
     let agent = call.agent()?.to_string();
     let task_id = call.params.str("task_id").unwrap_or_default().to_string();
     let access::Loaded {
@@ -94,11 +152,11 @@ pub fn update(call: &mut Call) -> ToolResult<Output> {
     let status_changed = new.status != old.status;
     if changed.is_empty() && !status_changed && new.claim_expires_at == old.claim_expires_at {
         let summary = format!("task {} {} unchanged", old.id, quoted(&old.title));
-        return Ok(Output {
+        return Ok(Done {
             summary,
-            data: results::to_json(&TaskResult {
+            result: TaskResult {
                 task: TaskJson::new(&old, &old_deps, TaskForm::Whole),
-            }),
+            },
         });
     }
 
@@ -137,11 +195,11 @@ pub fn update(call: &mut Call) -> ToolResult<Output> {
         format!("updated {}", changed.join(", "))
     };
     let summary = format!("task {} {} {what}", task.id, quoted(&task.title));
-    Ok(Output {
+    Ok(Done {
         summary,
-        data: results::to_json(&TaskResult {
+        result: TaskResult {
             task: TaskJson::new(&task, &deps_now, TaskForm::Whole),
-        }),
+        },
     })
 }
 

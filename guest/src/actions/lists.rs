@@ -1,10 +1,15 @@
 //! `task_lists`: create (with get_or_create), find, delete; `get` lives in
 //! `lists_get.rs`.
 
+use super::action::{Action, Done};
+use crate::contract::{
+    Access, ActionSpec, CURSOR, INCLUDE_DELETED, LIMIT, LIST_ID, SCOPE_TYPES, TASK_LISTS, Ty,
+    VISIBILITIES, param,
+};
 use serde_json::{Value as Json, json};
 
 use super::access;
-use super::call::{Call, Output};
+use super::call::Call;
 use super::page::Page;
 use super::positions;
 use super::summary::quoted;
@@ -12,15 +17,61 @@ use crate::contract::DEFAULT_PAGE;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::IdKind;
 use crate::model::{Counts, END_CLAIM, LIST_COLS, ListRow, TASK_COLS, TaskRow, Visibility};
-use crate::results::{self, ListCreated, ListDeleted, ListJson, ListWithCounts, ListsPage};
+use crate::results::{ListCreated, ListDeleted, ListJson, ListWithCounts, ListsPage};
 use crate::store::Value;
 use crate::text::plural;
 use crate::text::quote;
 
+/// `task_lists create`, as one type: its spec, its result, its handler.
+pub struct CreateList;
+
+impl Action for CreateList {
+    type Result = ListCreated;
+    const SPEC: &'static ActionSpec = &ActionSpec {
+        tool: &TASK_LISTS,
+        name: "create",
+        summary: "create a list (get_or_create returns an existing one with the same scope, name and visibility)",
+        own_params: &[
+            param("name", Ty::Str { min: 1, max: 200 }, true, "list name"),
+            param("scope_type", Ty::Enum(SCOPE_TYPES), false, "default custom"),
+            param(
+                "scope_key",
+                Ty::Str { min: 0, max: 1000 },
+                false,
+                "context key; defaults from the host for workspace/thread/agent",
+            ),
+            param(
+                "visibility",
+                Ty::Enum(VISIBILITIES),
+                false,
+                "default shared",
+            ),
+            param(
+                "owner_agent_id",
+                Ty::Agent { nullable: false },
+                false,
+                "owner; private lists default to the creator",
+            ),
+            param(
+                "get_or_create",
+                Ty::Bool,
+                false,
+                "return the existing list if any",
+            ),
+        ],
+        access: Access::None,
+        writes: true,
+        example: r#"{"name":"Release 1.2","scope_type":"workspace","scope_key":"/repo","get_or_create":true}"#,
+    };
+    fn run(call: &mut Call) -> ToolResult<Done<ListCreated>> {
+        create(call)
+    }
+}
+
 /// `create`: a new list, or with `get_or_create` the visible one with the same
 /// scope, name and visibility (a private one only if it is the caller's
 /// own). Atomic under races because writes hold the write lock.
-pub fn create(call: &mut Call) -> ToolResult<Output> {
+fn create(call: &mut Call) -> ToolResult<Done<ListCreated>> {
     let agent = call.agent()?.to_string();
     let p = &call.params;
     let name = p.str("name").unwrap_or_default().to_string();
@@ -65,12 +116,12 @@ pub fn create(call: &mut Call) -> ToolResult<Output> {
         )?;
         if let Some(list) = rows.first().map(|r| ListRow::from_row(r)) {
             let summary = format!("found list {} {}", list.id, quoted(&list.name));
-            return Ok(Output {
+            return Ok(Done {
                 summary,
-                data: results::to_json(&ListCreated {
+                result: ListCreated {
                     list: ListJson::from(&list),
                     created: false,
-                }),
+                },
             });
         }
     }
@@ -116,12 +167,12 @@ pub fn create(call: &mut Call) -> ToolResult<Output> {
         quoted(&list.name),
         list.visibility
     );
-    Ok(Output {
+    Ok(Done {
         summary,
-        data: results::to_json(&ListCreated {
+        result: ListCreated {
             list: ListJson::from(&list),
             created: true,
-        }),
+        },
     })
 }
 
@@ -158,8 +209,40 @@ fn scope_key(call: &Call, scope_type: &str, agent: &str) -> ToolResult<String> {
     }
 }
 
+/// `task_lists find`, as one type: its spec, its result, its handler.
+pub struct FindLists;
+
+impl Action for FindLists {
+    type Result = ListsPage;
+    const SPEC: &'static ActionSpec = &ActionSpec {
+        tool: &TASK_LISTS,
+        name: "find",
+        summary: "lists you can see, most recently updated first, with counts",
+        own_params: &[
+            param("scope_type", Ty::Enum(SCOPE_TYPES), false, "filter"),
+            param("scope_key", Ty::Str { min: 0, max: 1000 }, false, "filter"),
+            param(
+                "name",
+                Ty::Str { min: 1, max: 200 },
+                false,
+                "case-insensitive substring",
+            ),
+            param("visibility", Ty::Enum(VISIBILITIES), false, "filter"),
+            INCLUDE_DELETED,
+            LIMIT,
+            CURSOR,
+        ],
+        access: Access::None,
+        writes: false,
+        example: r#"{"scope_type":"workspace","scope_key":"/repo"}"#,
+    };
+    fn run(call: &mut Call) -> ToolResult<Done<ListsPage>> {
+        find(call)
+    }
+}
+
 /// `find`: visible lists, most recently updated first, with counts.
-pub fn find(call: &mut Call) -> ToolResult<Output> {
+fn find(call: &mut Call) -> ToolResult<Done<ListsPage>> {
     let p = &call.params;
     let mut sql = format!("SELECT {LIST_COLS} FROM lists WHERE 1 = 1");
     let mut args: Vec<Value> = Vec::new();
@@ -207,7 +290,7 @@ pub fn find(call: &mut Call) -> ToolResult<Output> {
             list: ListJson::from(l),
             counts: l.counts,
         };
-        if !page.add(results::to_json(&item)) {
+        if !page.add(item) {
             next_cursor = i
                 .checked_sub(1)
                 .map(|k| format!("{}.{}", lists[k].updated_at, lists[k].id));
@@ -224,12 +307,12 @@ pub fn find(call: &mut Call) -> ToolResult<Output> {
             ""
         }
     );
-    Ok(Output {
+    Ok(Done {
         summary,
-        data: results::to_json(&ListsPage {
+        result: ListsPage {
             lists: items,
             next_cursor,
-        }),
+        },
     })
 }
 
@@ -258,10 +341,29 @@ fn parse_cursor(cursor: &str) -> ToolResult<(i64, String)> {
 /// Tasks read per query by `delete` for their audit events.
 const DELETE_CHUNK: i64 = 500;
 
+/// `task_lists delete`, as one type: its spec, its result, its handler.
+pub struct DeleteList;
+
+impl Action for DeleteList {
+    type Result = ListDeleted;
+    const SPEC: &'static ActionSpec = &ActionSpec {
+        tool: &TASK_LISTS,
+        name: "delete",
+        summary: "soft-delete a list and its active tasks",
+        own_params: &[LIST_ID],
+        access: Access::List,
+        writes: true,
+        example: r#"{"list_id":"list_01JDQ4ZK8M3N5P7R9T1V3X5Z7B"}"#,
+    };
+    fn run(call: &mut Call) -> ToolResult<Done<ListDeleted>> {
+        delete(call)
+    }
+}
+
 /// `delete`: soft-deletes the list and its active tasks; closed tasks keep
 /// their history untouched. The tasks are read a page at a time (for their
 /// audit events), so a list of any length is deleted in one call.
-pub fn delete(call: &mut Call) -> ToolResult<Output> {
+fn delete(call: &mut Call) -> ToolResult<Done<ListDeleted>> {
     let agent = call.agent()?.to_string();
     let list = access::list_param(call, false)?;
     // As for a single task: work another agent is doing is not deleted
@@ -348,11 +450,11 @@ pub fn delete(call: &mut Call) -> ToolResult<Output> {
         quoted(&list.name),
         plural(n, "active task")
     );
-    Ok(Output {
+    Ok(Done {
         summary,
-        data: results::to_json(&ListDeleted {
+        result: ListDeleted {
             list_id: Some(list.id.clone()),
             deleted_tasks: Some(n),
-        }),
+        },
     })
 }

@@ -2,10 +2,14 @@
 //! position order (see `page.rs` for the bounds); a task is read from the
 //! store only for the page it is on.
 
-use serde_json::Value as Json;
+use super::action::{Action, Done};
+use crate::contract::{
+    Access, ActionSpec, CURSOR, INCLUDE_DELETED, LIST_ID, MAX_TASK_PAGE, STATUSES, TASK_LISTS, Ty,
+    param,
+};
 
 use super::access;
-use super::call::{Call, Output};
+use super::call::Call;
 use super::deps;
 use super::page::Page;
 use super::summary::quoted;
@@ -13,7 +17,7 @@ use crate::contract::DEFAULT_TASK_PAGE;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::{self, IdKind};
 use crate::model::{TASK_COLS, TaskForm, TaskRow};
-use crate::results::{self, ListDetail, ListJson, TaskJson};
+use crate::results::{ListDetail, ListJson, TaskJson};
 use crate::store::Value;
 use crate::text::plural;
 use crate::text::quote;
@@ -76,13 +80,58 @@ impl After {
     }
 }
 
+/// `task_lists get`, as one type: its spec, its result, its handler.
+pub struct GetList;
+
+impl Action for GetList {
+    type Result = ListDetail;
+    const SPEC: &'static ActionSpec = &ActionSpec {
+        tool: &TASK_LISTS,
+        name: "get",
+        summary: "one list with counts and a page of its tasks in position order",
+        own_params: &[
+            LIST_ID,
+            param("include_tasks", Ty::Bool, false, "default true"),
+            param(
+                "status",
+                Ty::EnumOrList(STATUSES),
+                false,
+                "only tasks with this status (or any of these)",
+            ),
+            INCLUDE_DELETED,
+            param(
+                "include_times",
+                Ty::Bool,
+                false,
+                "also each task's created_at, updated_at, started_at, completed_at",
+            ),
+            param(
+                "limit",
+                Ty::Int {
+                    min: 1,
+                    max: MAX_TASK_PAGE,
+                },
+                false,
+                "tasks per page, default 100 (fewer when tasks are large)",
+            ),
+            CURSOR,
+        ],
+        access: Access::List,
+        writes: false,
+        example: r#"{"list_id":"list_01JDQ4ZK8M3N5P7R9T1V3X5Z7B","status":["todo","in_progress"]}"#,
+    };
+    fn run(call: &mut Call) -> ToolResult<Done<ListDetail>> {
+        get(call)
+    }
+}
+
 /// `get`: the list, counts for the whole list, and (unless
 /// `include_tasks: false`) one page of tasks with `next_cursor`.
-pub fn get(call: &mut Call) -> ToolResult<Output> {
+fn get(call: &mut Call) -> ToolResult<Done<ListDetail>> {
     let include_deleted = call.params.bool("include_deleted") == Some(true);
     let list = access::list_param(call, include_deleted)?;
     let counts = list.counts;
-    let mut detail: ListDetail<Json> = ListDetail {
+    let mut detail = ListDetail {
         list: ListJson::from(&list),
         counts: Some(counts),
         tasks: None,
@@ -95,7 +144,6 @@ pub fn get(call: &mut Call) -> ToolResult<Output> {
         detail.tasks = Some(tasks);
         detail.next_cursor = Some(next.map(|a| a.cursor()));
     }
-    let data = results::to_json(&detail);
     let summary = format!(
         "list {} {}: {} todo, {} in progress, {} blocked, {} done, {} canceled{}",
         list.id,
@@ -111,7 +159,10 @@ pub fn get(call: &mut Call) -> ToolResult<Output> {
             None => String::new(),
         }
     );
-    Ok(Output { summary, data })
+    Ok(Done {
+        summary,
+        result: detail,
+    })
 }
 
 /// One page of tasks as board rows, and where the next page starts.
@@ -119,7 +170,7 @@ fn page(
     call: &Call,
     list_id: &str,
     include_deleted: bool,
-) -> ToolResult<(Vec<Json>, Option<After>)> {
+) -> ToolResult<(Vec<TaskJson>, Option<After>)> {
     let limit = call.params.int("limit").unwrap_or(DEFAULT_TASK_PAGE);
     let form = TaskForm::Board {
         times: call.params.bool("include_times") == Some(true),
@@ -142,11 +193,7 @@ fn page(
         let ids: Vec<&str> = rows.iter().map(|t| t.id.as_str()).collect();
         let graph = deps::of_tasks(call, &ids)?;
         for task in &rows {
-            if !page.add(results::to_json(&TaskJson::new(
-                task,
-                deps::get(&graph, &task.id),
-                form,
-            ))) {
+            if !page.add(TaskJson::new(task, deps::get(&graph, &task.id), form)) {
                 return Ok((page.into_rows(), last));
             }
             last = Some(After {

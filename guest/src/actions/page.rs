@@ -3,7 +3,7 @@
 //! too long or too wordy to answer within the component's memory, and no
 //! result passes the contract's 1 MiB.
 
-use serde_json::Value as Json;
+use serde::Serialize;
 
 /// JSON text of one page's rows, at most, measured as sent
 /// ([`crate::text::json_text`]): a page stops before the row that would
@@ -19,14 +19,14 @@ const CHUNK: usize = 50;
 /// many as the rows seen so far say the budget holds.
 const FIRST_CHUNK: usize = 4;
 
-/// A page being filled.
-pub struct Page {
-    rows: Vec<Json>,
+/// A page being filled with rows of `T` (measured as their JSON).
+pub struct Page<T> {
+    rows: Vec<T>,
     bytes: usize,
     limit: usize,
 }
 
-impl Page {
+impl<T: Serialize> Page<T> {
     /// An empty page of at most `limit` rows.
     pub fn new(limit: i64) -> Self {
         Page {
@@ -48,7 +48,7 @@ impl Page {
     }
 
     /// Adds `row`, or says the page is full (the row starts the next page).
-    pub fn add(&mut self, row: Json) -> bool {
+    pub fn add(&mut self, row: T) -> bool {
         let size = crate::text::json_text_len(&row);
         if self.rows.len() == self.limit
             || (!self.rows.is_empty() && self.bytes + size > PAGE_BYTES)
@@ -61,7 +61,7 @@ impl Page {
     }
 
     /// The rows, in the order added.
-    pub fn into_rows(self) -> Vec<Json> {
+    pub fn into_rows(self) -> Vec<T> {
         self.rows
     }
 }

@@ -5,24 +5,75 @@
 //! tasks renumbered around the moved ones), so the component holds only
 //! the moved ids, whatever the length of the list.
 
+use super::action::{Action, Done};
+use crate::contract::{Access, ActionSpec, LIST_ID, TASK_ITEMS, Ty, param};
+use crate::ids::IdKind;
 use std::collections::{HashMap, HashSet};
 
 use serde_json::json;
 
 use super::access;
-use super::call::{Call, IN_LIST_MAX, Output};
+use super::call::{Call, IN_LIST_MAX};
 use crate::error::{ToolError, ToolResult};
-use crate::results::{self, Moved, Reordered};
+use crate::results::{Moved, Reordered};
 use crate::store::Value;
 use crate::text::plural;
 
 /// Moved ids an audit event lists (the count is always there).
 const EVENT_IDS: usize = 100;
 
+/// `task_items reorder`, as one type: its spec, its result, its handler.
+pub struct ReorderTasks;
+
+impl Action for ReorderTasks {
+    type Result = Reordered;
+    const SPEC: &'static ActionSpec = &ActionSpec {
+        tool: &TASK_ITEMS,
+        name: "reorder",
+        summary: "move tasks (in the given order) to a position, or before/after a task",
+        own_params: &[
+            LIST_ID,
+            param(
+                "task_ids",
+                Ty::Ids(IdKind::Task, 10_000),
+                true,
+                "tasks to move, in the wanted order",
+            ),
+            param(
+                "position",
+                Ty::Int {
+                    min: 1,
+                    max: 1_000_000,
+                },
+                false,
+                "rank of the first moved task, default 1",
+            ),
+            param(
+                "before_task_id",
+                Ty::Id(IdKind::Task),
+                false,
+                "anchor: move before this task",
+            ),
+            param(
+                "after_task_id",
+                Ty::Id(IdKind::Task),
+                false,
+                "anchor: move after this task",
+            ),
+        ],
+        access: Access::List,
+        writes: true,
+        example: r#"{"list_id":"list_01JDQ4ZK8M3N5P7R9T1V3X5Z7B","task_ids":["task_01JDQ50000000000000000000A"],"position":1}"#,
+    };
+    fn run(call: &mut Call) -> ToolResult<Done<Reordered>> {
+        reorder(call)
+    }
+}
+
 /// `reorder`: moves `task_ids` (in that order) to `position`, or before/after
 /// an anchor task; the other tasks keep their relative order. Returns the
 /// moved tasks with their new positions and how many others shifted.
-pub fn reorder(call: &mut Call) -> ToolResult<Output> {
+fn reorder(call: &mut Call) -> ToolResult<Done<Reordered>> {
     call.agent()?;
     let list = access::list_param(call, false)?;
     let moved: Vec<String> = call
@@ -129,12 +180,12 @@ pub fn reorder(call: &mut Call) -> ToolResult<Output> {
             list.id
         )
     };
-    Ok(Output {
+    Ok(Done {
         summary,
-        data: results::to_json(&Reordered {
+        result: Reordered {
             tasks,
             shifted: Some(shifted),
-        }),
+        },
     })
 }
 

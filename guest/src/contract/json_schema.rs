@@ -75,12 +75,10 @@ fn id_pattern(kind: crate::ids::IdKind) -> String {
 /// The compact input schema of a tool, as sent in every agent prompt:
 /// `action` (enum) and an open `params` object. Per-action schemas stay in
 /// `task_help schemas` so that the prompt stays small.
-pub fn tool_input_schema(tool: &ToolSpec) -> Value {
+pub fn tool_input_schema(tool: &ToolSpec, actions: &[&ActionSpec]) -> Value {
+    let names: Vec<&str> = actions.iter().map(|a| a.name).collect();
     let mut props = Map::new();
-    props.insert(
-        "action".into(),
-        json!({"type": "string", "enum": tool.action_names()}),
-    );
+    props.insert("action".into(), json!({"type": "string", "enum": names}));
     if tool.takes_params {
         props.insert(
             "params".into(),

@@ -1,29 +1,31 @@
-//! The tool catalogue: the single definition of every tool, action and
-//! parameter, and of the handler and renderer of each action. The validator,
-//! the JSON Schemas of the catalogue, `task_help`, the dispatch of
-//! [`crate::actions::call_tool`] and of [`crate::render::render_result`] are
-//! all driven by these tables, so they cannot drift apart.
+//! The contract's data: what a tool, an action and a parameter are, the
+//! five tools, the limits, and what is derived from the specs alone (the
+//! validator, the JSON Schemas, the request's shape, the answers to an
+//! unknown tool or action). Plain data, no function pointers: each
+//! action's spec lives with its handler, and the registry (at the top)
+//! joins spec, handler and renderer.
 
 mod defs;
+mod help;
 mod json_schema;
 mod request;
 mod suggest;
 mod validate;
 
 pub use defs::{
-    BATCH_ITEM, DEFAULT_LEASE_MS, DEFAULT_PAGE, DEFAULT_TASK_PAGE, MAX_BATCH, MAX_TASK_PAGE, TOOLS,
-    find_tool,
+    ASSIGNED, BATCH_ITEM, CURSOR, DEFAULT_LEASE_MS, DEFAULT_PAGE, DEFAULT_TASK_PAGE, DESCRIPTION,
+    EVENT_KINDS, INCLUDE_DELETED, LEASE, LIMIT, LIST_ID, MAX_BATCH, MAX_DEPS, MAX_TASK_PAGE,
+    MAX_TEXT, NOTES, SCOPE_TYPES, STATUSES, TASK_AUDIT, TASK_CLAIMS, TASK_HELP, TASK_ID,
+    TASK_ITEMS, TASK_LISTS, TITLE, TOOLS, VISIBILITIES, find_tool, param,
 };
+pub use help::{RULES, WORKFLOW};
 pub use json_schema::{action_schema, tool_input_schema};
-pub use request::{parse_arguments, shown_name, unknown_tool};
+pub use request::{parse_arguments, shown_name, unknown_action, unknown_tool};
 pub use suggest::closest as closest_name;
 pub use validate::{Params, validate};
 
-use crate::actions::{Call, Output};
-use crate::error::ToolResult;
 use crate::glue::ToolAnnotations;
 use crate::ids::IdKind;
-use crate::render::Line;
 
 /// The shape and limits of one parameter.
 #[derive(Debug, Clone, Copy)]
@@ -99,6 +101,8 @@ pub enum Access {
 /// One action of a tool.
 #[derive(Debug, Clone, Copy)]
 pub struct ActionSpec {
+    /// The tool it belongs to.
+    pub tool: &'static ToolSpec,
     /// Action name, e.g. `claim_next`.
     pub name: &'static str,
     /// One line for the catalogue and help.
@@ -111,29 +115,6 @@ pub struct ActionSpec {
     pub writes: bool,
     /// A worked example of `params`, as JSON; checked against this spec by tests.
     pub example: &'static str,
-    /// What runs the action.
-    pub handler: Handler,
-    /// What renders its result for a person: `None` when the data lacks the
-    /// shape it needs (the generic view is shown instead).
-    pub render: Renderer,
-}
-
-/// Runs one action of a tool that takes params, inside the call's
-/// transaction.
-pub type CallHandler = fn(&mut Call) -> ToolResult<Output>;
-
-/// Renders the result data of one action; `None` when the data does not
-/// have the action's result shape.
-pub type Renderer = fn(&serde_json::Value) -> Option<Vec<Line>>;
-
-/// How an action runs.
-#[derive(Debug, Clone, Copy)]
-pub enum Handler {
-    /// An action of a tool with params: validated params, identity and one
-    /// transaction ([`Call`]).
-    Call(CallHandler),
-    /// A `task_help` action: no params, no store; gets the action name.
-    Help(fn(&str) -> ToolResult<Output>),
 }
 
 /// One tool of the contract.
@@ -145,8 +126,6 @@ pub struct ToolSpec {
     pub title: &'static str,
     /// What the tool is for (the catalogue adds the action list).
     pub purpose: &'static str,
-    /// The actions.
-    pub actions: &'static [ActionSpec],
     /// Whether calls carry a `params` object (`task_help` takes only its
     /// action).
     pub takes_params: bool,
@@ -158,17 +137,9 @@ pub struct ToolSpec {
     pub guidelines: &'static [&'static str],
 }
 
-impl ToolSpec {
-    /// The action named `name`, if the tool has it.
-    pub fn action(&self, name: &str) -> Option<&'static ActionSpec> {
-        self.actions.iter().find(|a| a.name == name)
-    }
-
-    /// The action names, for messages.
-    pub fn action_names(&self) -> Vec<&'static str> {
-        self.actions.iter().map(|a| a.name).collect()
-    }
-}
+/// The whole catalogue as data, in published order: each tool with its
+/// actions' specs (built by the registry, read by `task_help`).
+pub type Listing = Vec<(&'static ToolSpec, Vec<&'static ActionSpec>)>;
 
 impl ActionSpec {
     /// Every accepted parameter: the action's own, then `agent_id`, then the

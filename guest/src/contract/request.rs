@@ -3,7 +3,10 @@
 //! top-level keys are `invalid_params`, with a hint showing the shape; a
 //! tool name that is not one of the five has one answer ([`unknown_tool`]).
 
-use crate::error::{ToolError, ToolResult};
+use super::ToolSpec;
+use super::suggest::closest;
+use crate::error::{ErrorCode, ToolError, ToolResult};
+use crate::text::quote;
 use serde_json::Value;
 
 const REQUEST_HINT: &str = r#"send one JSON object: {"action": "<action>", "params": {…}}; task_help all lists the actions"#;
@@ -92,6 +95,25 @@ pub fn unknown_tool(name: &str) -> ToolError {
             names.join(", ")
         ),
         "call task_help all for the reference",
+    )
+}
+
+/// The answer to an action `tool` does not have (`actions`: the ones it
+/// has): `unknown_action` listing them, with the closest name if one is near.
+pub fn unknown_action(tool: &ToolSpec, action: &str, actions: &[&str]) -> ToolError {
+    let mut msg = format!(
+        "{} has no action {}; valid actions: {}",
+        tool.name,
+        quote(action),
+        actions.join(", ")
+    );
+    if let Some(near) = closest(action, actions.iter().copied()) {
+        msg.push_str(&format!(" (did you mean {}?)", quote(near)));
+    }
+    ToolError::new(
+        ErrorCode::UnknownAction,
+        msg,
+        "task_help schemas lists every tool+action",
     )
 }
 

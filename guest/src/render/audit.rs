@@ -1,19 +1,21 @@
 //! `task_audit get` results: an aligned table of events (time, agent, kind,
 //! target, compact data), newest first as returned.
 
+use super::action::{Headline, Render};
 use super::fmt::{self, str_of};
 use super::lists::more_line;
+use super::lists::table_size;
 use super::table::{Table, cell};
 use super::{Line, LineBuf, Span, Style, line};
-use crate::results::{AuditPage, from_json};
+use crate::actions::audit;
+use crate::results::AuditPage;
 use serde_json::Value;
 
 /// Data columns are cut to this width: the JSON has the rest.
 const DATA_MAX: usize = 80;
 
 /// `get` → `{events, next_cursor}`.
-pub(crate) fn events(data: &Value) -> Option<Vec<Line>> {
-    let page: AuditPage = from_json(data)?;
+pub(crate) fn events(page: AuditPage) -> Option<Vec<Line>> {
     let events = &page.events;
     let mut lines = Vec::new();
     if events.is_empty() {
@@ -122,10 +124,26 @@ fn key_values(data: &Value) -> String {
     }
 }
 
+impl Render for audit::GetEvents {
+    fn render(result: AuditPage) -> Option<Vec<Line>> {
+        events(result)
+    }
+
+    /// A bare table: its headline is its size (`12 events`).
+    fn headline(result: &AuditPage) -> Headline {
+        Headline::Own(table_size(
+            result.events.len(),
+            "event",
+            &result.next_cursor,
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use crate::registry::render_result;
     use crate::render::tests::*;
-    use crate::render::{Style, render_result, to_plain};
+    use crate::render::{Style, to_plain};
     use serde_json::json;
 
     fn event(

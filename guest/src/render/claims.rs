@@ -1,11 +1,12 @@
 //! `task_claims` results: a task claimed (or resumed), nothing to claim and
 //! why, a lease renewed, expired claims released.
 
+use super::action::Render;
 use super::fmt;
 use super::items::id_list;
 use super::{Line, LineBuf, Style, line, task};
-use crate::results::{ClaimJson, ClaimNext, Claimed, Released, TaskJson, Waiting, from_json};
-use serde_json::Value;
+use crate::actions::claims;
+use crate::results::{ClaimJson, ClaimNext, Claimed, Released, TaskJson, Waiting};
 
 /// `lease until 12:15 (15m) · claim_…ZZZZZZ`: when the lease ends, and how
 /// long it lasts counted from the task's last update (when it was granted).
@@ -37,8 +38,8 @@ fn lease_line(task: &TaskJson, claim: Option<&ClaimJson>) -> Option<Line> {
 }
 
 /// `claim_next` → `{task, claim, resumed?}` or `{task: null, waiting}`.
-pub(crate) fn claimed_next(data: &Value) -> Option<Vec<Line>> {
-    let waiting = match from_json(data)? {
+pub(crate) fn claimed_next(result: ClaimNext) -> Option<Vec<Line>> {
+    let waiting = match result {
         ClaimNext::Claimed(claimed) => return Some(claimed_lines(&claimed)),
         ClaimNext::Nothing(nothing) => nothing.waiting,
     };
@@ -99,8 +100,8 @@ fn waiting_line(waiting: &Waiting) -> Line {
 }
 
 /// `refresh` → `{task, claim}`.
-pub(crate) fn refreshed(data: &Value) -> Option<Vec<Line>> {
-    let Claimed { task: t, claim, .. } = from_json(data)?;
+pub(crate) fn refreshed(result: Claimed) -> Option<Vec<Line>> {
+    let Claimed { task: t, claim, .. } = result;
     let mut head = LineBuf::new();
     head.push("↻ renewed ", Style::Accent);
     task::name(&t, &mut head);
@@ -110,11 +111,11 @@ pub(crate) fn refreshed(data: &Value) -> Option<Vec<Line>> {
 }
 
 /// `release_expired` → `{released: [task ids], remaining}`.
-pub(crate) fn released(data: &Value) -> Option<Vec<Line>> {
+pub(crate) fn released(result: Released) -> Option<Vec<Line>> {
     let Released {
         released: ids,
         remaining,
-    } = from_json(data)?;
+    } = result;
     if ids.is_empty() {
         return Some(vec![line("no expired claims", Style::Muted)]);
     }
@@ -132,10 +133,29 @@ pub(crate) fn released(data: &Value) -> Option<Vec<Line>> {
     Some(lines)
 }
 
+impl Render for claims::ClaimNextTask {
+    fn render(result: ClaimNext) -> Option<Vec<Line>> {
+        claimed_next(result)
+    }
+}
+
+impl Render for claims::RefreshClaim {
+    fn render(result: Claimed) -> Option<Vec<Line>> {
+        refreshed(result)
+    }
+}
+
+impl Render for claims::ReleaseExpired {
+    fn render(result: Released) -> Option<Vec<Line>> {
+        released(result)
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use crate::registry::render_result;
     use crate::render::tests::*;
-    use crate::render::{Style, render_result, to_plain};
+    use crate::render::{Style, to_plain};
     use serde_json::json;
 
     fn running() -> serde_json::Value {

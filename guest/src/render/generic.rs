@@ -13,7 +13,7 @@ const ROWS_MAX: usize = 30;
 const VALUE_MAX: usize = 100;
 
 /// Renders any value compactly; never empty.
-pub(crate) fn render(data: &Value) -> Vec<Line> {
+pub fn render(data: &Value) -> Vec<Line> {
     match data {
         Value::Object(map) if map.is_empty() => vec![line("ok", Style::Muted)],
         Value::Object(map) => {
@@ -55,7 +55,8 @@ fn more(total: usize) -> Option<Line> {
 
 #[cfg(test)]
 mod tests {
-    use crate::render::{render_result, to_plain};
+    use crate::registry::render_result;
+    use crate::render::to_plain;
     use serde_json::json;
 
     #[test]

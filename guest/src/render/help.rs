@@ -3,15 +3,14 @@
 
 use super::fmt::{self, str_of};
 use super::{Line, LineBuf, Style, line};
-use crate::results::{HelpResult, from_json};
+use crate::results::HelpResult;
 use serde_json::Value;
 
 /// Examples longer than this are cut (the model got them whole).
 const EXAMPLE_MAX: usize = 240;
 
 /// Any `task_help` action: sections present in the data, in reading order.
-pub(crate) fn help(data: &Value) -> Option<Vec<Line>> {
-    let help: HelpResult = from_json(data)?;
+pub(crate) fn help(help: HelpResult) -> Option<Vec<Line>> {
     let mut lines = Vec::new();
     if let Some(steps) = &help.workflow {
         lines.push(line("Workflow", Style::Strong));
@@ -114,7 +113,8 @@ fn signature(tool: &str, action: &str, def: &Value) -> Line {
 
 #[cfg(test)]
 mod tests {
-    use crate::render::{Style, render_result, to_plain};
+    use crate::registry::render_result;
+    use crate::render::{Style, to_plain};
     use serde_json::json;
 
     #[test]

@@ -1,12 +1,13 @@
 //! `task_items` results: tasks created, added in bulk, updated, reordered,
 //! deleted. Each says what happened in a header, then shows the task rows.
 
+use super::action::Render;
 use super::fmt;
 use super::table::{Align, Table, cell};
 use super::{Line, LineBuf, Style, line, task};
+use crate::actions::{items, items_update, reorder};
 use crate::model::Status;
-use crate::results::{Moved, Reordered, TaskResult, TasksDeleted, TasksResult, from_json};
-use serde_json::Value;
+use crate::results::{Moved, Reordered, TaskResult, TasksDeleted, TasksResult};
 
 /// Moved tasks listed before `… N more`: a person checks where the first
 /// ones landed.
@@ -26,8 +27,8 @@ fn header(mark: &str, verb: &str, style: Style, list_id: Option<&str>, prep: &st
 }
 
 /// `create` → `{task}`.
-pub(crate) fn created(data: &Value) -> Option<Vec<Line>> {
-    let TaskResult { task: t } = from_json(data)?;
+pub(crate) fn created(result: TaskResult) -> Option<Vec<Line>> {
+    let TaskResult { task: t } = result;
     let mut lines = vec![header(
         "✓",
         "created task",
@@ -41,8 +42,8 @@ pub(crate) fn created(data: &Value) -> Option<Vec<Line>> {
 
 /// `add_many` → `{tasks}` in the order given; dependencies inside the
 /// batch resolve to positions.
-pub(crate) fn added(data: &Value) -> Option<Vec<Line>> {
-    let TasksResult { tasks } = from_json(data)?;
+pub(crate) fn added(result: TasksResult) -> Option<Vec<Line>> {
+    let TasksResult { tasks } = result;
     let list_id = tasks.iter().find_map(|t| fmt::opt(&t.list_id));
     let verb = format!("added {}", fmt::plural(tasks.len(), "task"));
     let mut lines = vec![header("✓", &verb, Style::Success, list_id, "to")];
@@ -52,8 +53,8 @@ pub(crate) fn added(data: &Value) -> Option<Vec<Line>> {
 
 /// `update` → `{task}`. The result does not say what changed, so the
 /// header names the state the task is now in.
-pub(crate) fn updated(data: &Value) -> Option<Vec<Line>> {
-    let TaskResult { task: t } = from_json(data)?;
+pub(crate) fn updated(result: TaskResult) -> Option<Vec<Line>> {
+    let TaskResult { task: t } = result;
     let (mark, verb, style) = match t.status {
         Some(Status::Done) => ("✓", "task done", Style::Success),
         Some(Status::Canceled) => ("✗", "task canceled", Style::Muted),
@@ -67,8 +68,7 @@ pub(crate) fn updated(data: &Value) -> Option<Vec<Line>> {
 
 /// `reorder` → `{tasks: [{id, position}], shifted}`: the moved tasks at
 /// their new positions, and how many others moved to make room.
-pub(crate) fn reordered(data: &Value) -> Option<Vec<Line>> {
-    let result: Reordered = from_json(data)?;
+pub(crate) fn reordered(result: Reordered) -> Option<Vec<Line>> {
     let mut sorted: Vec<&Moved> = result.tasks.iter().collect();
     sorted.sort_by_key(|t| t.position.unwrap_or(i64::MAX));
     let mut head = LineBuf::new();
@@ -109,8 +109,8 @@ pub(crate) fn reordered(data: &Value) -> Option<Vec<Line>> {
 }
 
 /// `delete` → `{deleted: [task ids]}`.
-pub(crate) fn deleted(data: &Value) -> Option<Vec<Line>> {
-    let TasksDeleted { deleted: ids } = from_json(data)?;
+pub(crate) fn deleted(result: TasksDeleted) -> Option<Vec<Line>> {
+    let TasksDeleted { deleted: ids } = result;
     if ids.is_empty() {
         return Some(vec![line("nothing deleted", Style::Muted)]);
     }
@@ -138,10 +138,41 @@ pub(crate) fn id_list(ids: &[String]) -> Line {
     l.finish()
 }
 
+impl Render for items::CreateTask {
+    fn render(result: TaskResult) -> Option<Vec<Line>> {
+        created(result)
+    }
+}
+
+impl Render for items::AddTasks {
+    fn render(result: TasksResult) -> Option<Vec<Line>> {
+        added(result)
+    }
+}
+
+impl Render for items_update::UpdateTask {
+    fn render(result: TaskResult) -> Option<Vec<Line>> {
+        updated(result)
+    }
+}
+
+impl Render for reorder::ReorderTasks {
+    fn render(result: Reordered) -> Option<Vec<Line>> {
+        reordered(result)
+    }
+}
+
+impl Render for items::DeleteTasks {
+    fn render(result: TasksDeleted) -> Option<Vec<Line>> {
+        deleted(result)
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use crate::registry::render_result;
     use crate::render::tests::*;
-    use crate::render::{Style, render_result, to_plain};
+    use crate::render::{Style, to_plain};
     use serde_json::json;
 
     #[test]

@@ -1,12 +1,13 @@
 //! `task_lists` results: a list created or reused, the aligned list of lists,
 //! one list's details with its tasks, a deleted list.
 
+use super::action::{Headline, Render};
 use super::fmt;
 use super::table::{Table, cell};
 use super::{Line, LineBuf, Span, Style, line, task};
+use crate::actions::{lists, lists_get};
 use crate::model::Visibility;
-use crate::results::{ListCreated, ListDeleted, ListDetail, ListJson, ListsPage, from_json};
-use serde_json::Value;
+use crate::results::{ListCreated, ListDeleted, ListDetail, ListJson, ListsPage};
 
 /// Names longer than this are cut in tables.
 const NAME_MAX: usize = 40;
@@ -47,8 +48,8 @@ fn name(list: &ListJson, max: usize) -> String {
 
 /// `create` → `{list, created}`: a new list, or the existing one that
 /// `get_or_create` returned (said so, since no list was made).
-pub(crate) fn created(data: &Value) -> Option<Vec<Line>> {
-    let ListCreated { list, created } = from_json(data)?;
+pub(crate) fn created(result: ListCreated) -> Option<Vec<Line>> {
+    let ListCreated { list, created } = result;
     let list = &list;
     let mut head = LineBuf::new();
     if created {
@@ -73,8 +74,7 @@ pub(crate) fn created(data: &Value) -> Option<Vec<Line>> {
 
 /// `find` → `{lists, next_cursor}`: one aligned row per list with its
 /// counters; a muted pointer when more pages exist.
-pub(crate) fn found(data: &Value) -> Option<Vec<Line>> {
-    let page: ListsPage = from_json(data)?;
+pub(crate) fn found(page: ListsPage) -> Option<Vec<Line>> {
     let lists = &page.lists;
     let mut lines = Vec::new();
     if lists.is_empty() {
@@ -128,8 +128,7 @@ pub(crate) fn more_line(next_cursor: Option<&str>) -> Option<Line> {
 /// `get` → `{list, counts, tasks?, next_cursor?}`: a header (name, id,
 /// scope, visibility, counters), then the page's tasks in position order,
 /// then a pointer to the next page if there is one.
-pub(crate) fn detail(data: &Value) -> Option<Vec<Line>> {
-    let detail: ListDetail = from_json(data)?;
+pub(crate) fn detail(detail: ListDetail) -> Option<Vec<Line>> {
     let list = &detail.list;
     let tasks = detail.tasks.as_deref();
     let mut head = LineBuf::new();
@@ -173,8 +172,7 @@ pub(crate) fn detail(data: &Value) -> Option<Vec<Line>> {
 }
 
 /// `delete` → `{list_id, deleted_tasks}`.
-pub(crate) fn deleted(data: &Value) -> Option<Vec<Line>> {
-    let result: ListDeleted = from_json(data)?;
+pub(crate) fn deleted(result: ListDeleted) -> Option<Vec<Line>> {
     let id = fmt::opt(&result.list_id);
     let n = result.deleted_tasks;
     if id.is_none() && n.is_none() {
@@ -194,10 +192,56 @@ pub(crate) fn deleted(data: &Value) -> Option<Vec<Line>> {
     Some(vec![l.finish()])
 }
 
+impl Render for lists::CreateList {
+    fn render(result: ListCreated) -> Option<Vec<Line>> {
+        created(result)
+    }
+}
+
+impl Render for lists::FindLists {
+    fn render(result: ListsPage) -> Option<Vec<Line>> {
+        found(result)
+    }
+
+    /// A bare table: its headline is its size (`3 lists`).
+    fn headline(result: &ListsPage) -> Headline {
+        Headline::Own(table_size(result.lists.len(), "list", &result.next_cursor))
+    }
+}
+
+impl Render for lists_get::GetList {
+    fn render(result: ListDetail) -> Option<Vec<Line>> {
+        detail(result)
+    }
+
+    /// The list's name and its counters.
+    fn headline(_result: &ListDetail) -> Headline {
+        Headline::Lines(2)
+    }
+}
+
+/// `3 lists` / `12 events (more pages)`: the headline of a result that
+/// renders as a bare table of `n` rows.
+pub(crate) fn table_size(n: usize, word: &str, next_cursor: &Option<String>) -> Line {
+    let more = if next_cursor.is_some() {
+        " (more pages)"
+    } else {
+        ""
+    };
+    line(format!("{}{more}", fmt::plural(n, word)), Style::Accent)
+}
+
+impl Render for lists::DeleteList {
+    fn render(result: ListDeleted) -> Option<Vec<Line>> {
+        deleted(result)
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use crate::registry::render_result;
     use crate::render::tests::*;
-    use crate::render::{Style, render_result, to_plain};
+    use crate::render::{Style, to_plain};
     use serde_json::json;
 
     #[test]

@@ -1,5 +1,5 @@
-//! Human renderers: every tool+action result, every error and every call,
-//! as lines of styled spans.
+//! Human renderers: every action's result ([`Render`], implemented for the
+//! action's type), every error and every call, as lines of styled spans.
 //!
 //! The model never sees these lines (it gets full ids and the JSON data); a
 //! person reading a terminal does, so ids are shortened, JSON is hidden and
@@ -8,10 +8,10 @@
 //! that does not have the expected shape at all falls back to a generic
 //! key/value view, so a host can always show *something*.
 
+mod action;
 pub(crate) mod audit;
 mod call_line;
 pub(crate) mod claims;
-mod collapsed;
 pub(crate) mod fmt;
 mod generic;
 pub(crate) mod help;
@@ -29,44 +29,8 @@ use serde_json::Value;
 /// style to their own colors (Pi theme, ANSI, plain).
 pub use crate::glue::{Line, Span, Style};
 
-/// Renders a successful result of tool+action (data = the JSON object the tool returned).
-pub fn render_result(tool: &str, action: &str, data: &Value) -> Vec<Line> {
-    // task_help renders every action alike (its data says which sections
-    // it holds), so even an unknown help action gets the help view.
-    let renderer = crate::contract::find_tool(tool).and_then(|t| match t.action(action) {
-        Some(a) => Some(a.render),
-        None if !t.takes_params => t.actions.first().map(|a| a.render),
-        None => None,
-    });
-    let specific = renderer.and_then(|render| render(data));
-    // A specific renderer returns None when the data lacks the shape it
-    // needs; the generic view still shows what came back.
-    match specific {
-        Some(lines) if !lines.is_empty() => lines,
-        _ => generic::render(data),
-    }
-}
-
-/// Renders the reply to a call made with the agent's `arguments` (which
-/// name the action): the result, or the error.
-pub fn render_reply(tool: &str, arguments: &str, reply: &crate::glue::ToolReply) -> Vec<Line> {
-    match &reply.outcome {
-        Ok(_) => {
-            let action = crate::contract::parse_arguments(arguments)
-                .map(|(action, _)| action)
-                .unwrap_or_default();
-            let data = serde_json::from_str(&reply.structured).unwrap_or(Value::Null);
-            render_result(tool, &action, &data)
-        }
-        Err(error) => render_error(error),
-    }
-}
-
-/// Renders the reply folded to what a transcript shows by default: the
-/// headline of the expanded form (or the error) and how many lines it hides.
-pub fn render_collapsed(tool: &str, arguments: &str, reply: &crate::glue::ToolReply) -> Vec<Line> {
-    collapsed::render(tool, arguments, reply)
-}
+pub use action::{Headline, Render, render_as};
+pub use generic::render as generic_view;
 
 /// Renders a failed call: code + message in the error style, then the hint (muted) if non-empty.
 pub fn render_error(err: &ToolError) -> Vec<Line> {

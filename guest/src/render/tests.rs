@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::error::{ErrorCode, ToolError};
+use crate::registry::render_result;
 use serde_json::json;
 
 /// The list id used throughout the fixtures.

@@ -58,7 +58,7 @@ pub(crate) fn load(
     let viewer = Viewer::new(ctx, clock)?;
     if let Some(id) = &view.list_id {
         let params = serde_json::json!({"list_id": id, "include_tasks": false});
-        crate::actions::call_tool("task_lists", "get", &params.to_string(), ctx, store, clock)?;
+        crate::registry::call_tool("task_lists", "get", &params.to_string(), ctx, store, clock)?;
     }
     read::read(store, |tx| {
         let (lists, more_lists) = match &view.list_id {

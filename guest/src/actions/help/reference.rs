@@ -3,15 +3,15 @@
 
 use serde_json::{Map, Value as Json, json};
 
-use crate::contract::{self, TOOLS};
+use crate::contract::{self, Listing};
 use crate::results::HelpExample;
 
 /// The `params` schema of every tool+action (`task_help`'s: no params).
-pub(super) fn schemas() -> Map<String, Json> {
+pub(super) fn schemas(listing: &Listing) -> Map<String, Json> {
     let mut tools = Map::new();
-    for tool in TOOLS.iter() {
+    for (tool, specs) in listing {
         let mut actions = Map::new();
-        for a in tool.actions {
+        for a in specs {
             actions.insert(
                 a.name.into(),
                 json!({"summary": a.summary, "schema": contract::action_schema(tool, a)}),
@@ -23,10 +23,10 @@ pub(super) fn schemas() -> Map<String, Json> {
 }
 
 /// A worked call of every tool+action that takes params.
-pub(super) fn examples() -> Vec<HelpExample> {
+pub(super) fn examples(listing: &Listing) -> Vec<HelpExample> {
     let mut out = Vec::new();
-    for tool in TOOLS.iter().filter(|t| t.takes_params) {
-        for a in tool.actions {
+    for (tool, specs) in listing.iter().filter(|(t, _)| t.takes_params) {
+        for a in specs {
             let params: Json = serde_json::from_str(a.example).unwrap_or(Json::Null);
             out.push(HelpExample {
                 title: a.summary.to_string(),
@@ -36,22 +36,4 @@ pub(super) fn examples() -> Vec<HelpExample> {
         }
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_example_passes_its_own_validator() {
-        for tool in TOOLS.iter() {
-            for a in tool.actions {
-                if !tool.takes_params {
-                    continue;
-                }
-                contract::validate(tool, a, a.example)
-                    .unwrap_or_else(|e| panic!("{} {}: {}", tool.name, a.name, e.message));
-            }
-        }
-    }
 }

@@ -8,7 +8,8 @@ use serde_json::{Map, Value, json};
 use super::{Run, usage_error};
 use crate::error::ToolError;
 use crate::glue::CommandEffect;
-use crate::render::{Style, line, render_result};
+use crate::registry::render_result;
+use crate::render::{Style, line};
 use crate::views::layout::json_lines;
 
 /// Events shown at most (the newest).

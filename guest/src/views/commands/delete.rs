@@ -6,7 +6,8 @@ use serde_json::json;
 use super::{Run, usage_error};
 use crate::context::require_agent;
 use crate::glue::{CommandEffect, Confirmation};
-use crate::render::{fmt, render_result};
+use crate::registry::render_result;
+use crate::render::fmt;
 use crate::results::{ListDetail, from_json};
 use crate::views::read::Viewer;
 

@@ -13,7 +13,7 @@ use crate::views::layout::{field, pack};
 /// The lines of a `task_lists get` result.
 pub(crate) fn lines(data: &Value, width: usize) -> Vec<Line> {
     let Some(detail) = from_json::<ListDetail>(data) else {
-        return crate::render::render_result("task_lists", "get", data);
+        return crate::registry::render_result("task_lists", "get", data);
     };
     let list = &detail.list;
     let mut out = Vec::new();

@@ -14,11 +14,12 @@ use serde_json::Value;
 
 use super::columns;
 use super::layout::fit_all;
-use crate::actions::{Output, call_tool};
+use crate::actions::Output;
 use crate::clock::Clock;
 use crate::context::CallContext;
 use crate::error::{ToolError, ToolResult};
 use crate::glue::{CommandEffect, CommandInfo, CommandOutput};
+use crate::registry::call_tool;
 use crate::render::{Line, Style, line, render_error};
 use crate::store::Store;
 

@@ -2,18 +2,19 @@
 //! `registerTool`): name, title, a prompt description with every action's
 //! signature, the input schema and the annotations.
 
-use crate::contract::{self, ActionSpec, BATCH_ITEM, Param, TOOLS, ToolSpec, Ty};
+use crate::contract::{self, ActionSpec, BATCH_ITEM, Param, ToolSpec, Ty};
 use crate::glue::ToolInfo;
 
-/// The five tools, as the WIT `catalogue` export returns them.
+/// The five tools, as the WIT `catalogue` export returns them: in
+/// published order, each with its actions from the registry.
 pub fn catalogue() -> Vec<ToolInfo> {
-    TOOLS
-        .iter()
-        .map(|t| ToolInfo {
+    super::listing()
+        .into_iter()
+        .map(|(t, actions)| ToolInfo {
             name: t.name.into(),
             title: t.title.into(),
-            description: describe(t),
-            input_schema: contract::tool_input_schema(t).to_string(),
+            description: describe(t, &actions),
+            input_schema: contract::tool_input_schema(t, &actions).to_string(),
             annotations: t.annotations,
             prompt_snippet: t.snippet.into(),
             prompt_guidelines: t.guidelines.iter().map(|g| (*g).into()).collect(),
@@ -22,15 +23,12 @@ pub fn catalogue() -> Vec<ToolInfo> {
 }
 
 /// `purpose` + one signature per action, e.g. `claim_next(list_id, lease_seconds?)`.
-fn describe(tool: &ToolSpec) -> String {
+fn describe(tool: &ToolSpec, actions: &[&ActionSpec]) -> String {
     if !tool.takes_params {
-        return format!(
-            "{} Actions: {}.",
-            tool.purpose,
-            tool.action_names().join(", ")
-        );
+        let names: Vec<&str> = actions.iter().map(|a| a.name).collect();
+        return format!("{} Actions: {}.", tool.purpose, names.join(", "));
     }
-    let sigs: Vec<String> = tool.actions.iter().map(signature).collect();
+    let sigs: Vec<String> = actions.iter().map(|a| signature(a)).collect();
     format!(
         "{} Actions: {}. Every action accepts agent_id; actions on a list accept bypass_private+bypass_reason. See task_help.",
         tool.purpose,

@@ -2,9 +2,9 @@
 //! expands it: the expanded form's headline (or the error and its hint),
 //! then a muted count of the lines expanding would add. One to three lines.
 
-use super::fmt::{arr, plural, str_of};
-use super::{Line, Style, line, render_reply};
+use super::{render_reply, renderer};
 use crate::glue::ToolReply;
+use crate::render::{Headline, Line, Style, line};
 use serde_json::Value;
 
 /// The collapsed lines of `reply` to a call of `tool` with `arguments`.
@@ -17,14 +17,16 @@ pub(crate) fn render(tool: &str, arguments: &str, reply: &ToolReply) -> Vec<Line
                 .map(|(action, _)| action)
                 .unwrap_or_default();
             let data = serde_json::from_str(&reply.structured).unwrap_or(Value::Null);
-            match table_headline(tool, &action, &data) {
+            let headline =
+                renderer(tool, &action).map_or(Headline::Lines(1), |row| row.headline(&data));
+            match headline {
                 // A table has no headline of its own: its size is one.
-                Some(head) => {
+                Headline::Own(head) => {
                     let n = expanded.len();
                     (vec![head], n)
                 }
-                None => {
-                    let keep = headline_lines(tool, &action).min(expanded.len());
+                Headline::Lines(keep) => {
+                    let keep = keep.min(expanded.len());
                     let n = expanded.len() - keep;
                     (expanded.into_iter().take(keep).collect(), n)
                 }
@@ -36,32 +38,6 @@ pub(crate) fn render(tool: &str, arguments: &str, reply: &ToolReply) -> Vec<Line
         lines.push(line(format!("… {rest} more {word}"), Style::Muted));
     }
     lines
-}
-
-/// How many lines of the expanded form make its headline: a list's name
-/// and its counters for `task_lists get`, the first line elsewhere.
-fn headline_lines(tool: &str, action: &str) -> usize {
-    match (tool, action) {
-        ("task_lists", "get") => 2,
-        _ => 1,
-    }
-}
-
-/// `3 lists` / `12 events (more pages)`: the headline of a result that
-/// renders as a bare table.
-fn table_headline(tool: &str, action: &str, data: &Value) -> Option<Line> {
-    let (key, word) = match (tool, action) {
-        ("task_lists", "find") => ("lists", "list"),
-        ("task_audit", "get") => ("events", "event"),
-        _ => return None,
-    };
-    let n = arr(data, key)?.len();
-    let more = if str_of(data, "next_cursor").is_some() {
-        " (more pages)"
-    } else {
-        ""
-    };
-    Some(line(format!("{}{more}", plural(n, word)), Style::Accent))
 }
 
 /// The error's first line and its hint's first line; the rest counted.
@@ -82,7 +58,8 @@ fn split_error(expanded: Vec<Line>) -> (Vec<Line>, usize) {
 #[cfg(test)]
 mod tests {
     use crate::envelope::call;
-    use crate::render::{render_collapsed, render_reply, to_plain};
+    use crate::registry::{render_collapsed, render_reply};
+    use crate::render::to_plain;
     use crate::testing::Harness;
     use serde_json::json;
 
