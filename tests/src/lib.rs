@@ -33,17 +33,31 @@ mod store_under_test;
 /// The test clock's start: `2026-11-30T12:00:00.000Z`.
 pub const T0: i64 = 1_796_040_000_000;
 
-/// The five tools in catalogue order, each with its actions in published order.
-pub const TOOL_ACTIONS: [(&str, &[&str]); 5] = [
-    ("task_lists", &["create", "find", "get", "delete"]),
-    (
-        "task_items",
-        &["create", "add_many", "update", "reorder", "delete"],
-    ),
-    ("task_claims", &["claim_next", "refresh", "release_expired"]),
-    ("task_audit", &["get"]),
-    ("task_help", &["all", "workflow", "schemas", "examples"]),
-];
+/// The tools in catalogue order, each with its actions in published
+/// order, as the component publishes them (its catalogue, read once per
+/// process: the order of the component's registry). `tests/catalogue.rs`
+/// pins the list.
+pub fn tool_actions() -> &'static [(&'static str, Vec<&'static str>)] {
+    static PUBLISHED: std::sync::OnceLock<Vec<(&'static str, Vec<&'static str>)>> =
+        std::sync::OnceLock::new();
+    PUBLISHED.get_or_init(|| {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let mut host = Host::open(config(dir.path().join("catalogue.db"))).expect("a host");
+        let leak = |s: &str| -> &'static str { Box::leak(s.to_owned().into_boxed_str()) };
+        host.catalogue()
+            .expect("the catalogue")
+            .iter()
+            .map(|tool| {
+                let schema = tool.schema();
+                let actions = schema["properties"]["action"]["enum"]
+                    .as_array()
+                    .map(|a| a.iter().filter_map(Value::as_str).map(leak).collect())
+                    .unwrap_or_default();
+                (leak(&tool.name), actions)
+            })
+            .collect()
+    })
+}
 
 /// Where the compiled component is cached for every test process (and the
 /// race workers), so only the first process of a run pays the compilation.

@@ -3,6 +3,26 @@
 
 use tasklists_tests::*;
 
+/// The pin: the five tools in catalogue order, each with its actions in
+/// published order (`tool_actions()` reads the same from the component).
+const TOOL_ACTIONS: [(&str, &[&str]); 5] = [
+    ("task_lists", &["create", "find", "get", "delete"]),
+    (
+        "task_items",
+        &["create", "add_many", "update", "reorder", "delete"],
+    ),
+    ("task_claims", &["claim_next", "refresh", "release_expired"]),
+    ("task_audit", &["get"]),
+    ("task_help", &["all", "workflow", "schemas", "examples"]),
+];
+
+#[test]
+fn the_published_actions_are_the_pinned_ones() {
+    let pinned: Vec<(&str, Vec<&str>)> =
+        TOOL_ACTIONS.iter().map(|(t, a)| (*t, a.to_vec())).collect();
+    assert_eq!(tool_actions(), pinned.as_slice());
+}
+
 #[test]
 fn five_tools_in_order_with_titles_and_descriptions() {
     let db = TestDb::new();

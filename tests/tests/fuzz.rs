@@ -353,7 +353,7 @@ fn any_reply(ids: Vec<String>) -> impl Strategy<Value = ToolReply> {
 
 /// A tool+action: mostly a published pair, sometimes any text.
 fn any_names() -> impl Strategy<Value = (String, String)> {
-    let pairs: Vec<(String, String)> = TOOL_ACTIONS
+    let pairs: Vec<(String, String)> = tool_actions()
         .iter()
         .flat_map(|(t, acts)| acts.iter().map(|a| (t.to_string(), a.to_string())))
         .collect();

@@ -226,11 +226,11 @@ fn well_formed_ids_that_do_not_exist_are_not_found() {
 #[test]
 fn unknown_action_lists_the_valid_ones() {
     let db = TestDb::new();
-    // One wrong action name per tool, in TOOL_ACTIONS order.
+    // One wrong action name per tool, in published order.
     let wrong = ["list", "move", "claim", "list", "help"];
-    for ((tool, valid), action) in TOOL_ACTIONS.into_iter().zip(wrong) {
+    for ((tool, valid), action) in tool_actions().iter().zip(wrong) {
         let e = db.err(A, tool, action, json!({}));
-        let mut needles = vec![tool, action];
+        let mut needles = vec![*tool, action];
         needles.extend_from_slice(valid);
         expect(&e, ErrorCode::UnknownAction, &needles);
     }
@@ -711,8 +711,10 @@ fn task_help_teaches_workflow_rules_schemas_and_examples() {
     let schemas = db.ok(A, "task_help", "schemas", Value::Null)["schemas"].clone();
     // Every tool+action, task_help included (its params: none at all).
     let tools: Vec<&String> = schemas.as_object().unwrap().keys().collect();
-    assert_eq!(tools, TOOL_ACTIONS.map(|(t, _)| t));
-    for &(tool, actions) in &TOOL_ACTIONS {
+    let published: Vec<&str> = tool_actions().iter().map(|(t, _)| *t).collect();
+    assert_eq!(tools, published);
+    for (tool, actions) in tool_actions() {
+        let (tool, actions) = (*tool, actions.as_slice());
         let got: Vec<&String> = schemas[tool].as_object().unwrap().keys().collect();
         assert_eq!(got, actions, "{tool}");
         for action in actions {
@@ -748,7 +750,8 @@ fn task_help_teaches_workflow_rules_schemas_and_examples() {
     let examples = db.ok(A, "task_help", "examples", Value::Null)["examples"].clone();
     let examples = examples.as_array().unwrap();
     assert_eq!(examples.len(), 13, "one example per tool+action");
-    for &(tool, actions) in &TOOL_ACTIONS[..4] {
+    for (tool, actions) in &tool_actions()[..4] {
+        let tool = *tool;
         for action in actions {
             assert!(
                 examples

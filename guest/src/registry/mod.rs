@@ -34,7 +34,7 @@ use crate::text::printable;
 
 /// Every action, in the order hosts publish them: grouped by tool, the
 /// tools in [`TOOLS`] order (a test holds the table to that).
-pub static ACTIONS: [&dyn Row; 17] = [
+pub static ACTIONS: &[&dyn Row] = &[
     &Entry::<lists::CreateList>::ROW,
     &Entry::<lists::FindLists>::ROW,
     &Entry::<lists_get::GetList>::ROW,
@@ -48,10 +48,10 @@ pub static ACTIONS: [&dyn Row; 17] = [
     &Entry::<claims::RefreshClaim>::ROW,
     &Entry::<claims::ReleaseExpired>::ROW,
     &Entry::<audit::GetEvents>::ROW,
-    &Help(help::ALL),
-    &Help(help::WORKFLOW),
-    &Help(help::SCHEMAS),
-    &Help(help::EXAMPLES),
+    &Help::new(help::ALL),
+    &Help::new(help::WORKFLOW),
+    &Help::new(help::SCHEMAS),
+    &Help::new(help::EXAMPLES),
 ];
 
 /// The rows of `tool`, in published order.

@@ -30,8 +30,15 @@ pub trait Row: Sync {
 pub struct Entry<A>(PhantomData<fn() -> A>);
 
 impl<A: Render> Entry<A> {
-    /// The row.
-    pub const ROW: Self = Entry(PhantomData);
+    /// The row. An action runs with validated params in a transaction, so
+    /// its tool must take params (checked when the table is compiled).
+    pub const ROW: Self = {
+        assert!(
+            A::SPEC.tool.takes_params,
+            "an Action of a tool without params"
+        );
+        Entry(PhantomData)
+    };
 }
 
 impl<A: Render> Row for Entry<A> {
@@ -57,7 +64,19 @@ impl<A: Render> Row for Entry<A> {
 
 /// The row of a `task_help` action: no params, no store; it answers from
 /// the registry's own listing.
-pub struct Help(pub &'static ActionSpec);
+pub struct Help(&'static ActionSpec);
+
+impl Help {
+    /// The row of help action `spec`, whose tool takes no params (checked
+    /// when the table is compiled).
+    pub const fn new(spec: &'static ActionSpec) -> Self {
+        assert!(
+            !spec.tool.takes_params,
+            "a help action of a tool with params"
+        );
+        Help(spec)
+    }
+}
 
 impl Row for Help {
     fn spec(&self) -> &'static ActionSpec {

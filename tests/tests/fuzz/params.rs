@@ -397,11 +397,11 @@ fn apply(params: &mut Value, m: &Mutation) {
 /// A tool and action: mostly a published pair, sometimes a wrong pairing
 /// or a random name.
 fn names() -> BoxedStrategy<(String, String)> {
-    let pairs: Vec<(String, String)> = TOOL_ACTIONS
+    let pairs: Vec<(String, String)> = tool_actions()
         .iter()
         .flat_map(|(t, acts)| acts.iter().map(|a| (t.to_string(), a.to_string())))
         .collect();
-    let tools: Vec<String> = TOOL_ACTIONS.iter().map(|(t, _)| t.to_string()).collect();
+    let tools: Vec<String> = tool_actions().iter().map(|(t, _)| t.to_string()).collect();
     let actions: Vec<String> = pairs.iter().map(|(_, a)| a.clone()).collect();
     let odd = || {
         prop_oneof![
@@ -491,7 +491,7 @@ fn truncate(text: &str, at: Index) -> String {
 pub fn step(seed: &Seed) -> BoxedStrategy<Step> {
     let seed_params = {
         // Valid-param strategies are built per pair once, then chosen.
-        let table: Vec<((String, String), BoxedStrategy<String>)> = TOOL_ACTIONS
+        let table: Vec<((String, String), BoxedStrategy<String>)> = tool_actions()
             .iter()
             .flat_map(|(t, acts)| acts.iter().map(move |a| (t.to_string(), a.to_string())))
             .map(|(t, a)| {
