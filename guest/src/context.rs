@@ -5,7 +5,7 @@ use crate::error::{ErrorCode, ToolError, ToolResult};
 use crate::ids::{AGENT_ID_RULE, is_agent_id};
 use crate::text::quote;
 
-pub use crate::glue::CallContext;
+pub use crate::bindings::CallContext;
 
 /// No identity, no workspace, no thread.
 impl Default for CallContext {

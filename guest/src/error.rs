@@ -5,7 +5,7 @@
 
 use crate::store::StoreError;
 
-pub use crate::glue::{ErrorCode, ToolError};
+pub use crate::bindings::{ErrorCode, ToolError};
 
 impl ErrorCode {
     /// The wire name of the code, e.g. `invalid_params`.

@@ -1,10 +1,15 @@
 //! The tasklists component: persistent, ordered, shareable task lists for AI
 //! agents. Every rule, validation, help text and renderer lives here as plain
-//! Rust (testable natively with `cargo test`); `glue.rs` generates the WIT
-//! bindings (the boundary types are used as they are, on every target; the
-//! exports exist on wasm only) and `store/wit.rs` adapts the imports.
+//! Rust (testable natively with `cargo test`). `bindings.rs` generates the
+//! WIT bindings (the boundary types are used as they are, on every target),
+//! `exports.rs` implements the exports (wasm only) and `store/wit.rs` adapts
+//! the imports. Modules depend one way, bottom to top
+//! (`scripts/guest-layers` checks it): bindings; text, ids, clock, store,
+//! schema; error; contract; context, model, results, text_budget; actions;
+//! render; registry; views; envelope; exports.
 
 pub mod actions;
+mod bindings;
 pub mod clock;
 pub mod context;
 pub mod contract;
@@ -21,7 +26,8 @@ pub mod text;
 pub mod text_budget;
 pub mod views;
 
-mod glue;
+#[cfg(target_arch = "wasm32")]
+mod exports;
 
 #[cfg(test)]
 pub mod testing;

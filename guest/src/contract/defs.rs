@@ -4,7 +4,7 @@
 //! registry lists them.
 
 use super::{Param, ToolSpec, Ty};
-use crate::glue::ToolAnnotations;
+use crate::bindings::ToolAnnotations;
 use crate::ids::IdKind;
 
 /// Task statuses.

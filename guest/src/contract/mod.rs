@@ -24,7 +24,7 @@ pub use request::{parse_arguments, shown_name, unknown_action, unknown_tool};
 pub use suggest::closest as closest_name;
 pub use validate::{Params, validate};
 
-use crate::glue::ToolAnnotations;
+use crate::bindings::ToolAnnotations;
 use crate::ids::IdKind;
 
 /// The shape and limits of one parameter.

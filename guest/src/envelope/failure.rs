@@ -6,8 +6,8 @@
 //! whether it may simply retry, are decided here, like every other reply's.
 
 use super::reply;
+use crate::bindings::{CallFailure, FailureKind, WriteState};
 use crate::error::{ErrorCode, ToolError};
-use crate::glue::{CallFailure, FailureKind, WriteState};
 
 const BUG_HINT: &str = "this is a bug in tasklists; the next call starts afresh, retry once and report it if it persists";
 const HOST_BUG_HINT: &str =
@@ -20,7 +20,7 @@ const APPLIED_HINT: &str =
 const MAY_BE_APPLIED_HINT: &str = "check with task_lists get before retrying: if the change is there, repeating the call would apply it twice";
 
 /// The reply for `failure`.
-pub fn failed(failure: &CallFailure) -> crate::glue::ToolReply {
+pub fn failed(failure: &CallFailure) -> crate::bindings::ToolReply {
     reply(Err(error(failure)))
 }
 
@@ -106,7 +106,7 @@ fn format_duration(ms: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::glue::exports::tasklists::component::tools::SizeLimit;
+    use crate::bindings::exports::tasklists::component::tools::SizeLimit;
 
     fn failure(kind: FailureKind, writes: WriteState) -> CallFailure {
         CallFailure {

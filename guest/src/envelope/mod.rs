@@ -10,11 +10,11 @@ pub use crate::contract::{parse_arguments, unknown_tool};
 pub use failure::{describe as describe_failure, failed};
 
 use crate::actions::Output;
+use crate::bindings::ToolReply;
 use crate::clock::Clock;
 use crate::context::CallContext;
 use crate::contract::find_tool;
 use crate::error::ToolResult;
-use crate::glue::ToolReply;
 use crate::registry::call_tool;
 use crate::store::Store;
 use crate::text::json_text;

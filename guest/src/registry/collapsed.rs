@@ -3,7 +3,7 @@
 //! then a muted count of the lines expanding would add. One to three lines.
 
 use super::{render_reply, renderer};
-use crate::glue::ToolReply;
+use crate::bindings::ToolReply;
 use crate::render::{Headline, Line, Style, line};
 use serde_json::Value;
 

@@ -23,11 +23,11 @@ use crate::actions::{
     Output, Request, audit, claims, help, items, items_update, lists, lists_get, printable_error,
     reorder,
 };
+use crate::bindings::ToolReply;
 use crate::clock::Clock;
 use crate::context::CallContext;
 use crate::contract::{self, Listing, TOOLS, ToolSpec};
 use crate::error::ToolResult;
-use crate::glue::ToolReply;
 use crate::render::{Line, generic_view, render_error};
 use crate::store::Store;
 use crate::text::printable;

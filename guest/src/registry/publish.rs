@@ -2,8 +2,8 @@
 //! `registerTool`): name, title, a prompt description with every action's
 //! signature, the input schema and the annotations.
 
+use crate::bindings::ToolInfo;
 use crate::contract::{self, ActionSpec, BATCH_ITEM, Param, ToolSpec, Ty};
-use crate::glue::ToolInfo;
 
 /// The five tools, as the WIT `catalogue` export returns them: in
 /// published order, each with its actions from the registry.

@@ -27,7 +27,7 @@ use serde_json::Value;
 
 /// Style tokens, spans and lines are the WIT `ui` types: hosts map each
 /// style to their own colors (Pi theme, ANSI, plain).
-pub use crate::glue::{Line, Span, Style};
+pub use crate::bindings::{Line, Span, Style};
 
 pub use action::{Headline, Render, render_as};
 pub use generic::render as generic_view;

@@ -4,7 +4,7 @@
 //! `testing.rs`).
 
 use super::{Dialect, Rows, Store, StoreError, Tx, Value};
-use crate::glue::tasklists::component::{clock as wclock, store as wstore};
+use crate::bindings::tasklists::component::{clock as wclock, store as wstore};
 use crate::schema::dialect::DialectSql;
 
 /// The WIT store, seen through the domain's [`Store`] trait.

@@ -5,10 +5,10 @@
 use super::frame::MAX_CONTENT;
 use super::read::{self, Viewer};
 use super::visible;
+use crate::bindings::{WidgetMode, WidgetView};
 use crate::clock::Clock;
 use crate::context::CallContext;
 use crate::error::ToolResult;
-use crate::glue::{WidgetMode, WidgetView};
 use crate::model::{Counts, ListRow, Status, TaskRow};
 use crate::store::Store;
 

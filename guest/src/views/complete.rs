@@ -4,10 +4,10 @@
 use super::commands::widget::ACTIONS;
 use super::read::{self, Viewer};
 use super::visible;
+use crate::bindings::Completion;
 use crate::clock::Clock;
 use crate::context::CallContext;
 use crate::error::ToolResult;
-use crate::glue::Completion;
 use crate::render::fmt;
 use crate::store::Store;
 

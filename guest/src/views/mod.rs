@@ -24,10 +24,10 @@ mod unreachable;
 pub(crate) mod visible;
 mod widget;
 
-use crate::clock::Clock;
-use crate::glue::{
+use crate::bindings::{
     CallContext, CommandEffect, CommandInfo, Completion, Line, StoreDown, WidgetView,
 };
+use crate::clock::Clock;
 use crate::render::{Style, line};
 use crate::store::Store;
 

@@ -4,7 +4,7 @@
 //! show it at once while the store does not answer.
 
 use super::frame;
-use crate::glue::StoreDown;
+use crate::bindings::StoreDown;
 use crate::render::{Line, LineBuf, Style};
 
 /// One line, `✗ store unreachable: <why>`, cut to `width` columns.

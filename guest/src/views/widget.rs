@@ -12,7 +12,7 @@
 use super::board::{Board, Group};
 use super::frame::{self, MAX_CONTENT};
 use super::rows;
-use crate::glue::WidgetMode;
+use crate::bindings::WidgetMode;
 use crate::model::TaskRow;
 use crate::render::{Line, Style, fmt, line};
 

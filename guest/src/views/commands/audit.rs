@@ -6,8 +6,8 @@
 use serde_json::{Map, Value, json};
 
 use super::{Run, usage_error};
+use crate::bindings::CommandEffect;
 use crate::error::ToolError;
-use crate::glue::CommandEffect;
 use crate::registry::render_result;
 use crate::render::{Style, line};
 use crate::views::layout::json_lines;

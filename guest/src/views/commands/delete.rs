@@ -4,8 +4,8 @@
 use serde_json::json;
 
 use super::{Run, usage_error};
+use crate::bindings::{CommandEffect, Confirmation};
 use crate::context::require_agent;
-use crate::glue::{CommandEffect, Confirmation};
 use crate::registry::render_result;
 use crate::render::fmt;
 use crate::results::{ListDetail, from_json};

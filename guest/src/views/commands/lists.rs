@@ -2,7 +2,7 @@
 //! find an id fast and paste it), or their JSON metadata with counts.
 
 use super::{Run, note, usage_error};
-use crate::glue::CommandEffect;
+use crate::bindings::CommandEffect;
 use crate::model::ListRow;
 use crate::render::table::{Table, cell};
 use crate::render::{Line, Style, fmt};

@@ -5,8 +5,8 @@
 use serde_json::json;
 
 use super::{Run, detail, lists::nothing_here, usage_error};
+use crate::bindings::{Choice, CommandEffect};
 use crate::contract::MAX_TASK_PAGE;
-use crate::glue::{Choice, CommandEffect};
 use crate::views::complete::list_options;
 use crate::views::layout::json_lines;
 

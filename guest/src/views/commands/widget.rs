@@ -2,7 +2,7 @@
 //! keeps; the component names the change and words the confirmation.
 
 use super::{Run, usage_error};
-use crate::glue::{CommandEffect, WidgetAction, WidgetChange};
+use crate::bindings::{CommandEffect, WidgetAction, WidgetChange};
 use crate::render::{Style, line};
 
 /// The widget actions, their words and what each confirmation says.

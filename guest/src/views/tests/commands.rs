@@ -5,7 +5,7 @@ use insta::assert_snapshot;
 use serde_json::json;
 
 use super::*;
-use crate::glue::{CommandEffect, CommandOutput};
+use crate::bindings::{CommandEffect, CommandOutput};
 use crate::views::{commands, run_command};
 
 /// Runs a command as `agent` at `width` and describes its effect; every

@@ -13,8 +13,8 @@ mod widget;
 
 use serde_json::{Value, json};
 
+use crate::bindings::{Line, Style};
 use crate::context::CallContext;
-use crate::glue::{Line, Style};
 use crate::render::fmt;
 use crate::store::{Store, StoreError, Tx};
 use crate::testing::Harness;

@@ -5,7 +5,7 @@ use insta::assert_snapshot;
 use serde_json::json;
 
 use super::*;
-use crate::glue::{WidgetMode, WidgetView};
+use crate::bindings::{WidgetMode, WidgetView};
 use crate::views::widget;
 
 /// The widget of `agent` at `width`, checked against the hard rules (ten

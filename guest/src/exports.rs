@@ -1,0 +1,84 @@
+//! The component's exports, at the top of the crate (wasm only): the WIT
+//! `tools` and `ui` interfaces forwarded to plain Rust, each call handed the
+//! imported store and clock (`store/wit.rs`).
+
+#![allow(
+    unsafe_code,
+    reason = "the export macro of the generated bindings emits the component's entry points"
+)]
+
+use crate::bindings::exports::tasklists::component::tools::Guest as ToolsGuest;
+use crate::bindings::exports::tasklists::component::ui::Guest as UiGuest;
+use crate::bindings::{
+    CallContext, CallFailure, CommandEffect, CommandInfo, Completion, FailureKind, Line, StoreDown,
+    ToolError, ToolInfo, ToolReply, WidgetView,
+};
+use crate::store::wit::{WitClock, WitStore};
+use crate::{envelope, registry, render, views};
+
+struct Component;
+crate::bindings::export!(Component with_types_in crate::bindings);
+
+impl ToolsGuest for Component {
+    fn call(tool: String, arguments: String, ctx: CallContext) -> ToolReply {
+        envelope::call(&tool, &arguments, &ctx, &WitStore, &WitClock)
+    }
+
+    fn call_action(tool: String, action: String, params: String, ctx: CallContext) -> ToolReply {
+        envelope::call_action(&tool, &action, &params, &ctx, &WitStore, &WitClock)
+    }
+
+    fn failed(failure: CallFailure) -> ToolReply {
+        envelope::failed(&failure)
+    }
+
+    fn describe_failure(kind: FailureKind) -> String {
+        envelope::describe_failure(&kind)
+    }
+
+    fn catalogue() -> Vec<ToolInfo> {
+        registry::catalogue()
+    }
+}
+
+impl UiGuest for Component {
+    fn render_result(tool: String, action: String, data: String) -> Vec<Line> {
+        registry::render_result(&tool, &action, &render::parse_input(&data))
+    }
+    fn render_error(e: ToolError) -> Vec<Line> {
+        render::render_error(&e)
+    }
+    fn render_reply(tool: String, arguments: String, reply: ToolReply) -> Vec<Line> {
+        registry::render_reply(&tool, &arguments, &reply)
+    }
+    fn render_call(tool: String, action: String, params: String) -> Vec<Line> {
+        render::render_call(&tool, &action, &render::parse_input(&params))
+    }
+    fn render_collapsed(tool: String, arguments: String, reply: ToolReply) -> Vec<Line> {
+        registry::render_collapsed(&tool, &arguments, &reply)
+    }
+    fn widget(ctx: CallContext, view: WidgetView) -> Vec<Line> {
+        views::widget(&ctx, &view, &WitStore, &WitClock)
+    }
+    fn widget_unreachable(why: StoreDown, width: u32) -> Vec<Line> {
+        views::widget_unreachable(&why, width)
+    }
+    fn commands() -> Vec<CommandInfo> {
+        views::commands()
+    }
+    fn run_command(
+        name: String,
+        args: String,
+        ctx: CallContext,
+        width: u32,
+        confirmed: bool,
+    ) -> CommandEffect {
+        views::run_command(&name, &args, &ctx, width, confirmed, &WitStore, &WitClock)
+    }
+    fn complete(name: String, prefix: String, ctx: CallContext) -> Vec<Completion> {
+        views::complete(&name, &prefix, &ctx, &WitStore, &WitClock)
+    }
+    fn compaction_memory(ctx: CallContext) -> String {
+        views::compaction_memory(&ctx, &WitStore, &WitClock)
+    }
+}
