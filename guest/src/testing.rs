@@ -5,8 +5,7 @@
 use std::cell::Cell;
 use std::cell::RefCell;
 
-use tasklists_store::sqlite::SqliteBackend;
-use tasklists_store::{Backend, BackendOptions, Deadline, TxId};
+use tasklists_store::{BackendOptions, Deadline, Location, Session, TxId};
 
 use crate::actions::Output;
 use crate::clock::Clock;
@@ -18,7 +17,7 @@ use crate::store::{Rows, Store, StoreError, Tx, Value};
 /// A database file in a temporary directory, served by the same SQLite
 /// backend the hosts use (pragmas, error mapping, read-only rules).
 pub struct TestStore {
-    backend: RefCell<SqliteBackend>,
+    backend: RefCell<Session>,
     /// Deleted with the store.
     _dir: tempfile::TempDir,
 }
@@ -32,7 +31,7 @@ impl TestStore {
             deadline: Deadline::new(),
             max_result_bytes: 64 << 20,
         };
-        let backend = SqliteBackend::new(dir.path().join("tasks.db"), options);
+        let backend = Location::from(dir.path().join("tasks.db")).open(options);
         TestStore {
             backend: RefCell::new(backend),
             _dir: dir,

@@ -23,17 +23,6 @@ pub use exports::tasklists::component::ui::{
 };
 pub use tasklists::component::types::{CallContext, ErrorCode, ToolError, ToolReply};
 
-/// What a backend knows of a call's writes, as the component is told it.
-impl From<tasklists_store::WriteState> for WriteState {
-    fn from(state: tasklists_store::WriteState) -> Self {
-        match state {
-            tasklists_store::WriteState::NotApplied => WriteState::NotApplied,
-            tasklists_store::WriteState::Applied => WriteState::Applied,
-            tasklists_store::WriteState::MayBeApplied => WriteState::MayBeApplied,
-        }
-    }
-}
-
 /// The types interface declares no functions; it still needs a `Host`.
 impl tasklists::component::types::Host for crate::state::HostState {}
 

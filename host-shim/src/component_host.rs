@@ -25,7 +25,7 @@ use std::time::Duration;
 use tasklists_store::limits::{
     MAX_CALLS_PER_INSTANCE, REPLY_MEMORY_BYTES, REPLY_TIMEOUT, STDERR_CAPTURE_BYTES,
 };
-use tasklists_store::{BackendOptions, Deadline, sql_budget};
+use tasklists_store::{BackendOptions, Deadline, Session, sql_budget};
 use wasmtime::Store;
 use wasmtime::component::ResourceTable;
 use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
@@ -64,7 +64,7 @@ impl Host {
         // The database first: a wrong path fails at once, before the
         // component is compiled (up to a second on a cold cache).
         let (mut store, deadline) = Self::store(&config);
-        store.backend().connect()?;
+        store.session().connect()?;
         Self::with_store(store, deadline, config)
     }
 
@@ -88,10 +88,10 @@ impl Host {
             deadline: deadline.clone(),
             max_result_bytes: config.memory_limit_bytes,
         };
-        let backend = tasklists_store::open(&config.store, options);
+        let backend = config.store.backend(options);
         #[cfg(feature = "statement-log")]
         let backend = crate::imports::statement_log::wrap(backend, config.statement_log.clone());
-        let store = StoreImport::new(backend);
+        let store = StoreImport::new(Session::new(backend));
         (store, deadline)
     }
 
@@ -353,9 +353,9 @@ impl Host {
         self.deadline.start(sql_budget(self.call_timeout));
         let result = f(&bindings, &mut store);
         self.deadline.clear();
-        let backend = store.data_mut().store.backend();
-        let left_open = backend.end_call();
-        let writes = backend.write_state().into();
+        let session = store.data_mut().store.session();
+        let left_open = session.end_call();
+        let writes = session.write_state().into();
         match result {
             // Returning with a write still open is a component bug that
             // would silently lose the write: say so instead.

@@ -3,6 +3,7 @@
 //! per-call limits.
 
 use napi_derive::napi;
+use std::ffi::OsStr;
 use tasklists_store::Location;
 use tasklists_store::limits;
 
@@ -50,17 +51,23 @@ pub fn host_defaults() -> HostDefaults {
     }
 }
 
-/// The store every host shares by default (`$TASKLISTS_DB`, a file path or
-/// a PostgreSQL connection string, else `$XDG_DATA_HOME/tasklists/tasks.db`,
+/// The store a host opens: `db` as given when it is a non-empty text (a
+/// file path or a PostgreSQL connection string), else the default every
+/// host shares (`$TASKLISTS_DB`, else `$XDG_DATA_HOME/tasklists/tasks.db`,
 /// else `~/.local/share/tasklists/tasks.db`), as text a `Store` opens;
 /// `null` when none can be named. A connection string comes back as given,
 /// password included: print it through `redactLocation`.
 #[napi]
+pub fn resolve_database(db: Option<String>) -> Option<String> {
+    Location::given_or_default(db.as_deref().map(OsStr::new))
+        .map(|location| location.text_lossy().into_owned())
+}
+
+/// The store every host shares by default, as [`resolve_database`] with
+/// no `db`.
+#[napi]
 pub fn default_database() -> Option<String> {
-    Location::default_for_user().map(|location| match &location {
-        Location::SqliteFile(path) => path.to_string_lossy().into_owned(),
-        Location::Postgres(pg) => pg.connection_string().to_string(),
-    })
+    resolve_database(None)
 }
 
 /// `location` (what a `Store` is opened with) as it may be shown: a file
@@ -79,8 +86,5 @@ pub fn redact_location(location: String) -> String {
 /// too before printing them, so no path to the output misses it.
 #[napi]
 pub fn scrub_secrets(location: String, text: String) -> String {
-    match Location::from(location.as_str()) {
-        Location::Postgres(pg) => pg.scrub(&text),
-        Location::SqliteFile(_) => text,
-    }
+    Location::from(location.as_str()).scrub(&text)
 }

@@ -3,14 +3,11 @@
 //! component wraps each call in `beginCall` / `endCall`, exactly as the
 //! wasmtime host does around an instance call.
 
-use crate::errors::{host_bug, store_error};
-use crate::values::{SqlRows, SqlValue, from_rows, to_values};
+use crate::convert::{SqlRows, SqlValue, from_rows, host_bug, store_error, to_values};
 use napi::bindgen_prelude::BigInt;
 use napi_derive::napi;
 use std::time::Duration;
-use tasklists_store::{
-    Backend, BackendOptions, Deadline, Dialect, Location, TxId, WriteState, limits, sql_budget,
-};
+use tasklists_store::{BackendOptions, Deadline, Location, Session, TxId, limits, sql_budget};
 
 /// How a [`Store`] is opened; a field left out takes every host's default.
 #[napi(object)]
@@ -26,7 +23,7 @@ type Result<T> = napi::Result<T, String>;
 /// One connection to the store the component reads and writes.
 #[napi]
 pub struct Store {
-    backend: Box<dyn Backend>,
+    backend: Session,
     deadline: Deadline,
     /// Test-only: how long the next commit sleeps before and after its
     /// SQL COMMIT (see [`Store::delay_next_commit`]).
@@ -46,22 +43,19 @@ impl Store {
             max_result_bytes: None,
         });
         let deadline = Deadline::new();
-        let backend = tasklists_store::open(
-            &Location::from(location.as_str()),
-            BackendOptions {
-                busy_timeout: options
-                    .busy_timeout_ms
-                    .map_or(limits::DEFAULT_BUSY_TIMEOUT, |ms| {
-                        Duration::from_millis(u64::from(ms))
-                    }),
-                deadline: deadline.clone(),
-                // As in the wasmtime host: a result that could never be
-                // copied into the component's capped memory is refused.
-                max_result_bytes: options
-                    .max_result_bytes
-                    .map_or(limits::DEFAULT_MEMORY_LIMIT_BYTES, |n| n as usize),
-            },
-        );
+        let backend = Location::from(location.as_str()).open(BackendOptions {
+            busy_timeout: options
+                .busy_timeout_ms
+                .map_or(limits::DEFAULT_BUSY_TIMEOUT, |ms| {
+                    Duration::from_millis(u64::from(ms))
+                }),
+            deadline: deadline.clone(),
+            // As in the wasmtime host: a result that could never be
+            // copied into the component's capped memory is refused.
+            max_result_bytes: options
+                .max_result_bytes
+                .map_or(limits::DEFAULT_MEMORY_LIMIT_BYTES, |n| n as usize),
+        });
         Store {
             backend,
             deadline,
@@ -74,11 +68,7 @@ impl Store {
     /// component's `dialect` import).
     #[napi(ts_return_type = "SqlDialect")]
     pub fn dialect(&self) -> String {
-        match self.backend.dialect() {
-            Dialect::Sqlite => "sqlite",
-            Dialect::Postgres => "postgres",
-        }
-        .to_string()
+        self.backend.dialect().wit_case().to_string()
     }
 
     /// The store's own clock, in milliseconds since the Unix epoch (UTC):
@@ -129,12 +119,7 @@ impl Store {
     /// or `may-be-applied` (a COMMIT whose outcome is unknown).
     #[napi(ts_return_type = "WriteState")]
     pub fn write_state(&self) -> String {
-        match self.backend.write_state() {
-            WriteState::NotApplied => "not-applied",
-            WriteState::Applied => "applied",
-            WriteState::MayBeApplied => "may-be-applied",
-        }
-        .to_string()
+        self.backend.write_state().wit_case().to_string()
     }
 
     /// Test-only: the next commit sleeps `before_ms` before sending its

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex, TryLockError};
 use std::time::Duration;
 use tasklists_store::{Location, Watch};
 
-use crate::errors::store_error;
+use crate::convert::store_error;
 
 /// A change check on one store, on a connection of its own.
 #[napi]
@@ -27,7 +27,7 @@ impl ChangeWatch {
     /// asking).
     #[napi(constructor)]
     pub fn new(location: String, limit_ms: u32) -> Self {
-        let mut watch = tasklists_store::watch(&Location::from(location.as_str()));
+        let mut watch = Location::from(location.as_str()).watch();
         watch.set_limit(Duration::from_millis(u64::from(limit_ms)));
         ChangeWatch {
             watch: Arc::new(Mutex::new(watch)),

@@ -2,7 +2,7 @@
 
 use super::output::{Stream, print_lines, print_text};
 use super::{Failure, Globals};
-use tasklists_host::{HostError, OpenError, Span, Style};
+use tasklists_host::{HostError, Span, Style};
 
 /// Prints the catalogue: names and descriptions, or all of it as JSON.
 pub(crate) fn tools(globals: &Globals, json: bool) -> Result<(), Failure> {
@@ -52,15 +52,8 @@ pub(crate) fn tools(globals: &Globals, json: bool) -> Result<(), Failure> {
 /// as whatever a guess at its parts gives.
 pub(crate) fn db_path(globals: &Globals) -> Result<(), Failure> {
     let location = globals.location()?;
-    if let Some(pg) = location.postgres()
-        && let Some(problem) = pg.problem()
-    {
-        return Err(Failure::Host(HostError::Store(
-            OpenError::ConnectionString {
-                location: pg.to_string(),
-                reason: problem.to_string(),
-            },
-        )));
+    if let Some(problem) = location.problem() {
+        return Err(Failure::Host(HostError::Store(problem)));
     }
     print_text(&location.to_string());
     Ok(())

@@ -18,7 +18,7 @@ use args::{Cli, ColorChoice, Command};
 use clap::Parser;
 use std::ffi::OsString;
 use std::process::ExitCode;
-use tasklists_host::{CallContext, Host, HostConfig, HostError, Location, default_location};
+use tasklists_host::{CallContext, Host, HostConfig, HostError, Location};
 
 /// Why a command failed, which decides the exit code.
 pub(crate) enum Failure {
@@ -38,7 +38,7 @@ impl From<HostError> for Failure {
 
 /// What every command needs from the global options.
 pub(crate) struct Globals {
-    /// `--db`, if given (`TASKLISTS_DB` is read by `default_location`).
+    /// `--db`, if given (`TASKLISTS_DB` is read by `Location::given_or_default`).
     pub(crate) db: Option<OsString>,
     /// The caller's context.
     pub(crate) ctx: CallContext,
@@ -47,12 +47,10 @@ pub(crate) struct Globals {
 }
 
 impl Globals {
-    /// The store in effect: `--db`, `TASKLISTS_DB`, then the XDG default.
+    /// The store in effect: `--db`, `TASKLISTS_DB`, then the XDG default
+    /// (the rule every host follows: an empty `--db` counts as none).
     pub(crate) fn location(&self) -> Result<Location, HostError> {
-        match &self.db {
-            Some(db) => Ok(Location::from_os_str(db)),
-            None => default_location(),
-        }
+        Location::given_or_default(self.db.as_deref()).ok_or(HostError::NoDatabasePath)
     }
 
     /// The host on the database in effect, which opens it when a call

@@ -23,7 +23,7 @@ pub(crate) fn run(
     list_id: Option<String>,
     compact: bool,
 ) -> Result<(), Failure> {
-    let mut watch = tasklists_store::watch(&globals.location()?);
+    let mut watch = globals.location()?.watch();
     let mut host = globals.open_host()?;
     let tty = std::io::stdout().is_terminal();
     let color = use_color(globals.color, Stream::Stdout);

@@ -14,7 +14,7 @@ impl wit::Host for HostState {
         }
         Ok(self
             .store
-            .backend()
+            .session()
             .now_ms()
             .unwrap_or_else(|| SystemClock.now_ms()))
     }

@@ -1,5 +1,6 @@
 //! A recording [`Backend`] wrapper (feature `statement-log`): every
-//! transaction operation the component asks of the store, with its SQL,
+//! transaction operation the component asks of the store (under the
+//! session, so only those it lets through), with its SQL,
 //! its parameters, what it returned and how long the backend took.
 //!
 //! The in-process benchmarks replay the log on raw rusqlite, so their
@@ -9,7 +10,7 @@
 
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
-use tasklists_store::{Backend, OpenError, Rows, StoreError, TxId, Value, WriteState};
+use tasklists_store::{Backend, CommitFailure, Dialect, OpenError, Rows, StoreError, Tx, Value};
 
 /// One operation of the `store` import, as the component made it.
 #[derive(Clone, Debug, PartialEq)]
@@ -90,32 +91,28 @@ impl StatementLog {
 /// `inner`, logging into `log`.
 pub(crate) fn wrap(inner: Box<dyn Backend>, log: Option<StatementLog>) -> Box<dyn Backend> {
     match log {
-        Some(log) => Box::new(Recording {
-            inner,
-            log,
-            open: None,
-        }),
+        Some(log) => Box::new(Recording { inner, log }),
         None => inner,
     }
 }
 
+/// A backend that logs what the session asks of it. Under the session, it
+/// sees only transactions that are open: a handle dropped unfinished, or
+/// left open at the end of a call, is an `abandon`.
 struct Recording {
     inner: Box<dyn Backend>,
     log: StatementLog,
-    /// The transaction begun and not yet committed or rolled back: its
-    /// handle dropped is a rollback the log must show.
-    open: Option<TxId>,
 }
 
 impl Recording {
     /// Runs `f` on the backend, timed, and logs `op` with `count` of its
     /// result.
-    fn logged<T>(
+    fn logged<T, E>(
         &mut self,
         op: LoggedOp,
-        f: impl FnOnce(&mut dyn Backend) -> Result<T, StoreError>,
+        f: impl FnOnce(&mut dyn Backend) -> Result<T, E>,
         count: impl FnOnce(&T) -> u64,
-    ) -> Result<T, StoreError> {
+    ) -> Result<T, E> {
         let started = Instant::now();
         let result = f(&mut *self.inner);
         let elapsed = started.elapsed();
@@ -125,7 +122,7 @@ impl Recording {
 }
 
 impl Backend for Recording {
-    fn dialect(&self) -> tasklists_store::Dialect {
+    fn dialect(&self) -> Dialect {
         self.inner.dialect()
     }
 
@@ -141,25 +138,11 @@ impl Backend for Recording {
         self.inner.begin_call();
     }
 
-    fn end_call(&mut self) -> Option<bool> {
-        let left_open = self.inner.end_call();
-        if left_open.is_some() && self.open.take().is_some() {
-            self.log.push(LoggedOp::Abandon, Some(0), Duration::ZERO);
-        }
-        left_open
+    fn begin(&mut self, write: bool) -> Result<(), StoreError> {
+        self.logged(LoggedOp::Begin { write }, |b| b.begin(write), |_| 0)
     }
 
-    fn write_state(&self) -> WriteState {
-        self.inner.write_state()
-    }
-
-    fn begin(&mut self, write: bool) -> Result<TxId, StoreError> {
-        let id = self.logged(LoggedOp::Begin { write }, |b| b.begin(write), |_| 0)?;
-        self.open = Some(id);
-        Ok(id)
-    }
-
-    fn execute(&mut self, tx: TxId, sql: &str, params: &[Value]) -> Result<u64, StoreError> {
+    fn execute(&mut self, tx: &mut Tx, sql: &str, params: &[Value]) -> Result<u64, StoreError> {
         let op = LoggedOp::Execute {
             sql: sql.to_owned(),
             params: params.to_vec(),
@@ -167,7 +150,7 @@ impl Backend for Recording {
         self.logged(op, |b| b.execute(tx, sql, params), |n| *n)
     }
 
-    fn query(&mut self, tx: TxId, sql: &str, params: &[Value]) -> Result<Rows, StoreError> {
+    fn query(&mut self, tx: &mut Tx, sql: &str, params: &[Value]) -> Result<Rows, StoreError> {
         let op = LoggedOp::Query {
             sql: sql.to_owned(),
             params: params.to_vec(),
@@ -175,23 +158,25 @@ impl Backend for Recording {
         self.logged(op, |b| b.query(tx, sql, params), |r| r.rows.len() as u64)
     }
 
-    fn commit(&mut self, tx: TxId) -> Result<(), StoreError> {
-        self.open = self.open.filter(|&open| open != tx);
+    fn in_transaction(&self) -> bool {
+        self.inner.in_transaction()
+    }
+
+    fn commit(&mut self, tx: Tx) -> Result<(), CommitFailure> {
         self.logged(LoggedOp::Commit, |b| b.commit(tx), |_| 0)
     }
 
-    fn rollback(&mut self, tx: TxId) -> Result<(), StoreError> {
-        self.open = self.open.filter(|&open| open != tx);
-        self.logged(LoggedOp::Rollback, |b| b.rollback(tx), |_| 0)
+    fn rollback(&mut self) -> Result<(), StoreError> {
+        self.logged(LoggedOp::Rollback, |b| b.rollback(), |_| 0)
     }
 
-    fn abandon(&mut self, tx: TxId) {
-        // Called for every dropped handle: only one still open rolls back.
+    fn abandon(&mut self) {
         let started = Instant::now();
-        self.inner.abandon(tx);
-        if self.open == Some(tx) {
-            self.open = None;
-            self.log.push(LoggedOp::Abandon, Some(0), started.elapsed());
-        }
+        self.inner.abandon();
+        self.log.push(LoggedOp::Abandon, Some(0), started.elapsed());
+    }
+
+    fn end_call(&mut self) -> bool {
+        self.inner.end_call()
     }
 }

@@ -1,11 +1,14 @@
-//! The `store` import: the WIT interface mapped onto a [`Backend`], and
-//! nothing else. The `transaction` resource holds only the backend's
-//! transaction id; the backend outlives instances (a trapped instance is
-//! discarded, its connection is kept).
+//! The `store` import: the WIT interface mapped onto a [`Session`], and
+//! the one place the wasmtime host converts the store's types to and from
+//! their bindings (values, rows, errors, dialect, write state). The
+//! `transaction` resource holds only the session's transaction id; the
+//! session outlives instances (a trapped instance is discarded, its
+//! connection is kept).
 
+use crate::bindings::WriteState as WitWriteState;
 use crate::bindings::tasklists::component::store as wit;
 use crate::state::HostState;
-use tasklists_store::{Backend, Rows, StoreError, TxId, Value};
+use tasklists_store::{Dialect, Rows, Session, StoreError, TxId, Value, WriteState};
 use wasmtime::component::Resource;
 
 #[cfg(any(test, feature = "fault-injection"))]
@@ -17,99 +20,125 @@ pub struct Transaction {
     id: TxId,
 }
 
-/// The store a component instance reaches: a backend, and (in test
+/// The store a component instance reaches: a session, and (in test
 /// builds) the faults armed around it.
 pub(crate) struct StoreImport {
-    backend: Box<dyn Backend>,
+    session: Session,
     #[cfg(any(test, feature = "fault-injection"))]
     pub(crate) faults: Faults,
 }
 
 impl StoreImport {
-    /// The import over `backend`.
-    pub(crate) fn new(backend: Box<dyn Backend>) -> Self {
+    /// The import over `session`.
+    pub(crate) fn new(session: Session) -> Self {
         StoreImport {
-            backend,
+            session,
             #[cfg(any(test, feature = "fault-injection"))]
             faults: Faults::default(),
         }
     }
 
-    /// The backend, for what the host does around calls.
-    pub(crate) fn backend(&mut self) -> &mut dyn Backend {
-        &mut *self.backend
+    /// The session, for what the host does around calls.
+    pub(crate) fn session(&mut self) -> &mut Session {
+        &mut self.session
     }
 
     /// Starts a tool call.
     pub(crate) fn begin_call(&mut self) {
         #[cfg(any(test, feature = "fault-injection"))]
         self.faults.begin_call();
-        self.backend.begin_call();
+        self.session.begin_call();
     }
 }
 
-fn to_value(v: wit::Value) -> Value {
-    match v {
-        wit::Value::Null => Value::Null,
-        wit::Value::Integer(i) => Value::Integer(i),
-        wit::Value::Real(f) => Value::Real(f),
-        wit::Value::Text(s) => Value::Text(s),
-        wit::Value::Blob(b) => Value::Blob(b),
+impl From<wit::Value> for Value {
+    fn from(v: wit::Value) -> Self {
+        match v {
+            wit::Value::Null => Value::Null,
+            wit::Value::Integer(i) => Value::Integer(i),
+            wit::Value::Real(f) => Value::Real(f),
+            wit::Value::Text(s) => Value::Text(s),
+            wit::Value::Blob(b) => Value::Blob(b),
+        }
     }
 }
 
-fn to_wit(v: Value) -> wit::Value {
-    match v {
-        Value::Null => wit::Value::Null,
-        Value::Integer(i) => wit::Value::Integer(i),
-        Value::Real(f) => wit::Value::Real(f),
-        Value::Text(s) => wit::Value::Text(s),
-        Value::Blob(b) => wit::Value::Blob(b),
+impl From<Value> for wit::Value {
+    fn from(v: Value) -> Self {
+        match v {
+            Value::Null => wit::Value::Null,
+            Value::Integer(i) => wit::Value::Integer(i),
+            Value::Real(f) => wit::Value::Real(f),
+            Value::Text(s) => wit::Value::Text(s),
+            Value::Blob(b) => wit::Value::Blob(b),
+        }
     }
 }
 
-fn to_wit_rows(rows: Rows) -> wit::Rows {
-    wit::Rows {
-        columns: rows.columns,
-        rows: rows
-            .rows
-            .into_iter()
-            .map(|row| row.into_iter().map(to_wit).collect())
-            .collect(),
+impl From<Rows> for wit::Rows {
+    fn from(rows: Rows) -> Self {
+        wit::Rows {
+            columns: rows.columns,
+            rows: rows
+                .rows
+                .into_iter()
+                .map(|row| row.into_iter().map(Into::into).collect())
+                .collect(),
+        }
     }
 }
 
-fn to_wit_error(e: StoreError) -> wit::StoreError {
-    match e {
-        StoreError::Busy(m) => wit::StoreError::Busy(m),
-        StoreError::Constraint(m) => wit::StoreError::Constraint(m),
-        StoreError::InvalidState(m) => wit::StoreError::InvalidState(m),
-        StoreError::Io(m) => wit::StoreError::Io(m),
-        StoreError::Corrupt(m) => wit::StoreError::Corrupt(m),
-        StoreError::Sql(m) => wit::StoreError::Sql(m),
-        StoreError::Other(m) => wit::StoreError::Other(m),
+impl From<StoreError> for wit::StoreError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::Busy(m) => wit::StoreError::Busy(m),
+            StoreError::Constraint(m) => wit::StoreError::Constraint(m),
+            StoreError::InvalidState(m) => wit::StoreError::InvalidState(m),
+            StoreError::Io(m) => wit::StoreError::Io(m),
+            StoreError::Corrupt(m) => wit::StoreError::Corrupt(m),
+            StoreError::Sql(m) => wit::StoreError::Sql(m),
+            StoreError::Other(m) => wit::StoreError::Other(m),
+        }
     }
 }
 
+impl From<Dialect> for wit::SqlDialect {
+    fn from(dialect: Dialect) -> Self {
+        match dialect {
+            Dialect::Sqlite => wit::SqlDialect::Sqlite,
+            Dialect::Postgres => wit::SqlDialect::Postgres,
+        }
+    }
+}
+
+/// What the session knows of a call's writes, as the component is told it.
+impl From<WriteState> for WitWriteState {
+    fn from(state: WriteState) -> Self {
+        match state {
+            WriteState::NotApplied => WitWriteState::NotApplied,
+            WriteState::Applied => WitWriteState::Applied,
+            WriteState::MayBeApplied => WitWriteState::MayBeApplied,
+        }
+    }
+}
+
+/// A statement's parameters.
 fn params(values: Vec<wit::Value>) -> Vec<Value> {
-    values.into_iter().map(to_value).collect()
+    values.into_iter().map(Into::into).collect()
 }
 
 impl wit::Host for HostState {
     fn dialect(&mut self) -> wasmtime::Result<wit::SqlDialect> {
-        Ok(match self.store.backend.dialect() {
-            tasklists_store::Dialect::Sqlite => wit::SqlDialect::Sqlite,
-            tasklists_store::Dialect::Postgres => wit::SqlDialect::Postgres,
-        })
+        Ok(self.store.session.dialect().into())
     }
 
     fn begin(
         &mut self,
         write: bool,
     ) -> wasmtime::Result<Result<Resource<Transaction>, wit::StoreError>> {
-        match self.store.backend.begin(write) {
+        match self.store.session.begin(write) {
             Ok(id) => Ok(Ok(self.table.push(Transaction { id })?)),
-            Err(e) => Ok(Err(to_wit_error(e))),
+            Err(e) => Ok(Err(e.into())),
         }
     }
 }
@@ -124,8 +153,8 @@ impl wit::HostTransaction for HostState {
         let id = self.table.get(&tx)?.id;
         #[cfg(any(test, feature = "fault-injection"))]
         self.store.faults.on_execute()?;
-        let result = self.store.backend.execute(id, &sql, &params(values));
-        Ok(result.map_err(to_wit_error))
+        let result = self.store.session.execute(id, &sql, &params(values));
+        Ok(result.map_err(Into::into))
     }
 
     fn query(
@@ -141,12 +170,12 @@ impl wit::HostTransaction for HostState {
             not(any(test, feature = "fault-injection")),
             expect(unused_mut, reason = "only a fault floods the rows")
         )]
-        let mut result = self.store.backend.query(id, &sql, &params(values));
+        let mut result = self.store.session.query(id, &sql, &params(values));
         #[cfg(any(test, feature = "fault-injection"))]
         if let Ok(rows) = &mut result {
             self.store.faults.on_rows(rows);
         }
-        Ok(result.map(to_wit_rows).map_err(to_wit_error))
+        Ok(result.map(Into::into).map_err(Into::into))
     }
 
     fn commit(
@@ -154,17 +183,19 @@ impl wit::HostTransaction for HostState {
         tx: Resource<Transaction>,
     ) -> wasmtime::Result<Result<(), wit::StoreError>> {
         let id = self.table.get(&tx)?.id;
-        let result = self.store.backend.commit(id);
+        let result = self.store.session.commit(id);
         #[cfg(any(test, feature = "fault-injection"))]
-        std::thread::sleep(self.store.faults.on_commit(
-            self.store.backend.write_state() != tasklists_store::WriteState::NotApplied,
-        ));
-        Ok(result.map_err(to_wit_error))
+        std::thread::sleep(
+            self.store
+                .faults
+                .on_commit(self.store.session.write_state() != WriteState::NotApplied),
+        );
+        Ok(result.map_err(Into::into))
     }
 
     fn drop(&mut self, tx: Resource<Transaction>) -> wasmtime::Result<()> {
         let tx = self.table.delete(tx)?;
-        self.store.backend.abandon(tx.id);
+        self.store.session.abandon(tx.id);
         Ok(())
     }
 }

@@ -1,14 +1,12 @@
-//! The seam between a host's `store` import and a database engine: one
-//! connection, one transaction at a time, used by one tool call at a time.
-//! The WIT `store` implementation of each host only maps its bindings onto
-//! this trait; an engine (SQLite today) implements it.
+//! The seam between the generic [`Session`](crate::Session) and a database
+//! engine: the SQL operations of one connection, one transaction at a
+//! time. Transaction handles, the call lifecycle and what a call's writes
+//! came to are the session's; a backend only connects, begins, runs
+//! statements and ends transactions, in the spirit of Spin's
+//! `factor-sqlite` `Connection`.
 
-use crate::{Deadline, Dialect, OpenError, Rows, StoreError, Value, WriteState};
+use crate::{Deadline, Dialect, OpenError, Rows, StoreError, Value};
 use std::time::Duration;
-
-/// Which transaction a handle names. Handles of finished transactions stay
-/// dead: a later use is `invalid-state`, never a different transaction.
-pub type TxId = u64;
 
 /// What every backend is opened with.
 #[derive(Clone, Debug)]
@@ -22,12 +20,32 @@ pub struct BackendOptions {
     pub max_result_bytes: usize,
 }
 
-/// One connection's worth of SQL transactions.
+/// The transaction a session has open, as its statements see it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tx {
+    /// Begun with `write: true`: it holds the write lock.
+    pub write: bool,
+    /// A statement that may write ran in it (set by the backend).
+    pub wrote: bool,
+}
+
+/// Why a commit did not commit.
+#[derive(Debug)]
+pub enum CommitFailure {
+    /// Nothing of the transaction was applied (refused, rolled back).
+    Failed(StoreError),
+    /// The outcome is unknown (the connection was lost during COMMIT) and
+    /// the transaction wrote: its writes may stand.
+    Unknown(StoreError),
+}
+
+/// One connection's worth of SQL: what a kind of store implements.
 ///
-/// The connection is opened on demand (the first `begin`), so what needs no
-/// store works whatever state the database is in, and a backend closes it
-/// after an I/O failure so that the next call sees the database as it is
-/// then.
+/// The connection is opened on demand (the first `begin`), so what needs
+/// no store works whatever state the database is in, and a backend closes
+/// it after an I/O failure so that the next call sees the database as it
+/// is then. The session calls the statement methods only while it has a
+/// transaction open, and `begin` only while it has none.
 pub trait Backend: Send {
     /// The SQL dialect this backend's engine speaks (the component picks
     /// its migrations and the few statements that differ by it).
@@ -44,35 +62,41 @@ pub trait Backend: Send {
     /// once on a bad database calls this before serving.
     fn connect(&mut self) -> Result<(), OpenError>;
 
-    /// Starts a tool call (per-call bookkeeping starts again).
-    fn begin_call(&mut self);
+    /// A tool call starts (a backend's own per-call state starts again).
+    fn begin_call(&mut self) {}
 
-    /// Ends a tool call, whatever happened in it (success, error, trap): a
-    /// transaction left open is rolled back, so a trap never leaves a
-    /// half-done write. Returns what was left open: `Some(true)` for a
-    /// write transaction, `Some(false)` for a read, `None` for nothing.
-    fn end_call(&mut self) -> Option<bool>;
+    /// Opens a transaction, connecting first if need be. `write: true`
+    /// takes the write lock at once, so a write never fails half-way on a
+    /// lock; `write: false` reads one consistent snapshot.
+    fn begin(&mut self, write: bool) -> Result<(), StoreError>;
 
-    /// What the writes of the call in progress (or just ended) came to.
-    fn write_state(&self) -> WriteState;
+    /// Runs a statement in the open transaction; returns the rows it
+    /// changed. Sets `tx.wrote` when the statement may write.
+    fn execute(&mut self, tx: &mut Tx, sql: &str, params: &[Value]) -> Result<u64, StoreError>;
 
-    /// Opens a transaction. `write: true` takes the write lock at once, so
-    /// a write never fails half-way on a lock; `write: false` reads one
-    /// consistent snapshot.
-    fn begin(&mut self, write: bool) -> Result<TxId, StoreError>;
+    /// Runs a statement that returns rows. Sets `tx.wrote` when the
+    /// statement may write (`… RETURNING`).
+    fn query(&mut self, tx: &mut Tx, sql: &str, params: &[Value]) -> Result<Rows, StoreError>;
 
-    /// Runs a statement; returns the rows it changed.
-    fn execute(&mut self, tx: TxId, sql: &str, params: &[Value]) -> Result<u64, StoreError>;
-
-    /// Runs a statement that returns rows.
-    fn query(&mut self, tx: TxId, sql: &str, params: &[Value]) -> Result<Rows, StoreError>;
+    /// Whether the transaction is still open on the connection: an engine
+    /// may end one by itself (SQLite after some I/O errors, a lost
+    /// connection), and its handle must not pretend it is still open.
+    fn in_transaction(&self) -> bool;
 
     /// Commits and ends the transaction (a failed commit rolls back).
-    fn commit(&mut self, tx: TxId) -> Result<(), StoreError>;
+    fn commit(&mut self, tx: Tx) -> Result<(), CommitFailure>;
 
     /// Rolls back and ends the transaction.
-    fn rollback(&mut self, tx: TxId) -> Result<(), StoreError>;
+    fn rollback(&mut self) -> Result<(), StoreError>;
 
-    /// The handle was dropped: an unfinished transaction rolls back.
-    fn abandon(&mut self, tx: TxId);
+    /// Ends the open transaction quietly, rolling it back (a dropped
+    /// handle, the end of a call).
+    fn abandon(&mut self);
+
+    /// The call ended: rolls back whatever the connection still has open
+    /// (`true` if it had something) and does what waited for the end of
+    /// the call (closing a connection an I/O error spoiled).
+    fn end_call(&mut self) -> bool {
+        false
+    }
 }

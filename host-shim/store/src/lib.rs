@@ -2,80 +2,68 @@
 //! import (and, for its value types, inside the component too).
 //!
 //! - [`Value`], [`Rows`], [`StoreError`]: what crosses the `store`
-//!   interface (`wit/store.wit`), as plain Rust. The component's domain code
-//!   and every backend use these; each side of the WIT boundary converts
-//!   them to its generated bindings in one place.
-//! - [`Backend`]: one connection's worth of transactions, the seam every
-//!   host serves the `store` import through (the wasmtime host, a Node
-//!   addon), in the spirit of Spin's `factor-sqlite` `Connection`.
+//!   interface (`wit/store.wit`), as plain Rust; each side of the WIT
+//!   boundary converts them to its generated bindings in one place, the
+//!   WIT case names included ([`StoreError::wit_case`]).
 //! - [`limits`]: the per-call limits every host applies by default.
-//! - [`Location`]: which store a host is pointed at: an SQLite file, or a
-//!   PostgreSQL database named by a libpq connection string
-//!   ([`PgLocation`], shown without its password).
 //! - [`WriteState`]: what a call's writes came to, for a host that could
 //!   not finish it.
+//!
+//! With the `backends` feature (every host's), the store itself:
+//!
+//! - [`Session`]: one connection's worth of transactions, the seam every
+//!   host serves the `store` import through (the wasmtime host, a Node
+//!   addon): transaction handles and the call lifecycle, written once.
+//! - [`Backend`]: the SQL operations of one kind of store, under a session.
+//! - [`Location`]: which store a host is pointed at; [`Location::open`]
+//!   and [`Location::watch`] reach it through its kind's [`Descriptor`].
 //! - [`Watch`]: a cheap "did anything change?" check for hosts that show
 //!   live views (a widget, `watch`), on a connection of its own.
-//! - [`sqlite`]: the SQLite backend (feature `sqlite`, on by default).
-//! - [`postgres`]: the PostgreSQL backend (feature `postgres`, on by
-//!   default; its connection strings are parsed in every build).
+//! - The kinds, one folder each, registered in `registry.rs`: [`sqlite`]
+//!   (a file) and [`postgres`] (a server, named by a libpq connection
+//!   string, shown without its password: [`PgLocation`]).
 //!
-//! [`open`] and [`watch`] pick the backend by location. Nothing here
-//! depends on wasmtime.
+//! Nothing here depends on wasmtime.
 
+#[cfg(feature = "backends")]
 mod backend;
 mod deadline;
+#[cfg(feature = "backends")]
+mod descriptor;
 pub mod limits;
+#[cfg(feature = "backends")]
 mod location;
+#[cfg(feature = "backends")]
 mod open_error;
+#[cfg(feature = "backends")]
 pub mod postgres;
-#[cfg(any(feature = "sqlite", feature = "postgres"))]
+#[cfg(feature = "backends")]
+mod registry;
+#[cfg(feature = "backends")]
+mod session;
+#[cfg(feature = "backends")]
 mod sql_text;
-#[cfg(feature = "sqlite")]
+#[cfg(feature = "backends")]
 pub mod sqlite;
-#[cfg(any(feature = "sqlite", feature = "postgres"))]
-mod unavailable;
 mod value;
+#[cfg(feature = "backends")]
 mod watch;
 mod write_state;
 
-pub use backend::{Backend, BackendOptions, TxId};
+#[cfg(feature = "backends")]
+pub use backend::{Backend, BackendOptions, CommitFailure, Tx};
 pub use deadline::{Deadline, sql_budget};
+#[cfg(feature = "backends")]
+pub use descriptor::{Descriptor, no_problem, no_secrets};
+#[cfg(feature = "backends")]
 pub use location::Location;
+#[cfg(feature = "backends")]
 pub use open_error::OpenError;
+#[cfg(feature = "backends")]
 pub use postgres::PgLocation;
+#[cfg(feature = "backends")]
+pub use session::{Session, TxId};
 pub use value::{Dialect, Rows, StoreError, Value};
+#[cfg(feature = "backends")]
 pub use watch::Watch;
 pub use write_state::WriteState;
-
-/// Opens the backend for `location` (not connected yet: the first
-/// transaction connects, or [`Backend::connect`] does it at once). A kind
-/// of store this build left out opens as a backend whose every call says
-/// so.
-#[cfg(any(feature = "sqlite", feature = "postgres"))]
-pub fn open(location: &Location, options: BackendOptions) -> Box<dyn Backend> {
-    match location {
-        #[cfg(feature = "sqlite")]
-        Location::SqliteFile(path) => Box::new(sqlite::SqliteBackend::new(path.clone(), options)),
-        #[cfg(feature = "postgres")]
-        Location::Postgres(pg) => Box::new(postgres::PostgresBackend::new(pg.clone(), options)),
-        #[allow(unreachable_patterns)]
-        other => {
-            let _ = options;
-            Box::new(unavailable::Unavailable::new(other))
-        }
-    }
-}
-
-/// A change check on the store at `location` (opened when first read).
-#[cfg(any(feature = "sqlite", feature = "postgres"))]
-pub fn watch(location: &Location) -> Box<dyn Watch> {
-    match location {
-        #[cfg(feature = "sqlite")]
-        Location::SqliteFile(path) => Box::new(sqlite::SqliteWatch::new(path.clone())),
-        #[cfg(feature = "postgres")]
-        Location::Postgres(pg) => Box::new(postgres::PostgresWatch::new(pg.clone())),
-        #[allow(unreachable_patterns)]
-        other => Box::new(unavailable::Unavailable::new(other)),
-    }
-}

@@ -1,27 +1,52 @@
 //! Which store a host is pointed at, named by location rather than by a
 //! file path: an SQLite file, or a PostgreSQL server named by a libpq
-//! connection string (a `postgresql://` URL or `key=value` words).
+//! connection string (a `postgresql://` URL or `key=value` words). Which
+//! kinds there are, and how each reads and shows its text, is the
+//! registry's (`registry.rs`): this file names none of them.
 
-use crate::PgLocation;
+use crate::registry::{file_kind, kind_of};
+use crate::{Backend, BackendOptions, Descriptor, OpenError, Session, Watch};
 use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-/// Where the store is. `Display` and `Debug` never show a password.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Location {
-    /// An SQLite database file (created, with its directories, if missing).
-    SqliteFile(PathBuf),
-    /// A database on a PostgreSQL server (which must exist: a host never
-    /// creates databases).
-    Postgres(PgLocation),
+/// Where the store is: its text as given, and the kind of store it names.
+/// `Display` and `Debug` never show a password.
+#[derive(Clone)]
+pub struct Location {
+    kind: &'static Descriptor,
+    text: OsString,
+    /// How it is shown, worked out once.
+    shown: String,
 }
 
 impl Location {
+    /// A location of `kind`.
+    fn new(kind: &'static Descriptor, text: OsString) -> Location {
+        let mut location = Location {
+            kind,
+            text,
+            shown: String::new(),
+        };
+        location.shown = (kind.show)(&location);
+        location
+    }
+
     /// The store every host shares by default, from the process's
     /// environment ([`Location::default_from`]).
     pub fn default_for_user() -> Option<Location> {
         Location::default_from(|key| std::env::var_os(key))
+    }
+
+    /// The store a host was pointed at (`--db`, a `db` option), else the
+    /// default one ([`Location::default_for_user`]); an empty text counts
+    /// as none, as an empty `TASKLISTS_DB` does. `None` when no store can
+    /// be named.
+    pub fn given_or_default(given: Option<&OsStr>) -> Option<Location> {
+        match given.filter(|text| !text.is_empty()) {
+            Some(text) => Some(Location::from_os_str(text)),
+            None => Location::default_for_user(),
+        }
     }
 
     /// The default store for an environment (tests pass a map):
@@ -44,84 +69,137 @@ impl Location {
         path("HOME").map(|home| home.join(".local/share/tasklists/tasks.db").into())
     }
 
-    /// A location as a user writes it (`--db`, `TASKLISTS_DB`): a
-    /// PostgreSQL connection string when [`PgLocation::recognizes`] it,
-    /// else a file path (which need not be UTF-8).
+    /// A location as a user writes it (`--db`, `TASKLISTS_DB`): the first
+    /// registered kind that recognizes the text (a PostgreSQL connection
+    /// string, say), else a file path (which need not be UTF-8).
     pub fn from_os_str(text: &OsStr) -> Location {
         match text.to_str() {
             Some(text) => Location::from(text),
-            None => Location::SqliteFile(PathBuf::from(text)),
+            None => Location::new(file_kind(), text.to_owned()),
         }
+    }
+
+    /// The text as given, secrets included: for opening the same store in
+    /// another process. Never print it; `Display` is for that.
+    pub fn text(&self) -> &OsStr {
+        &self.text
+    }
+
+    /// The text as given, as UTF-8 (what every kind but a file path is).
+    pub fn text_lossy(&self) -> std::borrow::Cow<'_, str> {
+        self.text.to_string_lossy()
+    }
+
+    /// The name of the kind of store (`sqlite`, `postgres`).
+    pub fn kind(&self) -> &'static str {
+        self.kind.name
     }
 
     /// The database file, for a file-backed store.
     pub fn file(&self) -> Option<&Path> {
-        match self {
-            Location::SqliteFile(path) => Some(path),
-            Location::Postgres(_) => None,
-        }
+        self.kind.file.then_some(Path::new(&self.text))
     }
 
-    /// The server store, for a PostgreSQL location.
-    pub fn postgres(&self) -> Option<&PgLocation> {
-        match self {
-            Location::SqliteFile(_) => None,
-            Location::Postgres(pg) => Some(pg),
-        }
+    /// The session on this store, through its kind's backend (not
+    /// connected yet: the first transaction connects, or
+    /// [`Session::connect`] does it at once).
+    pub fn open(&self, options: BackendOptions) -> Session {
+        Session::new(self.backend(options))
+    }
+
+    /// This store's backend alone, for a host that wraps it (a statement
+    /// log) before putting a session over it.
+    pub fn backend(&self, options: BackendOptions) -> Box<dyn Backend> {
+        (self.kind.open)(self, options)
+    }
+
+    /// A change check on this store (opened when first read).
+    pub fn watch(&self) -> Box<dyn Watch> {
+        (self.kind.watch)(self)
+    }
+
+    /// `text` with every secret of this location masked (a PostgreSQL
+    /// password, as given or percent-decoded); a file path has none.
+    pub fn scrub(&self, text: &str) -> String {
+        (self.kind.scrub)(self, text)
+    }
+
+    /// Why the location cannot be used as written, if it cannot: for a
+    /// host that reports it before anything connects (`db-path`).
+    pub fn problem(&self) -> Option<OpenError> {
+        (self.kind.problem)(self)
     }
 }
 
 impl fmt::Display for Location {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Location::SqliteFile(path) => write!(f, "{}", path.display()),
-            Location::Postgres(pg) => write!(f, "{pg}"),
-        }
+        f.write_str(&self.shown)
     }
 }
+
+/// By hand: the text may hold a password.
+impl fmt::Debug for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Location")
+            .field("kind", &self.kind.name)
+            .field("shown", &self.shown)
+            .finish()
+    }
+}
+
+/// Two locations are the same store when their kind and text are.
+impl PartialEq for Location {
+    fn eq(&self, other: &Self) -> bool {
+        self.kind.name == other.kind.name && self.text == other.text
+    }
+}
+
+impl Eq for Location {}
 
 /// A path is always a file, whatever its text looks like.
 impl From<PathBuf> for Location {
     fn from(path: PathBuf) -> Self {
-        Location::SqliteFile(path)
+        Location::new(file_kind(), path.into_os_string())
     }
 }
 
 /// A path is always a file, whatever its text looks like.
 impl From<&Path> for Location {
     fn from(path: &Path) -> Self {
-        Location::SqliteFile(path.to_path_buf())
+        Location::from(path.to_path_buf())
     }
 }
 
 /// A path is always a file, whatever its text looks like.
 impl From<&PathBuf> for Location {
     fn from(path: &PathBuf) -> Self {
-        Location::SqliteFile(path.clone())
+        Location::from(path.clone())
     }
 }
 
 /// Text as a user writes it: see [`Location::from_os_str`].
 impl From<&str> for Location {
     fn from(text: &str) -> Self {
-        if PgLocation::recognizes(text) {
-            Location::Postgres(PgLocation::parse(text))
-        } else {
-            Location::SqliteFile(PathBuf::from(text))
-        }
-    }
-}
-
-impl From<PgLocation> for Location {
-    fn from(pg: PgLocation) -> Self {
-        Location::Postgres(pg)
+        Location::new(kind_of(text), OsString::from(text))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::PgLocation;
     use std::collections::HashMap;
+
+    /// The PostgreSQL side of a location, for the checks below.
+    trait Postgres {
+        fn postgres(&self) -> Option<PgLocation>;
+    }
+
+    impl Postgres for Location {
+        fn postgres(&self) -> Option<PgLocation> {
+            (self.kind() == "postgres").then(|| PgLocation::parse(&self.text_lossy()))
+        }
+    }
 
     const SECRET: &str = "s3cr3t-Pa55";
 
@@ -211,7 +289,7 @@ mod tests {
         for text in ["tasks.db", "/tmp/host=x.db", "hosts=1", "C:\\tasks.db"] {
             assert_eq!(
                 Location::from(text),
-                Location::SqliteFile(PathBuf::from(text)),
+                Location::from(PathBuf::from(text)),
                 "{text}"
             );
         }

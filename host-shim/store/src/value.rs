@@ -71,6 +71,17 @@ pub enum Dialect {
     Postgres,
 }
 
+impl Dialect {
+    /// The WIT `sql-dialect` case (`sqlite`, `postgres`), as hosts that
+    /// carry it by name (the Node addon) spell it.
+    pub fn wit_case(self) -> &'static str {
+        match self {
+            Dialect::Sqlite => "sqlite",
+            Dialect::Postgres => "postgres",
+        }
+    }
+}
+
 /// Rows returned by a query, columns in the order of the SELECT.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Rows {
@@ -97,6 +108,48 @@ pub enum StoreError {
     Sql(String),
     /// Anything else the engine reported.
     Other(String),
+}
+
+impl StoreError {
+    /// The WIT `store-error` case (`busy`, `invalid-state`, …): the one
+    /// spelling hosts and tests that carry the case by name use.
+    pub fn wit_case(&self) -> &'static str {
+        match self {
+            StoreError::Busy(_) => "busy",
+            StoreError::Constraint(_) => "constraint",
+            StoreError::InvalidState(_) => "invalid-state",
+            StoreError::Io(_) => "io",
+            StoreError::Corrupt(_) => "corrupt",
+            StoreError::Sql(_) => "sql",
+            StoreError::Other(_) => "other",
+        }
+    }
+
+    /// The engine's message, without the kind.
+    pub fn message(&self) -> &str {
+        match self {
+            StoreError::Busy(m)
+            | StoreError::Constraint(m)
+            | StoreError::InvalidState(m)
+            | StoreError::Io(m)
+            | StoreError::Corrupt(m)
+            | StoreError::Sql(m)
+            | StoreError::Other(m) => m,
+        }
+    }
+
+    /// The message, taken out of the error.
+    pub fn into_message(self) -> String {
+        match self {
+            StoreError::Busy(m)
+            | StoreError::Constraint(m)
+            | StoreError::InvalidState(m)
+            | StoreError::Io(m)
+            | StoreError::Corrupt(m)
+            | StoreError::Sql(m)
+            | StoreError::Other(m) => m,
+        }
+    }
 }
 
 impl fmt::Display for StoreError {

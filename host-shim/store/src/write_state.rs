@@ -25,6 +25,16 @@ impl WriteState {
     pub fn then(self, next: WriteState) -> WriteState {
         self.max(next)
     }
+
+    /// The WIT `write-state` case (`not-applied`, `applied`,
+    /// `may-be-applied`), as hosts that carry it by name spell it.
+    pub fn wit_case(self) -> &'static str {
+        match self {
+            WriteState::NotApplied => "not-applied",
+            WriteState::Applied => "applied",
+            WriteState::MayBeApplied => "may-be-applied",
+        }
+    }
 }
 
 #[cfg(test)]

@@ -9,8 +9,9 @@ use super::session::Session;
 use super::statements::{
     SERVER_TIME, Timeouts, begin_sql, changes_schema, controls_transaction, may_write,
 };
+use crate::session::finished;
 use crate::{
-    Backend, BackendOptions, Dialect, OpenError, Rows, StoreError, TxId, Value, WriteState,
+    Backend, BackendOptions, CommitFailure, Dialect, OpenError, Rows, StoreError, Tx, Value,
 };
 use futures_util::StreamExt;
 use std::pin::pin;
@@ -33,13 +34,9 @@ const FINISH_FLOOR: Duration = Duration::from_secs(2);
 /// transaction before the server ends it (and releases the write lock).
 const IDLE_MARGIN: Duration = Duration::from_secs(5);
 
-/// The open transaction, as the backend tracks it.
-#[derive(Clone, Debug)]
-struct OpenTx {
-    id: TxId,
-    write: bool,
-    /// A statement that may write ran in it.
-    wrote: bool,
+/// What PostgreSQL adds to the session's record of the open transaction.
+#[derive(Clone, Debug, Default)]
+struct TxState {
     /// A statement that changes the schema ran in it.
     schema: bool,
     /// A statement failed on the server: PostgreSQL aborted the
@@ -49,30 +46,17 @@ struct OpenTx {
 }
 
 /// A store on one PostgreSQL database: the connection (opened on demand),
-/// which transaction is open, what the call in progress did, and the
-/// server's clock.
+/// the state of its transaction, and the server's clock.
 pub struct PostgresBackend {
     location: PgLocation,
     options: BackendOptions,
     session: Option<Session>,
-    next_id: TxId,
-    open: Option<OpenTx>,
-    /// What the writes of the call in progress came to (a connection lost
-    /// during COMMIT leaves it unknown).
-    write_state: WriteState,
+    /// The transaction begun last (only meaningful while one is open).
+    tx: TxState,
     /// The server's clock (Unix ms) as last read, and when.
     clock: Option<(i64, Instant)>,
     /// The clock was read during the call in progress.
     clock_in_call: bool,
-}
-
-/// The finished transaction error every late use of a handle gets.
-fn finished() -> StoreError {
-    StoreError::InvalidState(
-        "this transaction is finished (committed, rolled back, ended with its call, or its \
-         connection was lost)"
-            .into(),
-    )
 }
 
 /// The first integer of the last row a simple query returned.
@@ -81,19 +65,6 @@ fn last_integer(messages: &[SimpleQueryMessage]) -> Option<i64> {
         SimpleQueryMessage::Row(row) => row.get(0).and_then(|t| t.parse().ok()),
         _ => None,
     })
-}
-
-/// The message of an error, without its kind.
-fn message(e: &StoreError) -> &str {
-    match e {
-        StoreError::Busy(m)
-        | StoreError::Constraint(m)
-        | StoreError::InvalidState(m)
-        | StoreError::Io(m)
-        | StoreError::Corrupt(m)
-        | StoreError::Sql(m)
-        | StoreError::Other(m) => m,
-    }
 }
 
 /// What a store call that could not connect returns.
@@ -109,9 +80,7 @@ impl PostgresBackend {
             location,
             options,
             session: None,
-            next_id: 0,
-            open: None,
-            write_state: WriteState::NotApplied,
+            tx: TxState::default(),
             clock: None,
             clock_in_call: false,
         }
@@ -153,17 +122,10 @@ impl PostgresBackend {
         Ok(true)
     }
 
-    /// The open transaction if `id` is it, else `invalid-state`.
-    fn live(&self, id: TxId) -> Result<OpenTx, StoreError> {
-        match &self.open {
-            Some(tx) if tx.id == id => Ok(tx.clone()),
-            _ => Err(finished()),
-        }
-    }
-
     /// Maps a failure and acts on it: a lost connection is dropped (the
-    /// server rolls back what it had open; the next `begin` connects
-    /// anew), a server error marks the open transaction failed.
+    /// server rolls back what it had open, which ends the session's
+    /// transaction; the next `begin` connects anew), a server error marks
+    /// the open transaction failed.
     fn fail(&mut self, failure: Failure, sql: Option<&str>) -> StoreError {
         let closed = self.session.as_ref().and_then(Session::closed_reason);
         let mapped = errors::map(&failure, closed.as_deref(), &self.location);
@@ -173,16 +135,14 @@ impl PostgresBackend {
                 session.cancel();
             }
             self.session = None;
-            self.open = None;
         } else if let Some(code) = failure.code() {
             // A changed table under a cached plan: prepare it again next time.
             if let (Some(sql), Some(session), "0A000") = (sql, &mut self.session, code) {
                 session.forget(sql);
             }
-            if let Some(tx) = &mut self.open {
-                tx.failed
-                    .get_or_insert_with(|| message(&mapped.error).to_string());
-            }
+            self.tx
+                .failed
+                .get_or_insert_with(|| mapped.error.message().to_string());
         }
         mapped.error
     }
@@ -215,9 +175,8 @@ impl PostgresBackend {
         }
     }
 
-    /// The prepared statement for `sql` in transaction `id`.
-    fn prepared(&mut self, id: TxId, sql: &str) -> Result<Statement, StoreError> {
-        self.live(id)?;
+    /// The prepared statement for `sql` in the open transaction.
+    fn prepared(&mut self, sql: &str) -> Result<Statement, StoreError> {
         if controls_transaction(sql) {
             return Err(StoreError::InvalidState(
                 "transactions are controlled with begin / commit / rollback, not SQL".into(),
@@ -232,12 +191,10 @@ impl PostgresBackend {
     }
 
     /// Records what a statement that ran may have done.
-    fn ran(&mut self, sql: &str) {
-        if let Some(tx) = &mut self.open
-            && tx.write
-        {
+    fn ran(&mut self, tx: &mut Tx, sql: &str) {
+        if tx.write {
             tx.wrote |= may_write(sql);
-            tx.schema |= changes_schema(sql);
+            self.tx.schema |= changes_schema(sql);
         }
     }
 
@@ -289,30 +246,12 @@ impl Backend for PostgresBackend {
     }
 
     fn begin_call(&mut self) {
-        self.write_state = WriteState::NotApplied;
         self.clock_in_call = false;
-    }
-
-    fn end_call(&mut self) -> Option<bool> {
-        let left_open = self.open.take().map(|tx| tx.write);
-        if left_open.is_some() {
-            self.roll_back_quietly();
-        }
-        left_open
-    }
-
-    fn write_state(&self) -> WriteState {
-        self.write_state
     }
 
     /// One round trip: BEGIN with the call's timeouts, the write lock for
     /// a writer (see `statements.rs`), and the server's clock.
-    fn begin(&mut self, write: bool) -> Result<TxId, StoreError> {
-        if self.open.is_some() {
-            return Err(StoreError::InvalidState(
-                "a transaction is already open; commit or roll it back first".into(),
-            ));
-        }
+    fn begin(&mut self, write: bool) -> Result<(), StoreError> {
         let sql = begin_sql(write, self.timeouts());
         let mut retried = false;
         let messages = loop {
@@ -344,19 +283,12 @@ impl Backend for PostgresBackend {
         };
         self.clock = Some((now, Instant::now()));
         self.clock_in_call = true;
-        self.next_id += 1;
-        self.open = Some(OpenTx {
-            id: self.next_id,
-            write,
-            wrote: false,
-            schema: false,
-            failed: None,
-        });
-        Ok(self.next_id)
+        self.tx = TxState::default();
+        Ok(())
     }
 
-    fn execute(&mut self, id: TxId, sql: &str, params: &[Value]) -> Result<u64, StoreError> {
-        let statement = self.prepared(id, sql)?;
+    fn execute(&mut self, tx: &mut Tx, sql: &str, params: &[Value]) -> Result<u64, StoreError> {
+        let statement = self.prepared(sql)?;
         params::check(params, statement.params())?;
         let limit = self.limit();
         let session = self.session.as_ref().ok_or_else(finished)?;
@@ -365,7 +297,7 @@ impl Backend for PostgresBackend {
             .execute_raw(&statement, params.iter().map(Param));
         match session.run(limit, run) {
             Ok(changed) => {
-                self.ran(sql);
+                self.ran(tx, sql);
                 // The count of a read is of rows returned, not changed (as
                 // on SQLite, a SELECT changes none).
                 Ok(if may_write(sql) { changed } else { 0 })
@@ -374,8 +306,8 @@ impl Backend for PostgresBackend {
         }
     }
 
-    fn query(&mut self, id: TxId, sql: &str, params: &[Value]) -> Result<Rows, StoreError> {
-        let statement = self.prepared(id, sql)?;
+    fn query(&mut self, tx: &mut Tx, sql: &str, params: &[Value]) -> Result<Rows, StoreError> {
+        let statement = self.prepared(sql)?;
         rows::check_columns(statement.columns())?;
         params::check(params, statement.params())?;
         let columns: Vec<String> = statement
@@ -419,35 +351,39 @@ impl Backend for PostgresBackend {
                 max_bytes >> 10
             ))),
             Ok((rows, _)) => {
-                self.ran(sql);
+                self.ran(tx, sql);
                 Ok(Rows { columns, rows })
             }
             Err(failure) => Err(self.fail(failure, Some(sql))),
         }
     }
 
+    /// A lost connection ends the transaction (the server rolls it back).
+    fn in_transaction(&self) -> bool {
+        self.session.is_some()
+    }
+
     /// A failed commit rolls back. A connection lost during COMMIT leaves
     /// its outcome unknown, and says so: the host never repeats a call, so
     /// nothing is ever applied twice, and the agent is told to look first.
-    fn commit(&mut self, id: TxId) -> Result<(), StoreError> {
-        let tx = self.live(id)?;
-        self.open = None;
-        if let Some(why) = tx.failed {
+    fn commit(&mut self, tx: Tx) -> Result<(), CommitFailure> {
+        let state = std::mem::take(&mut self.tx);
+        if let Some(why) = state.failed {
             self.roll_back_quietly();
-            return Err(StoreError::InvalidState(format!(
+            return Err(CommitFailure::Failed(StoreError::InvalidState(format!(
                 "the transaction was rolled back, not committed: a statement in it failed ({why})"
-            )));
+            ))));
         }
         let limit = self.limit().max(FINISH_FLOOR);
-        let session = self.session.as_mut().ok_or_else(finished)?;
+        let session = self
+            .session
+            .as_mut()
+            .ok_or_else(|| CommitFailure::Failed(finished()))?;
         match session.simple("COMMIT", limit) {
             Ok(_) => {
-                if tx.schema {
+                if state.schema {
                     // Cached plans may now return other columns.
                     session.forget_all();
-                }
-                if tx.write && tx.wrote {
-                    self.write_state = self.write_state.then(WriteState::Applied);
                 }
                 Ok(())
             }
@@ -457,24 +393,21 @@ impl Backend for PostgresBackend {
                     // The server refused it (a deferred constraint, a
                     // conflict) and rolled back; make sure nothing is open.
                     self.roll_back_quietly();
-                    return Err(error);
+                    return Err(CommitFailure::Failed(error));
                 }
                 if !(tx.write && tx.wrote) {
-                    return Err(error);
+                    return Err(CommitFailure::Failed(error));
                 }
-                self.write_state = self.write_state.then(WriteState::MayBeApplied);
-                Err(StoreError::Io(format!(
+                Err(CommitFailure::Unknown(StoreError::Io(format!(
                     "the connection was lost while committing: the write may or may not have \
                      been applied; read it back before repeating it ({})",
-                    message(&error)
-                )))
+                    error.message()
+                ))))
             }
         }
     }
 
-    fn rollback(&mut self, id: TxId) -> Result<(), StoreError> {
-        self.live(id)?;
-        self.open = None;
+    fn rollback(&mut self) -> Result<(), StoreError> {
         let limit = self.limit().max(FINISH_FLOOR);
         let Some(session) = &self.session else {
             return Ok(());
@@ -493,10 +426,7 @@ impl Backend for PostgresBackend {
         }
     }
 
-    fn abandon(&mut self, id: TxId) {
-        if self.live(id).is_ok() {
-            self.open = None;
-            self.roll_back_quietly();
-        }
+    fn abandon(&mut self) {
+        self.roll_back_quietly();
     }
 }

@@ -291,7 +291,6 @@ impl PgLocation {
     }
 
     /// What the string says, or why it cannot be used.
-    #[cfg_attr(not(feature = "postgres"), allow(dead_code))]
     pub(crate) fn info(&self) -> Result<&ConnInfo, &ConnInfoError> {
         self.parsed.as_ref()
     }

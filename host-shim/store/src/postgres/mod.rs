@@ -1,9 +1,10 @@
 //! The PostgreSQL backend: a database on a server that several hosts (on
 //! several machines) share, behind the same [`crate::Backend`] as SQLite.
 //!
+//! - `descriptor`: the kind of store the registry knows: which location
+//!   texts are PostgreSQL's, how they are opened, watched and shown.
 //! - `config`: libpq connection strings (URL or key/value), parsed and
-//!   shown without their password; always built, so every host tells a
-//!   server location from a file path.
+//!   shown without their password.
 //! - `session`: one connection, on a runtime of its own, every wait
 //!   bounded by the call's deadline on both sides (the server's
 //!   `statement_timeout` and `lock_timeout`, and the client's).
@@ -25,32 +26,22 @@
 //! at its first failed statement: later statements fail `invalid-state`,
 //! and its commit rolls back and says why.
 
-#[cfg(feature = "postgres")]
 mod backend;
 mod config;
-#[cfg(feature = "postgres")]
+mod descriptor;
 mod errors;
-#[cfg(feature = "postgres")]
 mod params;
-#[cfg(feature = "postgres")]
 mod rows;
-#[cfg(feature = "postgres")]
 mod search_path;
-#[cfg(feature = "postgres")]
 mod session;
-#[cfg(feature = "postgres")]
 mod statements;
-#[cfg(all(test, feature = "postgres"))]
+#[cfg(test)]
 mod tests;
-#[cfg(feature = "postgres")]
 mod tls;
-#[cfg(feature = "postgres")]
 mod watch;
 
-#[cfg(feature = "postgres")]
 pub use backend::PostgresBackend;
 pub use config::{ConnInfoError, PgLocation, SslMode};
-#[cfg(feature = "postgres")]
+pub use descriptor::DESCRIPTOR;
 pub use statements::WRITE_LOCK_KEY;
-#[cfg(feature = "postgres")]
 pub use watch::PostgresWatch;

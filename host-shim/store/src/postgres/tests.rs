@@ -12,11 +12,26 @@
 
 use super::config::PgLocation;
 use super::{PostgresBackend, PostgresWatch};
-use crate::{Backend, BackendOptions, Deadline, OpenError, StoreError, Value, Watch, WriteState};
+use crate::{BackendOptions, Deadline, OpenError, Session, StoreError, Value, Watch, WriteState};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 mod search_path;
+
+/// A session on a PostgreSQL database, as every host has one.
+type Pg = Session<PostgresBackend>;
+
+impl Pg {
+    /// The backend's process id on the server, for tests that kill it.
+    fn server_pid(&mut self) -> i32 {
+        self.backend_mut().server_pid()
+    }
+}
+
+/// A session on the database at `location`, not connected yet.
+fn open(location: PgLocation, options: BackendOptions) -> Pg {
+    Session::new(Box::new(PostgresBackend::new(location, options)))
+}
 
 const SECRET: &str = "n0t-the-Pa55word";
 
@@ -98,8 +113,8 @@ impl TestDb {
     }
 
     /// A backend on the database, not connected yet.
-    fn backend(&self, busy: Duration, deadline: &Deadline) -> PostgresBackend {
-        PostgresBackend::new(self.location(), options(busy, deadline))
+    fn backend(&self, busy: Duration, deadline: &Deadline) -> Pg {
+        open(self.location(), options(busy, deadline))
     }
 
     fn client(&self) -> postgres::Client {
@@ -135,7 +150,7 @@ fn options(busy: Duration, deadline: &Deadline) -> BackendOptions {
 
 /// A database with `t(id bigserial, name text unique, i bigint, x text,
 /// b bytea, d float8)`, and a backend on it.
-fn setup() -> Option<(TestDb, PostgresBackend)> {
+fn setup() -> Option<(TestDb, Pg)> {
     let db = TestDb::create()?;
     db.client()
         .batch_execute(
@@ -148,15 +163,7 @@ fn setup() -> Option<(TestDb, PostgresBackend)> {
 }
 
 fn kind(e: &StoreError) -> &'static str {
-    match e {
-        StoreError::Busy(_) => "busy",
-        StoreError::Constraint(_) => "constraint",
-        StoreError::InvalidState(_) => "invalid-state",
-        StoreError::Io(_) => "io",
-        StoreError::Corrupt(_) => "corrupt",
-        StoreError::Sql(_) => "sql",
-        StoreError::Other(_) => "other",
-    }
+    e.wit_case()
 }
 
 /// Waits until the server has no session with `pid` any more.
@@ -548,8 +555,7 @@ fn the_write_lock_serializes_read_modify_write() {
 fn a_read_transaction_sees_one_snapshot() {
     let Some((db, mut pg)) = setup() else { return };
     let tx = pg.begin(false).unwrap();
-    let count =
-        |pg: &mut PostgresBackend, tx| pg.query(tx, "SELECT count(*) FROM t", &[]).unwrap().rows;
+    let count = |pg: &mut Pg, tx| pg.query(tx, "SELECT count(*) FROM t", &[]).unwrap().rows;
     assert_eq!(count(&mut pg, tx), [[Value::Integer(0)]]);
     db.client()
         .batch_execute("INSERT INTO t (name) VALUES ('later')")
@@ -688,8 +694,7 @@ fn unreachable_servers_and_bad_strings_are_typed_errors_without_the_password() {
     ];
     for text in &texts {
         let location = PgLocation::parse(text);
-        let mut pg =
-            PostgresBackend::new(location, options(Duration::from_secs(1), &Deadline::new()));
+        let mut pg = open(location, options(Duration::from_secs(1), &Deadline::new()));
         for _ in 0..2 {
             let e = pg.begin(true).unwrap_err();
             assert!(
@@ -703,7 +708,7 @@ fn unreachable_servers_and_bad_strings_are_typed_errors_without_the_password() {
         assert!(!e.to_string().contains(SECRET), "{e}");
         assert_eq!(pg.now_ms(), None, "the host's clock then");
     }
-    let mut pg = PostgresBackend::new(
+    let mut pg = open(
         PgLocation::parse("host=h user=u sslmode=verify"),
         options(Duration::from_secs(1), &Deadline::new()),
     );
@@ -720,7 +725,7 @@ fn a_missing_database_and_a_wrong_password_are_explained() {
     let Some(admin) = admin() else { return };
     let name = format!("tl_store_missing_{}", std::process::id());
     let url = rewrite(&admin, &[("dbname", Some(&name))]);
-    let mut pg = PostgresBackend::new(
+    let mut pg = open(
         PgLocation::parse(&url),
         options(Duration::from_secs(1), &Deadline::new()),
     );
@@ -734,7 +739,7 @@ fn a_missing_database_and_a_wrong_password_are_explained() {
 
     // A wrong password, where the server checks passwords on this route.
     let wrong = rewrite(&admin, &[("password", Some(SECRET))]);
-    let mut pg = PostgresBackend::new(
+    let mut pg = open(
         PgLocation::parse(&wrong),
         options(Duration::from_secs(1), &Deadline::new()),
     );
@@ -838,7 +843,7 @@ fn the_change_number_moves_on_every_event() {
 #[test]
 fn an_oversized_result_is_refused_and_the_transaction_goes_on() {
     let Some(db) = TestDb::create() else { return };
-    let mut pg = PostgresBackend::new(
+    let mut pg = open(
         db.location(),
         BackendOptions {
             max_result_bytes: 4 << 10,
@@ -892,7 +897,7 @@ fn the_connection_is_named_for_the_server() {
     assert_eq!(name.rows, [[Value::Text("tasklists".into())]]);
     pg.commit(tx).unwrap();
     let mine = rewrite(&db.url, &[("application_name", Some("mine"))]);
-    let mut pg = PostgresBackend::new(
+    let mut pg = open(
         PgLocation::parse(&mine),
         options(Duration::from_secs(1), &Deadline::new()),
     );
@@ -917,7 +922,7 @@ fn tls_root() -> Option<String> {
 
 /// Whether the backend on `url` is on TLS (`pg_stat_ssl`), or its error.
 fn on_tls(url: &str) -> Result<bool, StoreError> {
-    let mut pg = PostgresBackend::new(
+    let mut pg = open(
         PgLocation::parse(url),
         options(Duration::from_secs(1), &Deadline::new()),
     );
@@ -1010,7 +1015,7 @@ fn a_server_that_never_answers_costs_the_call_its_deadline_not_a_hang() {
     let location = PgLocation::parse(&format!(
         "postgresql://agent:{SECRET}@127.0.0.1:{port}/tasks"
     ));
-    let mut pg = PostgresBackend::new(location, options(Duration::from_secs(5), &deadline));
+    let mut pg = open(location, options(Duration::from_secs(5), &deadline));
     deadline.start(Duration::from_millis(300));
     let started = Instant::now();
     let e = pg.begin(true).unwrap_err();
@@ -1028,7 +1033,7 @@ fn a_server_that_never_answers_costs_the_call_its_deadline_not_a_hang() {
     let location = PgLocation::parse(&format!(
         "postgresql://agent@127.0.0.1:{port}/tasks?connect_timeout=1"
     ));
-    let mut pg = PostgresBackend::new(location, options(Duration::from_secs(5), &deadline));
+    let mut pg = open(location, options(Duration::from_secs(5), &deadline));
     let started = Instant::now();
     let e = pg.connect().unwrap_err();
     assert!(matches!(e, OpenError::Server { .. }), "{e:?}");

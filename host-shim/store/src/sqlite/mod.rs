@@ -1,4 +1,5 @@
-//! The SQLite backend: one rusqlite connection behind [`Backend`].
+//! The SQLite backend: one rusqlite connection behind [`Backend`], for
+//! a location that is a file path ([`DESCRIPTOR`]).
 //!
 //! The connection is opened when the component first needs it (`begin`),
 //! so what needs no store (`task_help`, the catalogue, the renderers)
@@ -8,6 +9,7 @@
 //! as it is then, so fixing permissions needs no restart.
 
 mod busy;
+mod descriptor;
 mod errors;
 mod open;
 mod statements;
@@ -15,28 +17,21 @@ mod statements;
 mod tests;
 mod watch;
 
+pub use descriptor::DESCRIPTOR;
 pub use open::{enable_wal, open};
 pub use watch::SqliteWatch;
 
+use crate::session::finished;
 use crate::{
-    Backend, BackendOptions, Dialect, OpenError, Rows, StoreError, TxId, Value, WriteState,
+    Backend, BackendOptions, CommitFailure, Dialect, OpenError, Rows, StoreError, Tx, Value,
 };
 use errors::READ_ONLY;
 use rusqlite::Connection;
 use statements::{run_control, run_execute, run_query};
 use std::path::PathBuf;
 
-/// The open transaction, as the backend tracks it.
-#[derive(Clone, Copy, Debug)]
-struct OpenTx {
-    id: TxId,
-    write: bool,
-    /// A statement that may write ran in it.
-    wrote: bool,
-}
-
-/// A store on one SQLite file: the connection (opened on demand), which
-/// transaction is open, and what the call in progress did.
+/// A store on one SQLite file: the connection (opened on demand), and
+/// what it must do when the call ends.
 pub struct SqliteBackend {
     conn: Option<Connection>,
     path: PathBuf,
@@ -44,13 +39,8 @@ pub struct SqliteBackend {
     /// An I/O error happened in this call: close the connection when the
     /// call ends.
     reconnect: bool,
-    next_id: TxId,
-    open: Option<OpenTx>,
     /// Whether this connection already made sure the file is in WAL mode.
     wal: bool,
-    /// What the writes of the call in progress came to: a trap after a
-    /// commit must not claim that nothing was changed.
-    write_state: WriteState,
     /// Which file the connection opened (device, inode): a file renamed
     /// over the path (a restored backup) or deleted is noticed at the next
     /// `begin`, which then reopens the path instead of serving, and
@@ -123,13 +113,6 @@ fn short_read(e: &rusqlite::Error) -> bool {
         .is_some_and(|e| e.extended_code == rusqlite::ffi::SQLITE_IOERR_SHORT_READ)
 }
 
-/// The finished transaction error every late use of a handle gets.
-fn finished() -> StoreError {
-    StoreError::InvalidState(
-        "this transaction is finished (committed, rolled back, or ended with its call)".into(),
-    )
-}
-
 impl SqliteBackend {
     /// A store on the database file at `path`, opened by the first call
     /// that needs it ([`open`] with these options).
@@ -139,10 +122,7 @@ impl SqliteBackend {
             path,
             options,
             reconnect: false,
-            next_id: 0,
-            open: None,
             wal: false,
-            write_state: WriteState::NotApplied,
             opened: None,
             wal_opened: None,
         }
@@ -236,32 +216,6 @@ impl SqliteBackend {
         Ok(())
     }
 
-    /// The open transaction if `id` is it, else `invalid-state`.
-    fn live(&self, id: TxId) -> Result<OpenTx, StoreError> {
-        match self.open {
-            Some(tx) if tx.id == id => Ok(tx),
-            _ => Err(finished()),
-        }
-    }
-
-    /// Records a write, notes an I/O error, and notices when SQLite ended
-    /// the transaction by itself: some errors (disk full, I/O) roll it
-    /// back, and the handle must not pretend it is still open.
-    fn after_statement<T>(
-        &mut self,
-        result: Result<T, StoreError>,
-        wrote: bool,
-    ) -> Result<T, StoreError> {
-        let result = self.note(result);
-        if let Some(tx) = &mut self.open {
-            tx.wrote |= wrote;
-            if self.conn.as_ref().is_none_or(Connection::is_autocommit) {
-                self.open = None;
-            }
-        }
-        result
-    }
-
     /// An I/O error may be the connection's own state (SQLite keeps a
     /// file it opened read-only read-only): the call ends by closing it.
     /// A read-only database is told with the files SQLite needs to write:
@@ -310,23 +264,15 @@ impl Backend for SqliteBackend {
         self.connection().map(drop)
     }
 
-    fn begin_call(&mut self) {
-        self.write_state = WriteState::NotApplied;
-    }
-
-    fn write_state(&self) -> WriteState {
-        self.write_state
-    }
-
-    fn end_call(&mut self) -> Option<bool> {
-        let mut left_open = self.open.take().map(|tx| tx.write);
+    fn end_call(&mut self) -> bool {
+        let mut left_open = false;
         if let Some(conn) = &self.conn
             && !conn.is_autocommit()
         {
             // If even ROLLBACK fails, SQLite rolls back when the next BEGIN
             // fails or the connection closes; there is nothing better to do.
             let _ = conn.execute_batch("ROLLBACK");
-            left_open = left_open.or(Some(true));
+            left_open = true;
         }
         // Not while the connection holds the only way to a removed `-wal`:
         // the next `begin` copies it into the database, then reopens.
@@ -338,14 +284,12 @@ impl Backend for SqliteBackend {
 
     /// `BEGIN IMMEDIATE` for writes (the write lock is taken now), a
     /// deferred `BEGIN` for reads. Opens the connection first if need be.
-    fn begin(&mut self, write: bool) -> Result<TxId, StoreError> {
-        // Between transactions only: the file the path names now is the
-        // one to serve. (Closing the old connection checkpoints its WAL
-        // into the old, unlinked file: it changes nothing anyone sees.)
-        if self.conn.is_some()
-            && self.open.is_none()
-            && self.opened.is_some()
-            && file_identity(&self.path) != self.opened
+    fn begin(&mut self, write: bool) -> Result<(), StoreError> {
+        // Between transactions (the only time the session begins one): the
+        // file the path names now is the one to serve. (Closing the old
+        // connection checkpoints its WAL into the old, unlinked file: it
+        // changes nothing anyone sees.)
+        if self.conn.is_some() && self.opened.is_some() && file_identity(&self.path) != self.opened
         {
             // SQLite does not checkpoint-and-delete the `-wal` of a file
             // that was moved while open, and the next connection would
@@ -355,11 +299,6 @@ impl Backend for SqliteBackend {
                 let _ = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
             }
             self.conn = None;
-        }
-        if self.open.is_some() {
-            return Err(StoreError::InvalidState(
-                "a transaction is already open; commit or roll it back first".into(),
-            ));
         }
         // A read checks its `-wal` before it starts; a write once it holds
         // the write lock, so no other connection can empty the old file and
@@ -395,37 +334,37 @@ impl Backend for SqliteBackend {
                 self.note(begun)?;
             }
         }
-        self.next_id += 1;
-        self.open = Some(OpenTx {
-            id: self.next_id,
-            write,
-            wrote: false,
-        });
-        Ok(self.next_id)
+        Ok(())
     }
 
-    fn execute(&mut self, id: TxId, sql: &str, params: &[Value]) -> Result<u64, StoreError> {
-        let tx = self.live(id)?;
+    /// Notes an I/O error (the call then ends by closing the connection).
+    fn execute(&mut self, tx: &mut Tx, sql: &str, params: &[Value]) -> Result<u64, StoreError> {
         let conn = self.conn.as_ref().ok_or_else(finished)?;
-        let mut wrote = false;
-        let result = run_execute(conn, sql, params, tx.write, &mut wrote);
-        self.after_statement(result, wrote)
+        let result = run_execute(conn, sql, params, tx.write, &mut tx.wrote);
+        self.note(result)
     }
 
-    fn query(&mut self, id: TxId, sql: &str, params: &[Value]) -> Result<Rows, StoreError> {
-        let tx = self.live(id)?;
+    /// Notes an I/O error (the call then ends by closing the connection).
+    fn query(&mut self, tx: &mut Tx, sql: &str, params: &[Value]) -> Result<Rows, StoreError> {
         let conn = self.conn.as_ref().ok_or_else(finished)?;
-        let mut wrote = false;
         let max_bytes = self.options.max_result_bytes;
-        let result = run_query(conn, sql, params, tx.write, max_bytes, &mut wrote);
-        self.after_statement(result, wrote)
+        let result = run_query(conn, sql, params, tx.write, max_bytes, &mut tx.wrote);
+        self.note(result)
     }
 
-    /// A failed commit rolls back: the transaction is over either way.
-    fn commit(&mut self, id: TxId) -> Result<(), StoreError> {
-        let tx = self.live(id)?;
-        self.open = None;
-        let conn = self.conn.as_ref().ok_or_else(finished)?;
+    /// Some errors (disk full, I/O) make SQLite roll the transaction back
+    /// by itself.
+    fn in_transaction(&self) -> bool {
+        self.conn.as_ref().is_some_and(|conn| !conn.is_autocommit())
+    }
+
+    /// A failed commit rolls back: the transaction is over either way, and
+    /// SQLite's COMMIT outcome is always known.
+    fn commit(&mut self, tx: Tx) -> Result<(), CommitFailure> {
+        let conn = self
+            .conn
+            .as_ref()
+            .ok_or_else(|| CommitFailure::Failed(finished()))?;
         let result = run_control(conn, "COMMIT");
         if result.is_err() && !conn.is_autocommit() {
             let _ = conn.execute_batch("ROLLBACK");
@@ -434,10 +373,6 @@ impl Backend for SqliteBackend {
         // a database the component refuses (a newer schema, checked inside
         // its first write transaction) must stay byte-identical. A failed
         // switch (busy) is retried after the next write.
-        // SQLite's COMMIT outcome is always known: a failed one rolled back.
-        if result.is_ok() && tx.wrote {
-            self.write_state = self.write_state.then(WriteState::Applied);
-        }
         if result.is_ok() && tx.wrote && !self.wal {
             self.wal = enable_wal(conn).is_ok();
             // The switch leaves the `-wal` closed until the next
@@ -454,12 +389,10 @@ impl Backend for SqliteBackend {
                 self.note_wal_file();
             }
         }
-        self.note(result)
+        self.note(result).map_err(CommitFailure::Failed)
     }
 
-    fn rollback(&mut self, id: TxId) -> Result<(), StoreError> {
-        self.live(id)?;
-        self.open = None;
+    fn rollback(&mut self) -> Result<(), StoreError> {
         let conn = self.conn.as_ref().ok_or_else(finished)?;
         if conn.is_autocommit() {
             // SQLite already rolled it back (after an I/O error, say).
@@ -468,14 +401,11 @@ impl Backend for SqliteBackend {
         run_control(conn, "ROLLBACK")
     }
 
-    fn abandon(&mut self, id: TxId) {
-        if self.live(id).is_ok() {
-            self.open = None;
-            if let Some(conn) = &self.conn
-                && !conn.is_autocommit()
-            {
-                let _ = conn.execute_batch("ROLLBACK");
-            }
+    fn abandon(&mut self) {
+        if let Some(conn) = &self.conn
+            && !conn.is_autocommit()
+        {
+            let _ = conn.execute_batch("ROLLBACK");
         }
     }
 }

@@ -3,28 +3,38 @@
 
 use super::SqliteBackend;
 use super::errors::{Phase, map_error};
-use crate::{Backend, BackendOptions, Deadline, StoreError, Value};
+use crate::{BackendOptions, Deadline, Session, StoreError, Value};
 use rusqlite::ffi;
 use std::path::Path;
 use std::time::Duration;
 
-fn open_ctx(path: &Path, busy: Duration) -> SqliteBackend {
+/// A session on an SQLite file, as every host has one.
+type Ctx = Session<SqliteBackend>;
+
+impl Ctx {
+    /// The connection, for checks.
+    fn conn(&self) -> &rusqlite::Connection {
+        self.backend().conn()
+    }
+}
+
+fn open_ctx(path: &Path, busy: Duration) -> Ctx {
     open_with(path, busy, &Deadline::new())
 }
 
 /// A store on `path`, connected now.
-fn open_with(path: &Path, busy: Duration, deadline: &Deadline) -> SqliteBackend {
+fn open_with(path: &Path, busy: Duration, deadline: &Deadline) -> Ctx {
     let options = BackendOptions {
         busy_timeout: busy,
         deadline: deadline.clone(),
         max_result_bytes: 1 << 20,
     };
-    let mut ctx = SqliteBackend::new(path.to_path_buf(), options);
+    let mut ctx = Session::new(Box::new(SqliteBackend::new(path.to_path_buf(), options)));
     ctx.connect().unwrap();
     ctx
 }
 
-fn setup() -> (tempfile::TempDir, SqliteBackend) {
+fn setup() -> (tempfile::TempDir, Ctx) {
     let dir = tempfile::tempdir().unwrap();
     let mut ctx = open_ctx(&dir.path().join("t.db"), Duration::from_millis(100));
     let tx = ctx.begin(true).unwrap();
@@ -38,7 +48,7 @@ fn setup() -> (tempfile::TempDir, SqliteBackend) {
     (dir, ctx)
 }
 
-fn count(ctx: &SqliteBackend) -> i64 {
+fn count(ctx: &Ctx) -> i64 {
     ctx.conn()
         .query_row("SELECT count(*) FROM t", [], |r| r.get(0))
         .unwrap()
@@ -48,7 +58,7 @@ fn count(ctx: &SqliteBackend) -> i64 {
 fn only_a_committed_write_switches_to_wal() {
     let dir = tempfile::tempdir().unwrap();
     let mut ctx = open_ctx(&dir.path().join("t.db"), Duration::from_millis(100));
-    let mode = |ctx: &SqliteBackend| -> String {
+    let mode = |ctx: &Ctx| -> String {
         ctx.conn()
             .query_row("PRAGMA journal_mode", [], |r| r.get(0))
             .unwrap()
@@ -227,15 +237,7 @@ fn a_held_write_lock_is_busy_after_the_budget() {
 }
 
 fn kind(e: &StoreError) -> &'static str {
-    match e {
-        StoreError::Busy(_) => "busy",
-        StoreError::Constraint(_) => "constraint",
-        StoreError::InvalidState(_) => "invalid-state",
-        StoreError::Io(_) => "io",
-        StoreError::Corrupt(_) => "corrupt",
-        StoreError::Sql(_) => "sql",
-        StoreError::Other(_) => "other",
-    }
+    e.wit_case()
 }
 
 #[test]
@@ -327,7 +329,7 @@ fn the_change_check_moves_on_every_commit_and_never_creates_the_file() {
     assert!(!path.exists(), "a check must not create the database");
 
     let mut backend = open_ctx(&path, Duration::from_millis(100));
-    let write = |backend: &mut SqliteBackend, n: i64| {
+    let write = |backend: &mut Ctx, n: i64| {
         backend.begin_call();
         let tx = backend.begin(true).unwrap();
         backend
@@ -395,7 +397,7 @@ fn a_file_replaced_under_the_connection_is_reopened_at_the_next_begin() {
 }
 
 /// The names in `t`, read through `ctx` in a read transaction.
-fn names(ctx: &mut SqliteBackend) -> Vec<String> {
+fn names(ctx: &mut Ctx) -> Vec<String> {
     ctx.begin_call();
     let tx = ctx.begin(false).unwrap();
     let rows = ctx
@@ -423,7 +425,7 @@ fn raw_names(path: &Path) -> Vec<String> {
         .collect()
 }
 
-fn insert(ctx: &mut SqliteBackend, name: &str) -> Result<(), StoreError> {
+fn insert(ctx: &mut Ctx, name: &str) -> Result<(), StoreError> {
     ctx.begin_call();
     let result = (|| {
         let tx = ctx.begin(true)?;

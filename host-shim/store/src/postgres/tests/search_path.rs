@@ -2,10 +2,10 @@
 //! a database whose default path is `"$user", tl_own, tl_other`, both
 //! schemas made, so that another schema could stand in for the store's.
 
-use super::{TestDb, client, options};
+use super::{Pg, TestDb, client, open, options};
+use crate::postgres::PostgresWatch;
 use crate::postgres::config::PgLocation;
-use crate::postgres::{PostgresBackend, PostgresWatch};
-use crate::{Backend, Deadline, OpenError, Value, Watch};
+use crate::{Deadline, OpenError, Value, Watch};
 use std::time::Duration;
 
 /// A fresh database with both schemas and that default path.
@@ -25,15 +25,15 @@ fn with_two_schemas() -> Option<TestDb> {
 }
 
 /// A backend on `url`, not connected yet.
-fn backend(url: &str) -> PostgresBackend {
-    PostgresBackend::new(
+fn backend(url: &str) -> Pg {
+    open(
         PgLocation::parse(url),
         options(Duration::from_secs(1), &Deadline::new()),
     )
 }
 
 /// The one text value `sql` returns, on a fresh backend.
-fn one(pg: &mut PostgresBackend, sql: &str) -> Value {
+fn one(pg: &mut Pg, sql: &str) -> Value {
     let tx = pg.begin(false).unwrap();
     let rows = pg.query(tx, sql, &[]).unwrap();
     pg.commit(tx).unwrap();

@@ -1,11 +1,16 @@
-//! The store's values across N-API: parameters arrive in the shape jco
-//! gives WIT's `value` variant (`{tag, val}`, s64 as BigInt, bytes as
-//! Uint8Array); query results leave packed ([`SqlRows`]), and the host
-//! library turns them into jco's `rows` shape.
+//! The store's values and errors across N-API, the addon's one place for
+//! them: parameters arrive in the shape jco gives WIT's `value` variant
+//! (`{tag, val}`, s64 as BigInt, bytes as Uint8Array); query results leave
+//! packed ([`SqlRows`]), and the host library turns them into jco's `rows`
+//! shape; errors leave as exceptions whose `code` is `store:` and the WIT
+//! `store-error` case (`store:busy`, `store:invalid-state`, …), `message`
+//! the engine's words. The host library turns exactly these into the
+//! component's error values; any other exception is a host bug and traps
+//! the call.
 
 use napi::bindgen_prelude::{BigInt, Either4, Float64Array, Uint8Array, Uint32Array};
 use napi_derive::napi;
-use tasklists_store::{Rows, Value};
+use tasklists_store::{Rows, StoreError, Value};
 
 /// One WIT `value`: `tag` is the case (`null`, `integer`, `real`, `text`,
 /// `blob`), `val` its payload.
@@ -133,4 +138,15 @@ pub(crate) fn from_rows(rows: Rows) -> SqlRows {
         text_ends: Uint32Array::from(text_ends),
         blobs,
     }
+}
+
+/// A store error, thrown with its WIT case in `code`.
+pub(crate) fn store_error(e: StoreError) -> napi::Error<String> {
+    let code = format!("store:{}", e.wit_case());
+    napi::Error::new(code, e.into_message())
+}
+
+/// A host bug (a value jco would never pass), in the same error type.
+pub(crate) fn host_bug(e: napi::Error) -> napi::Error<String> {
+    napi::Error::new("host-bug".to_string(), e.reason.clone())
 }
