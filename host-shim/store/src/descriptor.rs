@@ -1,4 +1,4 @@
-//! What a kind of store registers once (`registry.rs`): how a location's
+//! What a kind of store registers once (`backends/mod.rs`): how a location's
 //! text names it, how it is opened and watched, and how its location is
 //! shown. Everything a host knows about a kind of store comes from here,
 //! so a new backend is its folder plus one registration line.

@@ -19,14 +19,17 @@
 //!   and [`Location::watch`] reach it through its kind's [`Descriptor`].
 //! - [`Watch`]: a cheap "did anything change?" check for hosts that show
 //!   live views (a widget, `watch`), on a connection of its own.
-//! - The kinds, one folder each, registered in `registry.rs`: [`sqlite`]
-//!   (a file) and [`postgres`] (a server, named by a libpq connection
-//!   string, shown without its password: [`PgLocation`]).
+//! - The kinds, one folder each under `backends/`, registered in
+//!   `backends/mod.rs`: [`sqlite`] (a file) and [`postgres`] (a server,
+//!   named by a libpq connection string, shown without its password:
+//!   [`PgLocation`]).
 //!
 //! Nothing here depends on wasmtime.
 
 #[cfg(feature = "backends")]
 mod backend;
+#[cfg(feature = "backends")]
+mod backends;
 mod deadline;
 #[cfg(feature = "backends")]
 mod descriptor;
@@ -36,15 +39,9 @@ mod location;
 #[cfg(feature = "backends")]
 mod open_error;
 #[cfg(feature = "backends")]
-pub mod postgres;
-#[cfg(feature = "backends")]
-mod registry;
-#[cfg(feature = "backends")]
 mod session;
 #[cfg(feature = "backends")]
 mod sql_text;
-#[cfg(feature = "backends")]
-pub mod sqlite;
 mod value;
 #[cfg(feature = "backends")]
 mod watch;
@@ -52,6 +49,8 @@ mod write_state;
 
 #[cfg(feature = "backends")]
 pub use backend::{Backend, BackendOptions, CommitFailure, Tx};
+#[cfg(feature = "backends")]
+pub use backends::{postgres, sqlite};
 pub use deadline::{Deadline, sql_budget};
 #[cfg(feature = "backends")]
 pub use descriptor::{Descriptor, no_problem, no_secrets};

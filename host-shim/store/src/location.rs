@@ -2,9 +2,9 @@
 //! file path: an SQLite file, or a PostgreSQL server named by a libpq
 //! connection string (a `postgresql://` URL or `key=value` words). Which
 //! kinds there are, and how each reads and shows its text, is the
-//! registry's (`registry.rs`): this file names none of them.
+//! registry's (`backends/mod.rs`): this file names none of them.
 
-use crate::registry::{file_kind, kind_of};
+use crate::backends::{file_kind, kind_of};
 use crate::{Backend, BackendOptions, Descriptor, OpenError, Session, Watch};
 use std::ffi::{OsStr, OsString};
 use std::fmt;
