@@ -161,8 +161,10 @@ export class NodeHost {
   static async #open(options: HostOptions, storeWrapper?: StoreWrapper): Promise<NodeHost> {
     const native = addon();
     const defaults = native.hostDefaults();
-    // Passed through untouched: a connection string is no path to resolve.
-    const db = options.db || native.defaultDatabase();
+    // The rule every host shares (the store crate's, as the CLI's --db):
+    // the given text untouched (a connection string is no path to
+    // resolve), else the default store.
+    const db = native.resolveDatabase(options.db);
     if (!db) {
       throw new HostError("worker", "no database: pass --db, set TASKLISTS_DB, XDG_DATA_HOME or HOME");
     }
