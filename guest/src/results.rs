@@ -1,5 +1,7 @@
-//! Typed result objects of the tool actions: the tools serialize them into
-//! the contract's JSON, the renderers deserialize them back, so both sides
+//! The contract's task and list objects, which many results hold (each
+//! action's own result type lives with its handler in `crate::actions`),
+//! and the JSON of a result: the tools serialize results into the
+//! contract's JSON, the renderers deserialize them back, so both sides
 //! name the same fields and a renamed field fails the build instead of
 //! blanking a view.
 //!
@@ -10,10 +12,10 @@
 //! falls back to the generic view.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value as Json};
+use serde_json::Value as Json;
 
 use crate::clock::format_ms;
-use crate::model::{Counts, ListRow, Status, TaskForm, TaskRow, Visibility};
+use crate::model::{ListRow, Status, TaskForm, TaskRow, Visibility};
 use crate::text_budget::{self, Cut};
 
 /// The contract's task object: whole (create, update, claims) or as a row
@@ -160,288 +162,6 @@ impl From<&ListRow> for ListJson {
     }
 }
 
-/// `task_lists create` → `{list, created}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ListCreated {
-    /// The new list, or the existing one `get_or_create` found.
-    pub list: ListJson,
-    /// False when an existing list was returned.
-    #[serde(default = "yes")]
-    pub created: bool,
-}
-
-fn yes() -> bool {
-    true
-}
-
-/// A list of a `find` page with its counts.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct ListWithCounts {
-    /// The list object.
-    #[serde(flatten)]
-    pub list: ListJson,
-    /// Its tasks by status.
-    #[serde(default)]
-    pub counts: Counts,
-}
-
-/// `task_lists find` → `{lists, next_cursor}`. The tool fills `lists`
-/// with lists already turned into JSON (a page measures them as it
-/// fills); a renderer reads them as [`ListWithCounts`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ListsPage<T = ListWithCounts> {
-    /// The page's lists.
-    pub lists: Vec<T>,
-    /// Where the next page starts; null on the last one.
-    #[serde(default)]
-    pub next_cursor: Option<String>,
-}
-
-/// `task_lists get` → `{list, counts, tasks?, next_cursor?}`. The tool
-/// fills `tasks` with rows already turned into JSON (a page measures them
-/// as it fills); a renderer reads them as [`TaskJson`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ListDetail<T = TaskJson> {
-    /// The list.
-    pub list: ListJson,
-    /// Counts over the whole list (always set by the tool).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub counts: Option<Counts>,
-    /// One page of tasks, unless `include_tasks: false`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tasks: Option<Vec<T>>,
-    /// With `tasks`: where the next page starts (inner None: last page).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub next_cursor: Option<Option<String>>,
-}
-
-/// `task_items create` and `update` → `{task}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TaskResult {
-    /// The task as stored now.
-    pub task: TaskJson,
-}
-
-/// `task_items add_many` → `{tasks}`, in the order given.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TasksResult {
-    /// The tasks as stored.
-    pub tasks: Vec<TaskJson>,
-}
-
-/// The claim part of a claim result.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct ClaimJson {
-    /// The claim token.
-    pub token: Option<String>,
-    /// End of the lease (RFC 3339).
-    pub expires_at: Option<String>,
-}
-
-impl ClaimJson {
-    /// The claim `task` holds.
-    pub fn of(task: &TaskRow) -> Self {
-        ClaimJson {
-            token: task.claim_token.clone(),
-            expires_at: task.claim_expires_at.map(format_ms),
-        }
-    }
-}
-
-/// `claim_next` (a task handed out) and `refresh` → `{task, claim,
-/// resumed?}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Claimed {
-    /// The claimed task.
-    pub task: TaskJson,
-    /// Its claim (always set by the tools).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub claim: Option<ClaimJson>,
-    /// Set when the caller already held this task.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub resumed: bool,
-}
-
-/// Why nothing could be claimed: open tasks by the first reason that
-/// applies.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Waiting {
-    /// Held by another agent's running lease.
-    #[serde(default)]
-    pub claimed_by_others: i64,
-    /// Waiting on open dependencies.
-    #[serde(default)]
-    pub waiting_on_dependencies: i64,
-    /// Reserved for another agent.
-    #[serde(default)]
-    pub assigned_to_others: i64,
-    /// Paused.
-    #[serde(default)]
-    pub blocked: i64,
-    /// Reasons a newer guest may add (never set by this one).
-    #[serde(flatten)]
-    pub more: Map<String, Json>,
-}
-
-/// `claim_next` with nothing ready → `{task: null, waiting}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct NothingToClaim {
-    /// Always null.
-    #[serde(default)]
-    pub task: (),
-    /// Why.
-    pub waiting: Waiting,
-}
-
-/// `claim_next` → a task or why none.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum ClaimNext {
-    /// A task was handed out (or handed back).
-    Claimed(Box<Claimed>),
-    /// Nothing is ready.
-    Nothing(NothingToClaim),
-}
-
-/// `task_lists delete` → `{list_id, deleted_tasks}`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct ListDeleted {
-    /// The deleted list (always set by the tool).
-    pub list_id: Option<String>,
-    /// Active tasks soft-deleted with it (always set by the tool).
-    pub deleted_tasks: Option<u64>,
-}
-
-/// A task moved by `reorder`, at its new position.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct Moved {
-    /// Task id.
-    pub id: String,
-    /// Its new position (always set by the tool).
-    pub position: Option<i64>,
-}
-
-/// `task_items reorder` → `{tasks, shifted}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Reordered {
-    /// The moved tasks, in the order given.
-    pub tasks: Vec<Moved>,
-    /// How many other tasks moved to make room (always set by the tool).
-    #[serde(default)]
-    pub shifted: Option<u64>,
-}
-
-/// `task_items delete` → `{deleted}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TasksDeleted {
-    /// Ids of the deleted tasks.
-    pub deleted: Vec<String>,
-}
-
-/// `task_claims release_expired` → `{released, remaining}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Released {
-    /// Ids of the tasks given back to todo.
-    pub released: Vec<String>,
-    /// Expired claims left for the next call.
-    #[serde(default)]
-    pub remaining: i64,
-}
-
-/// One audit event. Every key is always present (null when unset); `data`
-/// depends on the kind.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct AuditEvent {
-    /// Event id.
-    pub id: Option<String>,
-    /// When it happened (RFC 3339).
-    pub at: Option<String>,
-    /// Who did it.
-    pub agent_id: Option<String>,
-    /// Event kind (`created`, `status_changed`, …).
-    pub kind: Option<String>,
-    /// The list concerned.
-    pub list_id: Option<String>,
-    /// The task concerned.
-    pub task_id: Option<String>,
-    /// Kind-specific details.
-    pub data: Json,
-}
-
-/// `task_audit get` → `{events, next_cursor}`, newest first. The tool fills
-/// `events` with events already turned into JSON (a page measures them as
-/// it fills); a renderer reads them as [`AuditEvent`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct AuditPage<T = AuditEvent> {
-    /// The page's events.
-    pub events: Vec<T>,
-    /// Where the next page starts; null on the last one.
-    #[serde(default)]
-    pub next_cursor: Option<String>,
-}
-
-/// A worked example call of `task_help`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct HelpExample {
-    /// What it does (the action's summary).
-    pub title: String,
-    /// The tool called.
-    pub tool: String,
-    /// The whole input: `{action, params}`.
-    pub input: Json,
-}
-
-/// A `task_help` result: the sections its action asked for, in reading
-/// order.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct HelpResult {
-    /// The standard workflow, as steps.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub workflow: Option<Vec<String>>,
-    /// The rules.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rules: Option<Vec<String>>,
-    /// Tool → action → `{summary, schema}`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub schemas: Option<Map<String, Json>>,
-    /// Worked calls.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub examples: Option<Vec<HelpExample>>,
-}
-
-/// Cuts the texts of an `add_many` echo (titles, descriptions, notes) so
-/// that its JSON stays within [`ECHO_BYTES`](text_budget::ECHO_BYTES); the rest of each task (ids,
-/// times, assignee, dependencies) is kept. Says whether it cut.
-pub fn fit_batch(echo: &mut TasksResult) -> bool {
-    let total = crate::text::json_text_len(echo);
-    if total <= text_budget::ECHO_BYTES {
-        return false;
-    }
-    let mut texts: Vec<&mut String> = echo
-        .tasks
-        .iter_mut()
-        .flat_map(|t| {
-            [&mut t.description, &mut t.notes, &mut t.outcome]
-                .into_iter()
-                .flatten()
-                .chain([&mut t.title])
-        })
-        .collect();
-    let text_bytes: usize = texts.iter().map(|t| crate::text::json_str_len(t)).sum();
-    let fixed = total - text_bytes;
-    text_budget::fit(
-        &mut texts,
-        text_budget::ECHO_BYTES.saturating_sub(fixed),
-        Cut::Echo,
-    )
-}
-
 /// The JSON of a result (serialization of these types cannot fail).
 pub fn to_json<T: Serialize>(result: &T) -> Json {
     serde_json::to_value(result).unwrap_or(Json::Null)
@@ -455,6 +175,7 @@ pub fn from_json<T: serde::de::DeserializeOwned>(data: &Json) -> Option<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::actions::claims::{ClaimJson, ClaimNext, Claimed, NothingToClaim, Waiting};
 
     fn row() -> TaskRow {
         TaskRow {

@@ -15,7 +15,7 @@
 //!
 //! One `add_many` stores up to 500 such tasks (4 MiB of params), whole; its
 //! result echoes them, so the echo's texts (titles included) are cut when
-//! it would pass [`ECHO_BYTES`] (`results::fit_batch`, [`Cut::Echo`]), and a batch
+//! it would pass [`ECHO_BYTES`] (`actions::items::fit_batch`, [`Cut::Echo`]), and a batch
 //! names at most [`MAX_BATCH_DEPS`] dependencies, the one part of the echo
 //! that cannot be cut.
 
@@ -38,7 +38,7 @@ pub const ECHO_CUT_NOTE: &str =
 
 /// The most `depends_on` entries of one `add_many`, all items together:
 /// the echo keeps every dependency whole (an id is 34 bytes of it), so
-/// they must leave room for the rest (`results::fit_batch`).
+/// they must leave room for the rest (`actions::items::fit_batch`).
 pub const MAX_BATCH_DEPS: usize = 5_000;
 
 /// Why texts are cut: what the marker after each cut text says.
@@ -158,9 +158,10 @@ fn cut(s: &str, max: usize, why: Cut) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::actions::items::{TasksResult, fit_batch};
     use crate::contract::MAX_BATCH;
     use crate::model::{Status, TaskForm, TaskRow};
-    use crate::results::{TaskJson, TasksResult, fit_batch};
+    use crate::results::TaskJson;
     use crate::text::json_text_len;
 
     /// The character JSON escapes most: a tag character, 12 bytes.

@@ -4,6 +4,7 @@
 use super::action::{Action, Done};
 use crate::contract::{Access, ActionSpec, CURSOR, EVENT_KINDS, LIMIT, TASK_AUDIT, Ty, param};
 use crate::ids::IdKind;
+use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
 use super::access;
@@ -12,10 +13,41 @@ use super::page::Page;
 use crate::clock::{format_ms, parse_rfc3339};
 use crate::contract::DEFAULT_PAGE;
 use crate::error::{ToolError, ToolResult};
-use crate::results::{AuditEvent, AuditPage};
+
 use crate::store::Value;
 use crate::text::plural;
 use crate::text::quote;
+
+/// One audit event. Every key is always present (null when unset); `data`
+/// depends on the kind.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AuditEvent {
+    /// Event id.
+    pub id: Option<String>,
+    /// When it happened (RFC 3339).
+    pub at: Option<String>,
+    /// Who did it.
+    pub agent_id: Option<String>,
+    /// Event kind (`created`, `status_changed`, …).
+    pub kind: Option<String>,
+    /// The list concerned.
+    pub list_id: Option<String>,
+    /// The task concerned.
+    pub task_id: Option<String>,
+    /// Kind-specific details.
+    pub data: Json,
+}
+
+/// `task_audit get` → `{events, next_cursor}`, newest first.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditPage {
+    /// The page's events.
+    pub events: Vec<AuditEvent>,
+    /// Where the next page starts; null on the last one.
+    #[serde(default)]
+    pub next_cursor: Option<String>,
+}
 
 /// `task_audit get`, as one type: its spec, its result, its handler.
 pub struct GetEvents;

@@ -4,9 +4,10 @@
 
 use super::action::{Action, Done};
 use crate::contract::{Access, ActionSpec, LEASE, LIST_ID, TASK_CLAIMS, TASK_ID, Ty, param};
+use serde::{Deserialize, Serialize};
 use std::sync::LazyLock;
 
-use serde_json::{Value as Json, json};
+use serde_json::{Map, Value as Json, json};
 
 use super::access;
 use super::access::claimed_conflict;
@@ -20,9 +21,94 @@ use crate::model::{
     DEPS_OF_T, END_CLAIM, LIST_COLS, ListRow, Status, TASK_COLS, TaskForm, TaskRow, aliased,
     deps_column,
 };
-use crate::results::{ClaimJson, ClaimNext, Claimed, NothingToClaim, Released, TaskJson, Waiting};
+use crate::results::TaskJson;
 use crate::store::Value;
 use crate::text::plural;
+
+/// The claim part of a claim result.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ClaimJson {
+    /// The claim token.
+    pub token: Option<String>,
+    /// End of the lease (RFC 3339).
+    pub expires_at: Option<String>,
+}
+
+impl ClaimJson {
+    /// The claim `task` holds.
+    pub fn of(task: &TaskRow) -> Self {
+        ClaimJson {
+            token: task.claim_token.clone(),
+            expires_at: task.claim_expires_at.map(format_ms),
+        }
+    }
+}
+
+/// `claim_next` (a task handed out) and `refresh` → `{task, claim,
+/// resumed?}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Claimed {
+    /// The claimed task.
+    pub task: TaskJson,
+    /// Its claim (always set by the tools).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claim: Option<ClaimJson>,
+    /// Set when the caller already held this task.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub resumed: bool,
+}
+
+/// Why nothing could be claimed: open tasks by the first reason that
+/// applies.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Waiting {
+    /// Held by another agent's running lease.
+    #[serde(default)]
+    pub claimed_by_others: i64,
+    /// Waiting on open dependencies.
+    #[serde(default)]
+    pub waiting_on_dependencies: i64,
+    /// Reserved for another agent.
+    #[serde(default)]
+    pub assigned_to_others: i64,
+    /// Paused.
+    #[serde(default)]
+    pub blocked: i64,
+    /// Reasons a newer guest may add (never set by this one).
+    #[serde(flatten)]
+    pub more: Map<String, Json>,
+}
+
+/// `claim_next` with nothing ready → `{task: null, waiting}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NothingToClaim {
+    /// Always null.
+    #[serde(default)]
+    pub task: (),
+    /// Why.
+    pub waiting: Waiting,
+}
+
+/// `claim_next` → a task or why none.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ClaimNext {
+    /// A task was handed out (or handed back).
+    Claimed(Box<Claimed>),
+    /// Nothing is ready.
+    Nothing(NothingToClaim),
+}
+
+/// `task_claims release_expired` → `{released, remaining}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Released {
+    /// Ids of the tasks given back to todo.
+    pub released: Vec<String>,
+    /// Expired claims left for the next call.
+    #[serde(default)]
+    pub remaining: i64,
+}
 
 fn lease_ms(call: &Call, fallback: Option<i64>) -> i64 {
     call.params

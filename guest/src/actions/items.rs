@@ -6,6 +6,7 @@ use crate::contract::{
     ASSIGNED, Access, ActionSpec, DESCRIPTION, LIST_ID, MAX_BATCH, NOTES, TASK_ITEMS, TITLE, Ty,
     param,
 };
+use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 
 use serde_json::json;
@@ -19,10 +20,58 @@ use crate::contract::Params;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::IdKind;
 use crate::model::{END_CLAIM, Status, TaskForm, TaskRow};
-use crate::results::{self, TaskJson, TaskResult, TasksDeleted, TasksResult};
+use crate::results::TaskJson;
 use crate::text::plural;
 use crate::text::quote;
-use crate::text_budget;
+use crate::text_budget::{self, Cut};
+
+/// `task_items create` and `update` → `{task}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TaskResult {
+    /// The task as stored now.
+    pub task: TaskJson,
+}
+
+/// `task_items add_many` → `{tasks}`, in the order given.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TasksResult {
+    /// The tasks as stored.
+    pub tasks: Vec<TaskJson>,
+}
+
+/// `task_items delete` → `{deleted}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TasksDeleted {
+    /// Ids of the deleted tasks.
+    pub deleted: Vec<String>,
+}
+
+/// Cuts the texts of an `add_many` echo (titles, descriptions, notes) so
+/// that its JSON stays within [`ECHO_BYTES`](text_budget::ECHO_BYTES); the rest of each task (ids,
+/// times, assignee, dependencies) is kept. Says whether it cut.
+pub fn fit_batch(echo: &mut TasksResult) -> bool {
+    let total = crate::text::json_text_len(echo);
+    if total <= text_budget::ECHO_BYTES {
+        return false;
+    }
+    let mut texts: Vec<&mut String> = echo
+        .tasks
+        .iter_mut()
+        .flat_map(|t| {
+            [&mut t.description, &mut t.notes, &mut t.outcome]
+                .into_iter()
+                .flatten()
+                .chain([&mut t.title])
+        })
+        .collect();
+    let text_bytes: usize = texts.iter().map(|t| crate::text::json_str_len(t)).sum();
+    let fixed = total - text_bytes;
+    text_budget::fit(
+        &mut texts,
+        text_budget::ECHO_BYTES.saturating_sub(fixed),
+        Cut::Echo,
+    )
+}
 
 /// A task about to be inserted.
 struct NewTask {
@@ -217,7 +266,7 @@ impl Action for AddTasks {
 /// `add_many`: up to 500 tasks in one transaction. Items may name each other
 /// in `depends_on` by their batch-local `ref`, before or after themselves.
 /// The result echoes every task, its texts cut when it would pass 1 MiB
-/// ([`results::fit_batch`]).
+/// ([`fit_batch`]).
 fn add_many(call: &mut Call) -> ToolResult<Done<TasksResult>> {
     call.agent()?;
     let items = call.params.items("tasks");
@@ -333,7 +382,7 @@ fn add_many(call: &mut Call) -> ToolResult<Done<TasksResult>> {
             .collect(),
     };
     // The tasks are stored whole; a long batch's echo is cut to fit.
-    let cut = results::fit_batch(&mut data);
+    let cut = fit_batch(&mut data);
     let summary = format!(
         "added {} to {} at #{}{}",
         plural(rows.len(), "task"),

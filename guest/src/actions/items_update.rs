@@ -12,12 +12,13 @@ use serde_json::json;
 use super::access;
 use super::call::Call;
 use super::deps;
+use super::items::TaskResult;
 use super::summary::quoted;
 use crate::clock::format_ms;
 use crate::contract::DEFAULT_LEASE_MS;
 use crate::error::{ErrorCode, ToolError, ToolResult};
 use crate::model::{Status, TaskForm, TaskRow};
-use crate::results::{TaskJson, TaskResult};
+use crate::results::TaskJson;
 use crate::text_budget;
 
 /// `task_items update`, as one type: its spec, its result, its handler.

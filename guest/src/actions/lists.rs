@@ -6,6 +6,7 @@ use crate::contract::{
     Access, ActionSpec, CURSOR, INCLUDE_DELETED, LIMIT, LIST_ID, SCOPE_TYPES, TASK_LISTS, Ty,
     VISIBILITIES, param,
 };
+use serde::{Deserialize, Serialize};
 use serde_json::{Value as Json, json};
 
 use super::access;
@@ -17,10 +18,55 @@ use crate::contract::DEFAULT_PAGE;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::IdKind;
 use crate::model::{Counts, END_CLAIM, LIST_COLS, ListRow, TASK_COLS, TaskRow, Visibility};
-use crate::results::{ListCreated, ListDeleted, ListJson, ListWithCounts, ListsPage};
+use crate::results::ListJson;
 use crate::store::Value;
 use crate::text::plural;
 use crate::text::quote;
+
+/// `task_lists create` → `{list, created}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ListCreated {
+    /// The new list, or the existing one `get_or_create` found.
+    pub list: ListJson,
+    /// False when an existing list was returned.
+    #[serde(default = "yes")]
+    pub created: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// A list of a `find` page with its counts.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ListWithCounts {
+    /// The list object.
+    #[serde(flatten)]
+    pub list: ListJson,
+    /// Its tasks by status.
+    #[serde(default)]
+    pub counts: Counts,
+}
+
+/// `task_lists find` → `{lists, next_cursor}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ListsPage {
+    /// The page's lists.
+    pub lists: Vec<ListWithCounts>,
+    /// Where the next page starts; null on the last one.
+    #[serde(default)]
+    pub next_cursor: Option<String>,
+}
+
+/// `task_lists delete` → `{list_id, deleted_tasks}`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ListDeleted {
+    /// The deleted list (always set by the tool).
+    pub list_id: Option<String>,
+    /// Active tasks soft-deleted with it (always set by the tool).
+    pub deleted_tasks: Option<u64>,
+}
 
 /// `task_lists create`, as one type: its spec, its result, its handler.
 pub struct CreateList;

@@ -7,6 +7,7 @@ use crate::contract::{
     Access, ActionSpec, CURSOR, INCLUDE_DELETED, LIST_ID, MAX_TASK_PAGE, STATUSES, TASK_LISTS, Ty,
     param,
 };
+use serde::{Deserialize, Serialize};
 
 use super::access;
 use super::call::Call;
@@ -16,11 +17,28 @@ use super::summary::quoted;
 use crate::contract::DEFAULT_TASK_PAGE;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::{self, IdKind};
-use crate::model::{TASK_COLS, TaskForm, TaskRow};
-use crate::results::{ListDetail, ListJson, TaskJson};
+use crate::model::{Counts, TASK_COLS, TaskForm, TaskRow};
+use crate::results::{ListJson, TaskJson};
 use crate::store::Value;
 use crate::text::plural;
 use crate::text::quote;
+
+/// `task_lists get` → `{list, counts, tasks?, next_cursor?}`; its tasks in
+/// their board form ([`TaskForm::Board`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ListDetail {
+    /// The list.
+    pub list: ListJson,
+    /// Counts over the whole list (always set by the tool).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counts: Option<Counts>,
+    /// One page of tasks, unless `include_tasks: false`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tasks: Option<Vec<TaskJson>>,
+    /// With `tasks`: where the next page starts (inner None: last page).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<Option<String>>,
+}
 
 /// The two runs of a list's tasks, in page order: the live ones by
 /// position, then (with `include_deleted`) the deleted ones.

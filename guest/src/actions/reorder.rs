@@ -8,6 +8,7 @@
 use super::action::{Action, Done};
 use crate::contract::{Access, ActionSpec, LIST_ID, TASK_ITEMS, Ty, param};
 use crate::ids::IdKind;
+use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 
 use serde_json::json;
@@ -15,9 +16,29 @@ use serde_json::json;
 use super::access;
 use super::call::{Call, IN_LIST_MAX};
 use crate::error::{ToolError, ToolResult};
-use crate::results::{Moved, Reordered};
+
 use crate::store::Value;
 use crate::text::plural;
+
+/// A task moved by `reorder`, at its new position.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Moved {
+    /// Task id.
+    pub id: String,
+    /// Its new position (always set by the tool).
+    pub position: Option<i64>,
+}
+
+/// `task_items reorder` → `{tasks, shifted}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Reordered {
+    /// The moved tasks, in the order given.
+    pub tasks: Vec<Moved>,
+    /// How many other tasks moved to make room (always set by the tool).
+    #[serde(default)]
+    pub shifted: Option<u64>,
+}
 
 /// Moved ids an audit event lists (the count is always there).
 const EVENT_IDS: usize = 100;

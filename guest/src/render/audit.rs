@@ -8,7 +8,7 @@ use super::lists::table_size;
 use super::table::{Table, cell};
 use super::{Line, LineBuf, Span, Style, line};
 use crate::actions::audit;
-use crate::results::AuditPage;
+use crate::actions::audit::AuditPage;
 use serde_json::Value;
 
 /// Data columns are cut to this width: the JSON has the rest.

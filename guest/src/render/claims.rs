@@ -6,7 +6,8 @@ use super::fmt;
 use super::items::id_list;
 use super::{Line, LineBuf, Style, line, task};
 use crate::actions::claims;
-use crate::results::{ClaimJson, ClaimNext, Claimed, Released, TaskJson, Waiting};
+use crate::actions::claims::{ClaimJson, ClaimNext, Claimed, Released, Waiting};
+use crate::results::TaskJson;
 
 /// `lease until 12:15 (15m) · claim_…ZZZZZZ`: when the lease ends, and how
 /// long it lasts counted from the task's last update (when it was granted).

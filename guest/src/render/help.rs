@@ -3,7 +3,7 @@
 
 use super::fmt::{self, str_of};
 use super::{Line, LineBuf, Style, line};
-use crate::results::HelpResult;
+use crate::actions::help::HelpResult;
 use serde_json::Value;
 
 /// Examples longer than this are cut (the model got them whole).

@@ -5,9 +5,10 @@ use super::action::Render;
 use super::fmt;
 use super::table::{Align, Table, cell};
 use super::{Line, LineBuf, Style, line, task};
+use crate::actions::items::{TaskResult, TasksDeleted, TasksResult};
+use crate::actions::reorder::{Moved, Reordered};
 use crate::actions::{items, items_update, reorder};
 use crate::model::Status;
-use crate::results::{Moved, Reordered, TaskResult, TasksDeleted, TasksResult};
 
 /// Moved tasks listed before `… N more`: a person checks where the first
 /// ones landed.

@@ -5,9 +5,11 @@ use super::action::{Headline, Render};
 use super::fmt;
 use super::table::{Table, cell};
 use super::{Line, LineBuf, Span, Style, line, task};
+use crate::actions::lists::{ListCreated, ListDeleted, ListsPage};
+use crate::actions::lists_get::ListDetail;
 use crate::actions::{lists, lists_get};
 use crate::model::Visibility;
-use crate::results::{ListCreated, ListDeleted, ListDetail, ListJson, ListsPage};
+use crate::results::ListJson;
 
 /// Names longer than this are cut in tables.
 const NAME_MAX: usize = 40;

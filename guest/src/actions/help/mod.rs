@@ -9,8 +9,41 @@ mod reference;
 use super::action::Done;
 use crate::contract::{self, Access, ActionSpec, Listing, TASK_HELP};
 use crate::error::{ToolError, ToolResult};
-use crate::results::{self, HelpResult};
+use crate::results;
 use reference::{examples, schemas};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value as Json};
+
+/// A worked example call of `task_help`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct HelpExample {
+    /// What it does (the action's summary).
+    pub title: String,
+    /// The tool called.
+    pub tool: String,
+    /// The whole input: `{action, params}`.
+    pub input: Json,
+}
+
+/// A `task_help` result: the sections its action asked for, in reading
+/// order.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct HelpResult {
+    /// The standard workflow, as steps.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub workflow: Option<Vec<String>>,
+    /// The rules.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rules: Option<Vec<String>>,
+    /// Tool → action → `{summary, schema}`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub schemas: Option<Map<String, Json>>,
+    /// Worked calls.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub examples: Option<Vec<HelpExample>>,
+}
 
 /// `task_help all`.
 pub const ALL: &ActionSpec = &ActionSpec {

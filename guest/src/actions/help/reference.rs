@@ -3,8 +3,8 @@
 
 use serde_json::{Map, Value as Json, json};
 
+use super::HelpExample;
 use crate::contract::{self, Listing};
-use crate::results::HelpExample;
 
 /// The `params` schema of every tool+action (`task_help`'s: no params).
 pub(super) fn schemas(listing: &Listing) -> Map<String, Json> {

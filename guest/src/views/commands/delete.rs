@@ -4,11 +4,12 @@
 use serde_json::json;
 
 use super::{Run, usage_error};
+use crate::actions::lists_get::ListDetail;
 use crate::bindings::{CommandEffect, Confirmation};
 use crate::context::require_agent;
 use crate::registry::render_result;
 use crate::render::fmt;
-use crate::results::{ListDetail, from_json};
+use crate::results::from_json;
 use crate::views::read::Viewer;
 
 /// Runs `task-list-delete` with its words.

@@ -5,9 +5,10 @@
 
 use serde_json::Value;
 
+use crate::actions::lists_get::ListDetail;
 use crate::model::{Status, Visibility};
 use crate::render::{Line, LineBuf, Span, Style, fmt, line};
-use crate::results::{ListDetail, TaskJson, from_json};
+use crate::results::{TaskJson, from_json};
 use crate::views::layout::{field, pack};
 
 /// The lines of a `task_lists get` result.

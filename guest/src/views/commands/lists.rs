@@ -2,11 +2,12 @@
 //! find an id fast and paste it), or their JSON metadata with counts.
 
 use super::{Run, note, usage_error};
+use crate::actions::lists::ListWithCounts;
 use crate::bindings::CommandEffect;
 use crate::model::ListRow;
 use crate::render::table::{Table, cell};
 use crate::render::{Line, Style, fmt};
-use crate::results::{self, ListJson, ListWithCounts};
+use crate::results::{self, ListJson};
 use crate::views::layout::json_lines;
 use crate::views::read::{self, Viewer};
 use crate::views::visible::{self, MAX_LISTS, Visible};
