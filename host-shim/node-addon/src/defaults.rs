@@ -1,6 +1,6 @@
 //! What the Node host takes from the native shim instead of defining it a
-//! second time: the default database, how a location is shown, and the
-//! per-call limits.
+//! second time: which store a host opens, how a location is shown, and
+//! the per-call limits.
 
 use napi_derive::napi;
 use std::ffi::OsStr;
@@ -61,13 +61,6 @@ pub fn host_defaults() -> HostDefaults {
 pub fn resolve_database(db: Option<String>) -> Option<String> {
     Location::given_or_default(db.as_deref().map(OsStr::new))
         .map(|location| location.text_lossy().into_owned())
-}
-
-/// The store every host shares by default, as [`resolve_database`] with
-/// no `db`.
-#[napi]
-pub fn default_database() -> Option<String> {
-    resolve_database(None)
 }
 
 /// `location` (what a `Store` is opened with) as it may be shown: a file

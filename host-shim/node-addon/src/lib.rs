@@ -13,10 +13,10 @@
 //! - [`ChangeWatch`]: the store's change check, for hosts with live views:
 //!   each check runs on libuv's thread pool, bounded, so a server that does
 //!   not answer never holds the caller's event loop.
-//! - [`host_defaults`], [`resolve_database`], [`default_database`],
-//!   [`redact_location`], [`scrub_secrets`]: the per-call limits, which
-//!   store a host opens, and how a location and messages about it are
-//!   shown (never with a password), defined once for every host.
+//! - [`host_defaults`], [`resolve_database`], [`redact_location`],
+//!   [`scrub_secrets`]: the per-call limits, which store a host opens, and
+//!   how a location and messages about it are shown (never with a
+//!   password), defined once for every host.
 //!
 //! The Node host library (`host-shim/node`) loads it in the worker thread
 //! that runs the component, so a busy wait here never blocks the caller's
@@ -29,9 +29,7 @@ mod store;
 mod watch;
 
 pub use convert::{SqlRows, SqlValue};
-pub use defaults::{
-    HostDefaults, default_database, host_defaults, redact_location, resolve_database, scrub_secrets,
-};
+pub use defaults::{HostDefaults, host_defaults, redact_location, resolve_database, scrub_secrets};
 pub use store::{Store, StoreOptions};
 pub use watch::ChangeWatch;
 
