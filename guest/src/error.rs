@@ -78,7 +78,7 @@ impl From<StoreError> for ToolError {
         };
         ToolError::new(
             ErrorCode::Storage,
-            format!("store failed: {e}; nothing was changed"),
+            format!("store failed: {}; nothing was changed", e.reason()),
             hint,
         )
     }
@@ -93,7 +93,8 @@ impl ToolError {
             StoreError::Io(_) => ToolError::new(
                 ErrorCode::Storage,
                 format!(
-                    "store failed while committing: {e}; the change may or may not have been applied"
+                    "store failed while committing: {}; the change may or may not have been applied",
+                    e.reason()
                 ),
                 "read the list or task back before repeating the call; the next call tries the store again",
             ),

@@ -1,6 +1,8 @@
 //! Native test harness: the host's SQLite backend on a temporary file and a
 //! settable clock, so the domain is unit-tested with `cargo test` without
-//! wasm, on the same store the component gets in production.
+//! wasm, on the same store the component gets in production. The backend
+//! speaks the host crate's values and errors; they are converted to the
+//! WIT's here, the one place the component's code meets them.
 
 use std::cell::Cell;
 use std::cell::RefCell;
@@ -12,7 +14,7 @@ use crate::clock::Clock;
 use crate::context::CallContext;
 use crate::error::ToolResult;
 use crate::registry::call_tool;
-use crate::store::{Rows, Store, StoreError, Tx, Value};
+use crate::store::{Rows, SqlDialect, Store, StoreError, Tx, Value};
 
 /// A database file in a temporary directory, served by the same SQLite
 /// backend the hosts use (pragmas, error mapping, read-only rules).
@@ -53,29 +55,81 @@ struct TestTx<'a> {
 
 impl Store for TestStore {
     fn begin(&self, write: bool) -> Result<Box<dyn Tx + '_>, StoreError> {
-        let id = self.backend.borrow_mut().begin(write)?;
+        let id = self.backend.borrow_mut().begin(write).map_err(error)?;
         Ok(Box::new(TestTx { store: self, id }))
     }
 }
 
 impl Tx for TestTx<'_> {
-    fn dialect(&self) -> crate::store::Dialect {
-        self.store.backend.borrow().dialect()
+    fn dialect(&self) -> SqlDialect {
+        match self.store.backend.borrow().dialect() {
+            tasklists_store::Dialect::Sqlite => SqlDialect::Sqlite,
+            tasklists_store::Dialect::Postgres => SqlDialect::Postgres,
+        }
     }
 
     fn execute(&self, sql: &str, params: &[Value]) -> Result<u64, StoreError> {
-        self.store
-            .backend
-            .borrow_mut()
-            .execute(self.id, sql, params)
+        let params: Vec<_> = params.iter().map(to_backend).collect();
+        let mut backend = self.store.backend.borrow_mut();
+        backend.execute(self.id, sql, &params).map_err(error)
     }
 
     fn query(&self, sql: &str, params: &[Value]) -> Result<Rows, StoreError> {
-        self.store.backend.borrow_mut().query(self.id, sql, params)
+        let params: Vec<_> = params.iter().map(to_backend).collect();
+        let mut backend = self.store.backend.borrow_mut();
+        let rows = backend.query(self.id, sql, &params).map_err(error)?;
+        Ok(Rows {
+            columns: rows.columns,
+            rows: rows
+                .rows
+                .into_iter()
+                .map(|row| row.into_iter().map(from_backend).collect())
+                .collect(),
+        })
     }
 
     fn commit(self: Box<Self>) -> Result<(), StoreError> {
-        self.store.backend.borrow_mut().commit(self.id)
+        self.store
+            .backend
+            .borrow_mut()
+            .commit(self.id)
+            .map_err(error)
+    }
+}
+
+/// A value as the host's backend takes it.
+fn to_backend(value: &Value) -> tasklists_store::Value {
+    match value.clone() {
+        Value::Null => tasklists_store::Value::Null,
+        Value::Integer(i) => tasklists_store::Value::Integer(i),
+        Value::Real(f) => tasklists_store::Value::Real(f),
+        Value::Text(s) => tasklists_store::Value::Text(s),
+        Value::Blob(b) => tasklists_store::Value::Blob(b),
+    }
+}
+
+/// A value the host's backend read.
+fn from_backend(value: tasklists_store::Value) -> Value {
+    match value {
+        tasklists_store::Value::Null => Value::Null,
+        tasklists_store::Value::Integer(i) => Value::Integer(i),
+        tasklists_store::Value::Real(f) => Value::Real(f),
+        tasklists_store::Value::Text(s) => Value::Text(s),
+        tasklists_store::Value::Blob(b) => Value::Blob(b),
+    }
+}
+
+/// A failure of the host's backend.
+fn error(e: tasklists_store::StoreError) -> StoreError {
+    use tasklists_store::StoreError as E;
+    match e {
+        E::Busy(m) => StoreError::Busy(m),
+        E::Constraint(m) => StoreError::Constraint(m),
+        E::InvalidState(m) => StoreError::InvalidState(m),
+        E::Io(m) => StoreError::Io(m),
+        E::Corrupt(m) => StoreError::Corrupt(m),
+        E::Sql(m) => StoreError::Sql(m),
+        E::Other(m) => StoreError::Other(m),
     }
 }
 

@@ -10,7 +10,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
-use tasklists_guest::schema::dialect::{Dialect, DialectSql};
+use tasklists_guest::store::SqlDialect;
 use tasklists_host::Location;
 
 /// The store kind the suite runs on.
@@ -227,7 +227,7 @@ fn dump_postgres(url: &str) -> String {
     let mut out = String::new();
     // The stamp as the component reads it (one definition of where it is).
     let version: Option<String> = conn
-        .query_opt(Dialect::Postgres.read_version(), &[])
+        .query_opt(SqlDialect::Postgres.read_version(), &[])
         .expect("version stamp")
         .and_then(|row| row.get(0));
     writeln!(out, "user_version={}", version.as_deref().unwrap_or("0")).unwrap();

@@ -4,16 +4,16 @@
 //! in it) is brought to the latest version by the real component's first
 //! call, and keeps its data.
 
-use tasklists_guest::schema::dialect::{Dialect, DialectSql};
 use tasklists_guest::schema::{LATEST, statements};
+use tasklists_guest::store::SqlDialect;
 use tasklists_tests::*;
 
 /// The dialect of the suite's backend.
-fn dialect() -> Dialect {
+fn dialect() -> SqlDialect {
     if StoreKind::current().is_postgres() {
-        Dialect::Postgres
+        SqlDialect::Postgres
     } else {
-        Dialect::Sqlite
+        SqlDialect::Sqlite
     }
 }
 

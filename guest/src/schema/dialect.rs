@@ -4,19 +4,19 @@
 //! SQLite and PostgreSQL share (`?` / `?N` placeholders, `string_agg`,
 //! `UPDATE … FROM`, `RETURNING`), and never branches on the engine:
 //!
-//! - [`Dialect::migrations`]: the schema steps, numbered per dialect (the
+//! - [`SqlDialect::migrations`]: the schema steps, numbered per dialect (the
 //!   same numbers on both today; a step whose SQL is the same is one file,
 //!   in `migrations/shared/`).
-//! - [`Dialect::read_version`] / [`Dialect::set_version`]: where the
+//! - [`SqlDialect::read_version`] / [`SqlDialect::set_version`]: where the
 //!   schema version lives (SQLite's `PRAGMA user_version`; on PostgreSQL
 //!   the comment of the `tasklists_schema` table).
-//! - [`Dialect::foreign_tables`]: the tables of another application, which
+//! - [`SqlDialect::foreign_tables`]: the tables of another application, which
 //!   make a database without our version stamp one to leave alone.
-//! - [`Dialect::sql`]: the placeholders, rewritten for PostgreSQL (`$N`).
+//! - [`SqlDialect::sql`]: the placeholders, rewritten for PostgreSQL (`$N`).
 
 use std::borrow::Cow;
 
-pub use tasklists_store::Dialect;
+use crate::store::SqlDialect;
 
 /// SQLite's schema steps; step `i` brings the schema to version `i + 1`.
 const SQLITE: &[&str] = &[
@@ -63,55 +63,46 @@ const POSTGRES_FOREIGN: &str = "SELECT c.relname FROM pg_catalog.pg_class c \
      WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p', 'v', 'm', 'f') \
      ORDER BY c.relname LIMIT 3";
 
-/// The dialect's half of what the schema module needs (a trait because
-/// [`Dialect`] is the store crate's type).
-pub trait DialectSql {
+/// The dialect's half of what the schema module needs.
+impl SqlDialect {
     /// The schema steps, in order.
-    fn migrations(self) -> &'static [&'static str];
+    pub fn migrations(self) -> &'static [&'static str] {
+        match self {
+            SqlDialect::Sqlite => SQLITE,
+            SqlDialect::Postgres => POSTGRES,
+        }
+    }
+
     /// A query whose one column is the schema version (an integer, text
     /// holding one, or `NULL` for none).
-    fn read_version(self) -> &'static str;
+    pub fn read_version(self) -> &'static str {
+        match self {
+            SqlDialect::Sqlite => "PRAGMA user_version",
+            SqlDialect::Postgres => POSTGRES_VERSION,
+        }
+    }
+
     /// The statement that stamps `version`.
-    fn set_version(self, version: i64) -> String;
+    pub fn set_version(self, version: i64) -> String {
+        match self {
+            SqlDialect::Sqlite => format!("PRAGMA user_version = {version}"),
+            SqlDialect::Postgres => format!("COMMENT ON TABLE tasklists_schema IS '{version}'"),
+        }
+    }
+
     /// A query listing up to three tables of another application.
-    fn foreign_tables(self) -> &'static str;
+    pub fn foreign_tables(self) -> &'static str {
+        match self {
+            SqlDialect::Sqlite => SQLITE_FOREIGN,
+            SqlDialect::Postgres => POSTGRES_FOREIGN,
+        }
+    }
+
     /// `sql` with its placeholders in this dialect's syntax.
-    fn sql(self, sql: &str) -> Cow<'_, str>;
-}
-
-impl DialectSql for Dialect {
-    fn migrations(self) -> &'static [&'static str] {
+    pub fn sql(self, sql: &str) -> Cow<'_, str> {
         match self {
-            Dialect::Sqlite => SQLITE,
-            Dialect::Postgres => POSTGRES,
-        }
-    }
-
-    fn read_version(self) -> &'static str {
-        match self {
-            Dialect::Sqlite => "PRAGMA user_version",
-            Dialect::Postgres => POSTGRES_VERSION,
-        }
-    }
-
-    fn set_version(self, version: i64) -> String {
-        match self {
-            Dialect::Sqlite => format!("PRAGMA user_version = {version}"),
-            Dialect::Postgres => format!("COMMENT ON TABLE tasklists_schema IS '{version}'"),
-        }
-    }
-
-    fn foreign_tables(self) -> &'static str {
-        match self {
-            Dialect::Sqlite => SQLITE_FOREIGN,
-            Dialect::Postgres => POSTGRES_FOREIGN,
-        }
-    }
-
-    fn sql(self, sql: &str) -> Cow<'_, str> {
-        match self {
-            Dialect::Sqlite => Cow::Borrowed(sql),
-            Dialect::Postgres => numbered_placeholders(sql),
+            SqlDialect::Sqlite => Cow::Borrowed(sql),
+            SqlDialect::Postgres => numbered_placeholders(sql),
         }
     }
 }
@@ -165,7 +156,7 @@ mod tests {
 
     #[test]
     fn placeholders_are_numbered_as_sqlite_numbers_them() {
-        let pg = Dialect::Postgres;
+        let pg = SqlDialect::Postgres;
         assert_eq!(
             pg.sql("SELECT a FROM t WHERE a = ? AND b = ?"),
             "SELECT a FROM t WHERE a = $1 AND b = $2"
@@ -179,6 +170,6 @@ mod tests {
             "SELECT '?', \"a?\" FROM t WHERE x = $1 AND y LIKE 'it''s?'"
         );
         assert_eq!(pg.sql("SELECT 1"), "SELECT 1");
-        assert_eq!(Dialect::Sqlite.sql("SELECT ?1, ?"), "SELECT ?1, ?");
+        assert_eq!(SqlDialect::Sqlite.sql("SELECT ?1, ?"), "SELECT ?1, ?");
     }
 }

@@ -6,7 +6,6 @@ pub mod dialect;
 
 use crate::error::{ErrorCode, ToolError, ToolResult};
 use crate::store::{Store, Value};
-use dialect::DialectSql;
 
 /// The schema version this component writes (the same in every dialect).
 pub const LATEST: i64 = dialect::STEPS as i64;
@@ -168,7 +167,7 @@ mod tests {
         for from in 0..LATEST {
             let h = Harness::default();
             let tx = h.store.begin(true).unwrap();
-            for sql in &dialect::Dialect::Sqlite.migrations()[..from as usize] {
+            for sql in &crate::store::SqlDialect::Sqlite.migrations()[..from as usize] {
                 for s in statements(sql) {
                     tx.execute(&s, &[]).unwrap();
                 }

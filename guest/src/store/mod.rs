@@ -1,17 +1,86 @@
-//! The SQL store the domain runs on, as plain Rust traits over the store's
-//! own types ([`tasklists_store`]). `wit.rs` implements them over the WIT
-//! `store` import; native unit tests over the host's SQLite backend itself
-//! (`testing.rs`), so both run on the same store rules.
+//! The SQL store the domain runs on: plain Rust traits over the WIT
+//! `store` interface's own types (generated once from `wit/store.wit`, as
+//! Spin's SDK re-exports its `sqlite` types), with the conversions the
+//! [`params!`](crate::params) macro needs and the wording of a store error.
+//! `wit.rs` implements the traits over the WIT import; native unit tests
+//! over the host's SQLite backend itself (`testing.rs`), so both run on
+//! the same store rules.
 
-pub use tasklists_store::{Dialect, Rows, StoreError, Value};
+pub use crate::bindings::tasklists::component::store::{Rows, SqlDialect, StoreError, Value};
 
 #[cfg(target_arch = "wasm32")]
 pub(crate) mod wit;
 
+impl Value {
+    /// The text, if this is text.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::Text(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The integer, if this is an integer.
+    pub fn as_i64(&self) -> Option<i64> {
+        match self {
+            Value::Integer(i) => Some(*i),
+            _ => None,
+        }
+    }
+}
+
+impl From<&str> for Value {
+    fn from(s: &str) -> Self {
+        Value::Text(s.to_string())
+    }
+}
+
+impl From<String> for Value {
+    fn from(s: String) -> Self {
+        Value::Text(s)
+    }
+}
+
+impl From<&String> for Value {
+    fn from(s: &String) -> Self {
+        Value::Text(s.clone())
+    }
+}
+
+impl From<i64> for Value {
+    fn from(i: i64) -> Self {
+        Value::Integer(i)
+    }
+}
+
+impl<T: Into<Value>> From<Option<T>> for Value {
+    fn from(v: Option<T>) -> Self {
+        v.map_or(Value::Null, Into::into)
+    }
+}
+
+impl StoreError {
+    /// What failed, as an agent reads it: the kind, then the engine's own
+    /// message (`database busy: …`). The generated `Display` is the
+    /// variant's `Debug`, which is not for people.
+    pub fn reason(&self) -> String {
+        let (kind, message) = match self {
+            StoreError::Busy(m) => ("database busy", m),
+            StoreError::Constraint(m) => ("constraint violated", m),
+            StoreError::InvalidState(m) => ("invalid store state", m),
+            StoreError::Io(m) => ("I/O error", m),
+            StoreError::Corrupt(m) => ("database corrupt", m),
+            StoreError::Sql(m) => ("SQL error", m),
+            StoreError::Other(m) => ("store error", m),
+        };
+        format!("{kind}: {message}")
+    }
+}
+
 /// An open transaction. Implementations roll back when dropped unfinished.
 pub trait Tx {
     /// The SQL dialect of the store (fixed for its lifetime).
-    fn dialect(&self) -> Dialect;
+    fn dialect(&self) -> SqlDialect;
     /// Runs a statement that returns no rows; returns rows changed.
     fn execute(&self, sql: &str, params: &[Value]) -> Result<u64, StoreError>;
     /// Runs a statement that returns rows.
