@@ -8,6 +8,7 @@
 
 pub use crate::bindings::tasklists::component::store::{Rows, SqlDialect, StoreError, Value};
 
+mod placeholders;
 #[cfg(target_arch = "wasm32")]
 pub(crate) mod wit;
 
