@@ -35,6 +35,11 @@ pub fn deps_column(v: Option<&Value>) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// [`ListRow::visible_to`] in SQL, for a statement over `lists` (alone, or
+/// joined with `tasks`, which has neither column): its one parameter is
+/// the agent (NULL, for no identity, matches shared lists only).
+pub const VISIBLE_TO: &str = "(visibility = 'shared' OR owner_agent_id = ?)";
+
 /// Columns selected for a task, in [`TaskRow::from_row`] order.
 pub const TASK_COLS: &str = "id, list_id, position, title, description, notes, status, assigned_to_agent_id, \
      claimed_by_agent_id, claim_token, claim_expires_at, lease_ms, outcome, created_at, updated_at, started_at, \
@@ -248,7 +253,8 @@ impl ListRow {
         }
     }
 
-    /// Whether `agent` may use this list without a bypass.
+    /// Whether `agent` may use this list without a bypass: it is shared,
+    /// or `agent` owns it. [`VISIBLE_TO`] is the same rule in SQL.
     pub fn visible_to(&self, agent: Option<&str>) -> bool {
         self.visibility != Visibility::Private
             || (agent.is_some() && self.owner_agent_id.as_deref() == agent)

@@ -1,5 +1,8 @@
 //! Loading lists and tasks with the visibility rules applied: a private list
-//! belongs to its owner; anyone else needs an explicit, audited bypass.
+//! belongs to its owner; anyone else needs an explicit, audited bypass. The
+//! views check a list with the same functions ([`read_list`], [`visible`],
+//! [`live`]), without a bypass, so they refuse what the tools refuse in the
+//! tools' words.
 
 use std::sync::LazyLock;
 
@@ -10,18 +13,32 @@ use crate::error::{ErrorCode, ToolError, ToolResult};
 use crate::model::{
     DEPS_OF_T, LIST_COLS, ListRow, Status, TASK_COLS, TaskRow, aliased, deps_column,
 };
+use crate::store::Tx;
 
 /// Loads a list (refusing soft-deleted ones unless asked) and checks access.
 pub fn list(call: &mut Call, list_id: &str, include_deleted: bool) -> ToolResult<ListRow> {
-    let rows = call.rows(
+    let list = read_list(call.tx, list_id)?;
+    usable(call, list, include_deleted)
+}
+
+/// A list by id, deleted or not, without any access check.
+pub fn read_list(tx: &dyn Tx, list_id: &str) -> ToolResult<ListRow> {
+    let rows = tx.query(
         &format!("SELECT {LIST_COLS} FROM lists WHERE id = ?"),
         crate::params![list_id],
     )?;
-    let list = rows
+    rows.rows
         .first()
         .map(|r| ListRow::from_row(r))
-        .ok_or_else(|| ToolError::not_found("list", list_id))?;
-    usable(call, list, include_deleted)
+        .ok_or_else(|| ToolError::not_found("list", list_id))
+}
+
+/// A list a view shows: loaded and checked as [`list`] checks it, except
+/// that a view never bypasses (nor records a bypass).
+pub fn list_without_bypass(tx: &dyn Tx, list_id: &str, agent: Option<&str>) -> ToolResult<ListRow> {
+    let list = read_list(tx, list_id)?;
+    visible(&list, agent)?;
+    live(list, false)
 }
 
 /// A loaded list, unless the caller may not use it or it is soft-deleted
@@ -29,6 +46,11 @@ pub fn list(call: &mut Call, list_id: &str, include_deleted: bool) -> ToolResult
 /// list was deleted is not told to whoever may not see it.
 pub fn usable(call: &mut Call, list: ListRow, include_deleted: bool) -> ToolResult<ListRow> {
     check(call, &list)?;
+    live(list, include_deleted)
+}
+
+/// The list, unless it is soft-deleted and not asked for.
+pub fn live(list: ListRow, include_deleted: bool) -> ToolResult<ListRow> {
     if list.deleted_at.is_some() && !include_deleted {
         return Err(ToolError::new(
             ErrorCode::NotFound,
@@ -116,17 +138,29 @@ pub(crate) fn task_query() -> String {
 /// Allows the owner of a private list, or anyone with `bypass_private` and a
 /// reason (recording a `private_bypass` event); refuses everyone else.
 pub fn check(call: &mut Call, list: &ListRow) -> ToolResult<()> {
-    if list.visible_to(call.agent.as_deref()) || call.redacts(&list.id) {
+    let Err(refused) = visible(list, call.agent.as_deref()) else {
+        return Ok(());
+    };
+    if call.redacts(&list.id) {
         return Ok(());
     }
     if call.params.bool("bypass_private") != Some(true) {
-        return Err(ToolError::new(
-            ErrorCode::Forbidden,
-            format!("list {} is private to another agent", list.id),
-            "if you really must, repeat the call with bypass_private: true and a bypass_reason (it is audited)",
-        ));
+        return Err(refused);
     }
     bypass::record(call, list)
+}
+
+/// The access rule without a bypass ([`ListRow::visible_to`]): `agent`
+/// may use `list`, or the `forbidden` error that says why not.
+pub fn visible(list: &ListRow, agent: Option<&str>) -> ToolResult<()> {
+    if list.visible_to(agent) {
+        return Ok(());
+    }
+    Err(ToolError::new(
+        ErrorCode::Forbidden,
+        format!("list {} is private to another agent", list.id),
+        "if you really must, repeat the call with bypass_private: true and a bypass_reason (it is audited)",
+    ))
 }
 
 /// Refuses a `claim_token` that is not the task's current one.

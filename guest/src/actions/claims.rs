@@ -18,8 +18,8 @@ use crate::contract::DEFAULT_LEASE_MS;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::IdKind;
 use crate::model::{
-    DEPS_OF_T, END_CLAIM, LIST_COLS, ListRow, Status, TASK_COLS, TaskForm, TaskRow, aliased,
-    deps_column,
+    DEPS_OF_T, END_CLAIM, LIST_COLS, ListRow, Status, TASK_COLS, TaskForm, TaskRow, VISIBLE_TO,
+    aliased, deps_column,
 };
 use crate::results::TaskJson;
 use crate::store::Value;
@@ -451,7 +451,7 @@ fn release_expired(call: &mut Call) -> ToolResult<Done<Released>> {
         filter.push_str(" AND t.list_id = ?");
         args.push(list.id.into());
     } else {
-        filter.push_str(" AND (l.visibility = 'shared' OR l.owner_agent_id = ?)");
+        filter.push_str(&format!(" AND {VISIBLE_TO}"));
         args.push(call.agent.clone().into());
     }
     let mut page = args.clone();

@@ -17,7 +17,9 @@ use super::summary::quoted;
 use crate::contract::DEFAULT_PAGE;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::IdKind;
-use crate::model::{Counts, END_CLAIM, LIST_COLS, ListRow, TASK_COLS, TaskRow, Visibility};
+use crate::model::{
+    Counts, END_CLAIM, LIST_COLS, ListRow, TASK_COLS, TaskRow, VISIBLE_TO, Visibility,
+};
 use crate::results::ListJson;
 use crate::store::Value;
 use crate::text::plural;
@@ -150,7 +152,7 @@ fn create(call: &mut Call) -> ToolResult<Done<ListCreated>> {
             &format!(
                 "SELECT {LIST_COLS} FROM lists WHERE scope_type = ? AND scope_key = ? AND name = ? \
                  AND visibility = ? AND deleted_at IS NULL \
-                 AND (visibility = 'shared' OR owner_agent_id = ?) ORDER BY created_at, id LIMIT 1"
+                 AND {VISIBLE_TO} ORDER BY created_at, id LIMIT 1"
             ),
             crate::params![
                 scope_type.as_str(),
@@ -292,13 +294,8 @@ fn find(call: &mut Call) -> ToolResult<Done<ListsPage>> {
     let p = &call.params;
     let mut sql = format!("SELECT {LIST_COLS} FROM lists WHERE 1 = 1");
     let mut args: Vec<Value> = Vec::new();
-    match call.agent.as_deref() {
-        Some(a) => {
-            sql.push_str(" AND (visibility = 'shared' OR owner_agent_id = ?)");
-            args.push(a.into());
-        }
-        None => sql.push_str(" AND visibility = 'shared'"),
-    }
+    sql.push_str(&format!(" AND {VISIBLE_TO}"));
+    args.push(call.agent.clone().into());
     for key in ["scope_type", "scope_key", "visibility"] {
         if let Some(v) = p.str(key) {
             sql.push_str(&format!(" AND {key} = ?"));

@@ -4,7 +4,7 @@
 //! its type ([`invoke`]), access and bypass rules, pages, dependencies,
 //! positions and summaries.
 
-mod access;
+pub(crate) mod access;
 mod action;
 pub mod audit;
 mod bypass;

@@ -22,7 +22,7 @@ pub use help::{RULES, WORKFLOW};
 pub use json_schema::{action_schema, tool_input_schema};
 pub use request::{parse_arguments, shown_name, unknown_action, unknown_tool};
 pub use suggest::closest as closest_name;
-pub use validate::{Params, validate};
+pub use validate::{Params, check_id, validate};
 
 use crate::bindings::ToolAnnotations;
 use crate::ids::IdKind;

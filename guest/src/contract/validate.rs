@@ -190,8 +190,7 @@ fn check_value(param: &Param, value: &Value, context: &str, path: &str) -> ToolR
             }
         }
         Ty::Id(kind) => match value.as_str() {
-            Some(s) => ids::check(kind, s)
-                .map_err(|m| ToolError::invalid(format!("{path}: {m}"), id_hint(kind))),
+            Some(s) => check_id(kind, path, s),
             None => bad(format!("a {} string", kind.noun())),
         },
         Ty::Ids(kind, max) => {
@@ -280,6 +279,12 @@ fn check_deps(value: &Value, refs: bool, path: &str, context: &str) -> ToolResul
         }
     }
     Ok(())
+}
+
+/// Refuses `id`, given as the param at `path`, unless it is an id of
+/// `kind`, in the words of every tool (the views check an id so too).
+pub fn check_id(kind: ids::IdKind, path: &str, id: &str) -> ToolResult<()> {
+    ids::check(kind, id).map_err(|m| ToolError::invalid(format!("{path}: {m}"), id_hint(kind)))
 }
 
 fn id_hint(kind: ids::IdKind) -> String {

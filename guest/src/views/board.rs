@@ -5,10 +5,13 @@
 use super::frame::MAX_CONTENT;
 use super::read::{self, Viewer};
 use super::visible;
+use crate::actions::access;
 use crate::bindings::{WidgetMode, WidgetView};
 use crate::clock::Clock;
 use crate::context::CallContext;
+use crate::contract::check_id;
 use crate::error::ToolResult;
+use crate::ids::IdKind;
 use crate::model::{Counts, ListRow, Status, TaskRow};
 use crate::store::Store;
 
@@ -46,9 +49,12 @@ fn active(c: &Counts) -> usize {
     usize::try_from(c.todo + c.in_progress + c.blocked).unwrap_or(0)
 }
 
-/// Reads the board of `view`; None when no list is visible. A `list_id`
-/// is first checked by `task_lists get` itself, so the widget refuses
-/// exactly what the tool refuses (unknown, deleted, another's private list).
+/// Reads the board of `view` in one transaction; None when no list is
+/// visible. A `list_id` is checked in it as `task_lists get` checks its
+/// own (the same id check and access functions, without a bypass), so the
+/// widget refuses
+/// exactly what the tool refuses, in its words (not a list id, unknown,
+/// deleted, another's private list).
 pub(crate) fn load(
     ctx: &CallContext,
     view: &WidgetView,
@@ -57,12 +63,14 @@ pub(crate) fn load(
 ) -> ToolResult<Option<Board>> {
     let viewer = Viewer::new(ctx, clock)?;
     if let Some(id) = &view.list_id {
-        let params = serde_json::json!({"list_id": id, "include_tasks": false});
-        crate::registry::call_tool("task_lists", "get", &params.to_string(), ctx, store, clock)?;
+        check_id(IdKind::List, "list_id", id)?;
     }
     read::read(store, |tx| {
         let (lists, more_lists) = match &view.list_id {
-            Some(id) => (visible::list_by_id(tx, id)?.into_iter().collect(), false),
+            Some(id) => {
+                let list = access::list_without_bypass(tx, id, viewer.agent.as_deref())?;
+                (vec![list], false)
+            }
             None => {
                 let v = visible::lists(tx, &viewer)?;
                 (v.lists, v.more)

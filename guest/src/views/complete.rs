@@ -1,7 +1,7 @@
-//! Argument completions of the slash commands: visible list ids (matched by
-//! id prefix or by a piece of the name), the widget actions, `full`.
+//! Argument completions of the slash commands, as each command's row says
+//! ([`Args`]): its words (`full`, the widget actions), visible list ids
+//! (matched by id prefix or by a piece of the name) and the words after one.
 
-use super::commands::widget::ACTIONS;
 use super::read::{self, Viewer};
 use super::visible;
 use crate::bindings::Completion;
@@ -14,43 +14,29 @@ use crate::store::Store;
 /// Most suggestions returned.
 const MAX: usize = 50;
 
-/// Suggestions for `name`'s arguments given the text typed so far; none
-/// for an unknown command, or when the store cannot be read.
-pub(crate) fn complete(
-    name: &str,
+/// What a command's arguments complete to.
+pub(crate) struct Args {
+    /// Words it takes first, with what each does.
+    pub words: &'static [(&'static str, &'static str)],
+    /// It takes a visible list's id first, then these words (None: no
+    /// list id).
+    pub list_then: Option<&'static [(&'static str, &'static str)]>,
+}
+
+/// Suggestions for arguments that read as `args` says, given the text
+/// typed so far; no list ids when the store cannot be read.
+pub(crate) fn args(
+    args: &Args,
     prefix: &str,
     ctx: &CallContext,
     store: &dyn Store,
     clock: &dyn Clock,
 ) -> Vec<Completion> {
     let typed = prefix.trim_start();
-    let mut out = match name.trim().trim_start_matches('/') {
-        "task-lists" => keywords(typed, &[("full", "the lists' JSON metadata")]),
-        "task-widget" => keywords(
-            typed,
-            &ACTIONS.iter().map(|(w, _, d)| (*w, *d)).collect::<Vec<_>>(),
-        ),
-        "tasks" => list_args(
-            typed,
-            ctx,
-            store,
-            clock,
-            &[("full", "the JSON of task_lists get")],
-        ),
-        "task-audit" => {
-            let mut out = keywords(typed, &[("full", "the events' JSON")]);
-            out.extend(list_args(
-                typed,
-                ctx,
-                store,
-                clock,
-                &[("full", "the events' JSON")],
-            ));
-            out
-        }
-        "task-list-delete" => list_args(typed, ctx, store, clock, &[]),
-        _ => Vec::new(),
-    };
+    let mut out = keywords(typed, args.words);
+    if let Some(after) = args.list_then {
+        out.extend(list_args(typed, ctx, store, clock, after));
+    }
     out.truncate(MAX);
     out
 }

@@ -102,7 +102,7 @@ pub fn complete(
     store: &dyn Store,
     clock: &dyn Clock,
 ) -> Vec<Completion> {
-    complete::complete(name, prefix, ctx, store, clock)
+    commands::complete(name, prefix, ctx, store, clock)
 }
 
 /// The agent's current claims as compact text for the model (empty

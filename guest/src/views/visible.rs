@@ -11,7 +11,7 @@
 
 use super::read::{self, Viewer, marks, select_lists, select_tasks};
 use crate::error::ToolResult;
-use crate::model::{ListRow, TaskRow};
+use crate::model::{ListRow, TaskRow, VISIBLE_TO};
 use crate::store::{Tx, Value};
 
 /// Most lists a view considers (most recently updated first): the widget
@@ -36,7 +36,7 @@ pub(crate) struct Visible {
 /// `tasks_by_assignee`).
 fn lists_query(viewer: &Viewer) -> (String, Vec<Value>) {
     let sql = format!(
-        "{} WHERE deleted_at IS NULL AND (visibility = 'shared' OR owner_agent_id = ?) AND id IN ( \
+        "{} WHERE deleted_at IS NULL AND {VISIBLE_TO} AND id IN ( \
          SELECT id FROM lists WHERE scope_type = 'global' \
          UNION ALL SELECT id FROM lists WHERE scope_type = 'workspace' AND scope_key = ? \
          UNION ALL SELECT id FROM lists WHERE scope_type = 'thread' AND scope_key = ? \
@@ -123,15 +123,6 @@ fn active_query(list_id: &str, limit: usize) -> (String, Vec<Value>) {
     )
 }
 
-/// One list by id (deleted or not; the caller checks access through the
-/// tools first).
-pub(crate) fn list_by_id(tx: &dyn Tx, id: &str) -> ToolResult<Option<ListRow>> {
-    let sql = format!("{} WHERE id = ?", select_lists());
-    Ok(read::lists(tx, &sql, crate::params![id])?
-        .into_iter()
-        .next())
-}
-
 /// An agent's current claims.
 #[derive(Debug, Default)]
 pub(crate) struct Claims {
@@ -147,9 +138,11 @@ pub(crate) fn claims(tx: &dyn Tx, viewer: &Viewer, limit: usize) -> ToolResult<C
     let Some(me) = viewer.agent.as_deref() else {
         return Ok(Claims::default());
     };
-    let filter = "FROM tasks t JOIN lists l ON l.id = t.list_id WHERE t.claimed_by_agent_id = ? \
+    let filter = format!(
+        "FROM tasks t JOIN lists l ON l.id = t.list_id WHERE t.claimed_by_agent_id = ? \
          AND t.status = 'in_progress' AND t.claim_expires_at > ? AND t.deleted_at IS NULL \
-         AND l.deleted_at IS NULL AND (l.visibility = 'shared' OR l.owner_agent_id = ?)";
+         AND l.deleted_at IS NULL AND {VISIBLE_TO}"
+    );
     let total = tx
         .query(
             &format!("SELECT COUNT(*) {filter}"),

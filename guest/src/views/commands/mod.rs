@@ -1,7 +1,8 @@
-//! The slash commands: their menu entries, how their arguments read, and
-//! what each one asks its host to do. Commands act through the tools
-//! themselves (`call_tool`), so access, private-list and identity rules and
-//! their error texts are the tools' own; failures render as tool errors do.
+//! The slash commands: one row each ([`COMMANDS`]: menu entry, usage, the
+//! function that runs it and what its arguments complete to), and what
+//! each one asks its host to do. Commands act through the tools themselves
+//! (`call_tool`), so access, private-list and identity rules and their
+//! error texts are the tools' own; failures render as tool errors do.
 
 mod audit;
 mod delete;
@@ -13,9 +14,10 @@ pub(crate) mod widget;
 use serde_json::Value;
 
 use super::columns;
+use super::complete::{self, Args};
 use super::layout::fit_all;
 use crate::actions::Output;
-use crate::bindings::{CommandEffect, CommandInfo, CommandOutput};
+use crate::bindings::{CommandEffect, CommandInfo, CommandOutput, Completion};
 use crate::clock::Clock;
 use crate::context::CallContext;
 use crate::error::{ToolError, ToolResult};
@@ -23,7 +25,7 @@ use crate::registry::call_tool;
 use crate::render::{Line, Style, line, render_error};
 use crate::store::Store;
 
-/// A command's menu entry.
+/// A command: its menu entry, how it runs and how its arguments complete.
 pub(crate) struct Spec {
     /// Its name, without the slash.
     pub name: &'static str,
@@ -31,6 +33,10 @@ pub(crate) struct Spec {
     pub description: &'static str,
     /// How its arguments read.
     pub usage: &'static str,
+    /// Runs it with its argument words.
+    pub run: fn(&[&str], &Run) -> CommandEffect,
+    /// What its arguments complete to.
+    pub args: Args,
 }
 
 /// The commands in menu order.
@@ -39,28 +45,59 @@ pub(crate) const COMMANDS: &[Spec] = &[
         name: "task-lists",
         description: "The task lists visible here: name and id (full: their JSON metadata)",
         usage: "[full]",
+        run: lists::run,
+        args: Args {
+            words: &[("full", "the lists' JSON metadata")],
+            list_then: None,
+        },
     },
     Spec {
         name: "tasks",
         description: "One list and its tasks: status, agent, dates, description, notes, outcome",
         usage: "<list_id> [full]",
+        run: tasks::run,
+        args: Args {
+            words: &[],
+            list_then: Some(&[("full", "the JSON of task_lists get")]),
+        },
     },
     Spec {
         name: "task-audit",
         description: "Private-list bypasses you may see, or one list's audit log",
         usage: "[list_id] [full] [bypass <reason…>]",
+        run: audit::run,
+        args: Args {
+            words: &[("full", "the events' JSON")],
+            list_then: Some(&[("full", "the events' JSON")]),
+        },
     },
     Spec {
         name: "task-list-delete",
         description: "Soft-delete a list and its active tasks (asks first)",
         usage: "<list_id>",
+        run: delete::run,
+        args: Args {
+            words: &[],
+            list_then: Some(&[]),
+        },
     },
     Spec {
         name: "task-widget",
         description: "Show, hide, switch or redraw the task widget",
         usage: "on|off|compact|full|refresh",
+        run: widget::run,
+        args: Args {
+            words: widget::WORDS,
+            list_then: None,
+        },
     },
 ];
+
+/// The command named `name` (a leading slash and spaces ignored).
+fn find(name: &str) -> Option<&'static Spec> {
+    let name = name.trim().trim_start_matches('/');
+    COMMANDS.iter().find(|c| c.name == name)
+}
 
 /// The menu entries.
 pub(crate) fn infos() -> Vec<CommandInfo> {
@@ -130,14 +167,24 @@ pub(crate) fn usage_error(spec: &str, message: impl Into<String>) -> ToolError {
 /// Runs `name` with its argument text.
 pub(crate) fn run(name: &str, args: &str, run: &Run) -> CommandEffect {
     let words: Vec<&str> = args.split_whitespace().collect();
-    match name.trim().trim_start_matches('/') {
-        "task-lists" => lists::run(&words, run),
-        "tasks" => tasks::run(&words, run),
-        "task-audit" => audit::run(&words, run),
-        "task-list-delete" => delete::run(&words, run),
-        "task-widget" => widget::run(&words, run),
-        other => run.fail(&unknown(other)),
+    match find(name) {
+        Some(command) => (command.run)(&words, run),
+        None => run.fail(&unknown(name.trim().trim_start_matches('/'))),
     }
+}
+
+/// Suggestions for `name`'s arguments given the text typed so far; none
+/// for an unknown command, or when the store cannot be read.
+pub(crate) fn complete(
+    name: &str,
+    prefix: &str,
+    ctx: &CallContext,
+    store: &dyn Store,
+    clock: &dyn Clock,
+) -> Vec<Completion> {
+    find(name).map_or_else(Vec::new, |command| {
+        complete::args(&command.args, prefix, ctx, store, clock)
+    })
 }
 
 /// The error for a command that does not exist, naming the real ones.

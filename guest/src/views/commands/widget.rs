@@ -6,7 +6,7 @@ use crate::bindings::{CommandEffect, WidgetAction, WidgetChange};
 use crate::render::{Style, line};
 
 /// The widget actions, their words and what each confirmation says.
-pub(crate) const ACTIONS: &[(&str, WidgetAction, &str)] = &[
+const ACTIONS: &[(&str, WidgetAction, &str)] = &[
     ("on", WidgetAction::On, "show the task widget"),
     (
         "off",
@@ -25,6 +25,20 @@ pub(crate) const ACTIONS: &[(&str, WidgetAction, &str)] = &[
         "draw the widget again now",
     ),
 ];
+
+/// The actions' words and what each does, for the completions.
+pub(crate) const WORDS: &[(&str, &str)] = &words();
+
+/// [`ACTIONS`] without the actions.
+const fn words() -> [(&'static str, &'static str); ACTIONS.len()] {
+    let mut out = [("", ""); ACTIONS.len()];
+    let mut i = 0;
+    while i < ACTIONS.len() {
+        out[i] = (ACTIONS[i].0, ACTIONS[i].2);
+        i += 1;
+    }
+    out
+}
 
 /// Runs `task-widget` with its words.
 pub(crate) fn run(words: &[&str], run: &Run) -> CommandEffect {
