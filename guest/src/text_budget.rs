@@ -204,7 +204,7 @@ mod tests {
         TaskJson::new(&row, &deps, TaskForm::Whole)
     }
 
-    /// The longest summary line of an `add_many` (see `tools/items.rs`).
+    /// The longest summary line of an `add_many` (see `actions/items.rs`).
     fn longest_summary() -> String {
         format!(
             "added {MAX_BATCH} tasks to list_{:026} at #{}{ECHO_CUT_NOTE}",

@@ -1,5 +1,5 @@
 //! The generated parts of `task_help`: every action's params schema and a
-//! worked example call of each, both from the catalogue tables.
+//! worked example call of each, both from the specs of the listing.
 
 use serde_json::{Map, Value as Json, json};
 
