@@ -18,9 +18,15 @@
 
 mod torture;
 
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 use tasklists_tests::*;
 use torture::{pick, rss_kib};
+
+/// The host's RSS is the whole test process's: the two tests here take
+/// turns, so that one's growth check never reads the other's floods (the
+/// memory test alone moves it by hundreds of MiB).
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
 const A: &str = "builder-1";
 
@@ -131,6 +137,7 @@ fn values_that_time_out(db: &TestDb, list: &str) -> usize {
 
 #[test]
 fn a_runaway_component_is_stopped_at_its_deadline_and_the_host_goes_on() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(PoisonError::into_inner);
     let rounds = pick("runaway deadline", 20usize, 200);
     // Memory is not what stops it here: a cap of 2 GiB leaves the deadline.
     let db = TestDb::with_config(|c| c.with_call_timeout(TIMEOUT).with_memory_limit(2 << 30));
@@ -173,6 +180,7 @@ fn a_runaway_component_is_stopped_at_its_deadline_and_the_host_goes_on() {
 
 #[test]
 fn a_runaway_into_the_memory_cap_is_stopped_and_the_host_goes_on() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(PoisonError::into_inner);
     let rounds = pick("runaway memory", 20usize, 200);
     // The default cap (64 MiB) and a timeout far beyond what the flood needs
     // to fill it: the memory cap is what stops the component.
