@@ -143,7 +143,7 @@ pub(crate) fn from_rows(rows: Rows) -> SqlRows {
 /// A store error, thrown with its WIT case in `code`.
 pub(crate) fn store_error(e: StoreError) -> napi::Error<String> {
     let code = format!("store:{}", e.wit_case());
-    napi::Error::new(code, e.into_message())
+    napi::Error::new(code, e.message().to_owned())
 }
 
 /// A host bug (a value jco would never pass), in the same error type.

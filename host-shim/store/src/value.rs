@@ -137,19 +137,6 @@ impl StoreError {
             | StoreError::Other(m) => m,
         }
     }
-
-    /// The message, taken out of the error.
-    pub fn into_message(self) -> String {
-        match self {
-            StoreError::Busy(m)
-            | StoreError::Constraint(m)
-            | StoreError::InvalidState(m)
-            | StoreError::Io(m)
-            | StoreError::Corrupt(m)
-            | StoreError::Sql(m)
-            | StoreError::Other(m) => m,
-        }
-    }
 }
 
 impl fmt::Display for StoreError {
