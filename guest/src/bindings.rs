@@ -20,7 +20,8 @@ pub use exports::tasklists::component::tools::{
     CallFailure, FailureKind, ToolAnnotations, ToolInfo, WriteState,
 };
 pub use exports::tasklists::component::ui::{
-    Choice, CommandEffect, CommandInfo, CommandOutput, Completion, Confirmation, Line, Span,
-    StoreDown, Style, WidgetAction, WidgetChange, WidgetMode, WidgetView,
+    Choice, CommandEffect, CommandInfo, CommandOutput, Completion, Confirmation, DashboardInput,
+    DashboardScreen, DashboardView, KeyBinding, Line, PersonRefused, PersonReply, PersonRequest,
+    Span, StoreDown, Style, WidgetAction, WidgetChange, WidgetMode, WidgetView,
 };
 pub use tasklists::component::types::{CallContext, ErrorCode, ToolError, ToolReply};

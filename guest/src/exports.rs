@@ -10,11 +10,12 @@
 use crate::bindings::exports::tasklists::component::tools::Guest as ToolsGuest;
 use crate::bindings::exports::tasklists::component::ui::Guest as UiGuest;
 use crate::bindings::{
-    CallContext, CallFailure, CommandEffect, CommandInfo, Completion, FailureKind, Line, StoreDown,
-    ToolError, ToolInfo, ToolReply, WidgetView,
+    CallContext, CallFailure, CommandEffect, CommandInfo, Completion, DashboardInput,
+    DashboardScreen, DashboardView, FailureKind, KeyBinding, Line, PersonReply, PersonRequest,
+    StoreDown, ToolError, ToolInfo, ToolReply, WidgetView,
 };
 use crate::store::wit::{WitClock, WitStore};
-use crate::{envelope, registry, render, views};
+use crate::{envelope, person, registry, render, views};
 
 struct Component;
 crate::bindings::export!(Component with_types_in crate::bindings);
@@ -80,5 +81,19 @@ impl UiGuest for Component {
     }
     fn compaction_memory(ctx: CallContext) -> String {
         views::compaction_memory(&ctx, &WitStore, &WitClock)
+    }
+    fn person_act(request: PersonRequest, ctx: CallContext, width: u32) -> PersonReply {
+        person::act(&request, &ctx, width, &WitStore, &WitClock)
+    }
+    fn key_map() -> Vec<KeyBinding> {
+        person::key_map()
+    }
+    fn dashboard(
+        state: String,
+        input: DashboardInput,
+        view: DashboardView,
+        ctx: CallContext,
+    ) -> DashboardScreen {
+        person::dashboard(&state, &input, &view, &ctx, &WitStore, &WitClock)
     }
 }

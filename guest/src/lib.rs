@@ -6,7 +6,7 @@
 //! the imports. Modules depend one way, bottom to top
 //! (`scripts/guest-layers` checks it): bindings; text, ids, clock, store,
 //! schema; error; contract; context, model, results, text_budget; actions;
-//! render; registry; views; envelope; exports.
+//! render; registry; views, person; envelope; exports.
 
 pub mod actions;
 mod bindings;
@@ -17,6 +17,7 @@ pub mod envelope;
 pub mod error;
 pub mod ids;
 pub mod model;
+pub mod person;
 pub mod registry;
 pub mod render;
 pub mod results;

@@ -10,7 +10,7 @@ use crate::store::Value;
 
 /// Columns selected for a list, in [`ListRow::from_row`] order.
 pub const LIST_COLS: &str = "id, name, scope_type, scope_key, visibility, owner_agent_id, created_by_agent_id, created_at, updated_at, deleted_at, \
-     todo_count, in_progress_count, blocked_count, done_count, canceled_count";
+     todo_count, in_progress_count, blocked_count, done_count, canceled_count, approval, approval_note, approval_by, approval_at";
 
 /// `cols` (one of the column lists here) qualified by a table alias, for
 /// queries that load a task and its list in one statement.
@@ -43,7 +43,7 @@ pub const VISIBLE_TO: &str = "(visibility = 'shared' OR owner_agent_id = ?)";
 /// Columns selected for a task, in [`TaskRow::from_row`] order.
 pub const TASK_COLS: &str = "id, list_id, position, title, description, notes, status, assigned_to_agent_id, \
      claimed_by_agent_id, claim_token, claim_expires_at, lease_ms, outcome, created_at, updated_at, started_at, \
-     completed_at, deleted_at";
+     completed_at, deleted_at, priority, verification, verification_result, awaits_approval, approved_title";
 
 /// The SET assignments that end a task's claim (the in-memory twin is
 /// [`TaskRow::end_claim`]).
@@ -139,6 +139,105 @@ impl fmt::Display for Visibility {
     }
 }
 
+/// A task's priority: `claim_next` hands out the ready task with the
+/// highest, then the lowest position. Stored as its rank (0 high, 1
+/// medium, 2 low) so that SQL orders by it; serialized by name.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Priority {
+    /// Before every other ready task.
+    High,
+    /// The default.
+    #[default]
+    Medium,
+    /// After every other ready task.
+    Low,
+}
+
+impl Priority {
+    /// Every priority, highest first.
+    pub const ALL: [Priority; 3] = [Priority::High, Priority::Medium, Priority::Low];
+
+    /// The priority's name in JSON.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Priority::High => "high",
+            Priority::Medium => "medium",
+            Priority::Low => "low",
+        }
+    }
+
+    /// The stored rank (0 high, 1 medium, 2 low).
+    pub const fn rank(self) -> i64 {
+        match self {
+            Priority::High => 0,
+            Priority::Medium => 1,
+            Priority::Low => 2,
+        }
+    }
+
+    /// The priority of a stored rank (the schema's CHECK admits 0 to 2).
+    pub fn from_rank(rank: i64) -> Priority {
+        match rank {
+            0 => Priority::High,
+            2 => Priority::Low,
+            _ => Priority::Medium,
+        }
+    }
+
+    /// The priority named `s`, if it is one.
+    pub fn parse(s: &str) -> Option<Priority> {
+        Priority::ALL.into_iter().find(|p| p.as_str() == s)
+    }
+}
+
+impl fmt::Display for Priority {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Where a list's plan stands, for a list created with
+/// `requires_approval` (stored and serialized by name).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Approval {
+    /// Waiting for a person: nothing is handed out.
+    Pending,
+    /// A person approved it: its tasks are handed out (those added since
+    /// wait for their own approval).
+    Approved,
+    /// A person rejected it, with a reason: nothing is handed out.
+    Rejected,
+}
+
+impl Approval {
+    /// Every state, in contract order.
+    pub const ALL: [Approval; 3] = [Approval::Pending, Approval::Approved, Approval::Rejected];
+
+    /// The state's name in SQL and JSON.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Approval::Pending => "pending",
+            Approval::Approved => "approved",
+            Approval::Rejected => "rejected",
+        }
+    }
+
+    /// The state named `s`, if it is one.
+    pub fn parse(s: &str) -> Option<Approval> {
+        Approval::ALL.into_iter().find(|a| a.as_str() == s)
+    }
+}
+
+impl fmt::Display for Approval {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// A row of `lists`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListRow {
@@ -165,6 +264,14 @@ pub struct ListRow {
     /// Its live tasks per status: counters the schema's triggers keep in
     /// the same transaction as every task write (migration 0004).
     pub counts: Counts,
+    /// Where its plan stands (None: it needs no approval).
+    pub approval: Option<Approval>,
+    /// The person's note on approval, or the reason of a rejection.
+    pub approval_note: Option<String>,
+    /// The person who approved or rejected it last.
+    pub approval_by: Option<String>,
+    /// When, ms since the epoch.
+    pub approval_at: Option<i64>,
 }
 
 /// A row of `tasks`.
@@ -206,6 +313,16 @@ pub struct TaskRow {
     pub completed_at: Option<i64>,
     /// When it was soft-deleted, if it was.
     pub deleted_at: Option<i64>,
+    /// Its priority (claim_next's first order).
+    pub priority: Priority,
+    /// How to check it is done, if it says.
+    pub verification: Option<String>,
+    /// What the check showed when it was closed as done.
+    pub verification_result: Option<String>,
+    /// Added to an approved list: waits for a person's approval.
+    pub awaits_approval: bool,
+    /// The title a person approved (None: never approved).
+    pub approved_title: Option<String>,
 }
 
 fn text(row: &[Value], i: usize) -> String {
@@ -250,6 +367,10 @@ impl ListRow {
                 done: int(r, 13),
                 canceled: int(r, 14),
             },
+            approval: r.get(15).and_then(Value::as_str).and_then(Approval::parse),
+            approval_note: opt_text(r, 16),
+            approval_by: opt_text(r, 17),
+            approval_at: opt_int(r, 18),
         }
     }
 
@@ -288,6 +409,11 @@ impl TaskRow {
             started_at: opt_int(r, 15),
             completed_at: opt_int(r, 16),
             deleted_at: opt_int(r, 17),
+            priority: Priority::from_rank(opt_int(r, 18).unwrap_or(1)),
+            verification: opt_text(r, 19),
+            verification_result: opt_text(r, 20),
+            awaits_approval: int(r, 21) != 0,
+            approved_title: opt_text(r, 22),
         }
     }
 

@@ -197,6 +197,11 @@ mod tests {
             started_at: Some(0),
             completed_at: None,
             deleted_at: None,
+            priority: Default::default(),
+            verification: None,
+            verification_result: None,
+            awaits_approval: false,
+            approved_title: None,
         }
     }
 

@@ -197,6 +197,11 @@ mod tests {
             started_at: None,
             completed_at: None,
             deleted_at: None,
+            priority: Default::default(),
+            verification: None,
+            verification_result: None,
+            awaits_approval: false,
+            approved_title: None,
         };
         let deps: Vec<String> = (0..MAX_BATCH_DEPS / MAX_BATCH)
             .map(|k| id(1000 + k))

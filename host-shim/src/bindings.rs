@@ -44,6 +44,7 @@ impl Default for CallContext {
             agent_pinned: false,
             workspace: None,
             thread: None,
+            person: None,
         }
     }
 }

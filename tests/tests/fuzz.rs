@@ -547,6 +547,7 @@ fn views_never_trap_nor_emit_controls() {
             agent_pinned: false,
             workspace,
             thread,
+            person: None,
         });
     let width = prop_oneof![4 => 0u32..300, 1 => select(&[0u32, 1, 2, 5, 10_000, u32::MAX][..])];
     let name = prop_oneof![4 => select(commands), 1 => nasty_string()];

@@ -14,6 +14,7 @@ fn with_context(agent: &str, workspace: Option<&str>, thread: Option<&str>) -> C
         agent_pinned: false,
         workspace: workspace.map(String::from),
         thread: thread.map(String::from),
+        person: None,
     }
 }
 

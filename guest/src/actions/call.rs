@@ -55,6 +55,10 @@ pub struct Call<'a> {
     pub now: i64,
     /// The bypasses of this call, one per list, already audited.
     pub bypasses: Vec<Bypass>,
+    /// The person this call acts for (a person's action, never a tool
+    /// call): its events name the person, marked `"by": "person"`, instead
+    /// of the agent.
+    pub person: Option<String>,
 }
 
 impl Call<'_> {
@@ -88,6 +92,25 @@ impl Call<'_> {
         new_id(kind, self.now)
     }
 
+    /// Who an event of this call names: the person it acts for, else the
+    /// agent.
+    fn actor(&self) -> Option<String> {
+        self.person.clone().or_else(|| self.agent.clone())
+    }
+
+    /// An event's data as stored: a person's events carry `"by": "person"`.
+    fn event_data(&self, data: &Json) -> String {
+        match (&self.person, data) {
+            (Some(_), Json::Object(map)) => {
+                let mut map = map.clone();
+                map.insert("by".into(), Json::from("person"));
+                Json::Object(map).to_string()
+            }
+            (Some(_), Json::Null) => serde_json::json!({"by": "person"}).to_string(),
+            _ => data.to_string(),
+        }
+    }
+
     /// Records an audit event in the call's transaction; its id.
     pub fn event(
         &self,
@@ -102,11 +125,11 @@ impl Call<'_> {
             crate::params![
                 id.as_str(),
                 self.now,
-                self.agent.clone(),
+                self.actor(),
                 kind,
                 list_id,
                 task_id,
-                data.to_string()
+                self.event_data(&data)
             ],
         )?;
         Ok(id)
@@ -129,11 +152,11 @@ impl Call<'_> {
                 args.extend([
                     Value::from(self.new_id(IdKind::Event)),
                     Value::Integer(self.now),
-                    Value::from(self.agent.clone()),
+                    Value::from(self.actor()),
                     Value::from(kind),
                     Value::from(list_id),
                     Value::from(task_id.as_str()),
-                    Value::from(data.to_string()),
+                    Value::from(self.event_data(data)),
                 ]);
             }
             self.exec(

@@ -67,6 +67,7 @@ fn run<A: Action>(req: Request) -> ToolResult<Done<A::Result>> {
         ctx: req.ctx,
         now,
         bypasses: Vec::new(),
+        person: None,
     };
     let out = A::run(&mut call);
     let bypasses = std::mem::take(&mut call.bypasses);

@@ -130,6 +130,11 @@ fn insert(call: &Call, list_id: &str, at: i64, tasks: &[NewTask]) -> ToolResult<
             started_at: None,
             completed_at: None,
             deleted_at: None,
+            priority: Default::default(),
+            verification: None,
+            verification_result: None,
+            awaits_approval: false,
+            approved_title: None,
         };
         call.exec(
             "INSERT INTO tasks (id, list_id, position, title, description, notes, status, assigned_to_agent_id, \

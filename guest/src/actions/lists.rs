@@ -186,6 +186,10 @@ fn create(call: &mut Call) -> ToolResult<Done<ListCreated>> {
         updated_at: call.now,
         deleted_at: None,
         counts: Counts::default(),
+        approval: None,
+        approval_note: None,
+        approval_by: None,
+        approval_at: None,
     };
     call.exec(
         "INSERT INTO lists (id, name, name_fold, scope_type, scope_key, visibility, owner_agent_id, \

@@ -6,6 +6,7 @@
 
 pub(crate) mod access;
 mod action;
+pub mod approval;
 pub mod audit;
 mod bypass;
 mod call;

@@ -52,6 +52,7 @@ pub(crate) fn run(globals: &Globals) -> Result<(), Failure> {
             agent_pinned: true,
             workspace: globals.ctx.workspace.clone(),
             thread: None,
+            person: None,
         };
         match (
             host.call(step.tool, step.action, &params, &ctx),

@@ -83,6 +83,7 @@ pub(crate) fn run() -> ExitCode {
             agent_pinned: cli.pin_agent,
             workspace,
             thread: cli.thread,
+            person: None,
         },
         color: cli.color,
     };

@@ -31,6 +31,7 @@ impl Caller {
             agent_pinned: self.pinned,
             workspace: self.workspace.clone(),
             thread: self.thread.clone(),
+            person: None,
         }
     }
 }

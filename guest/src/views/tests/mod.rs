@@ -129,6 +129,7 @@ pub(super) fn ctx(agent: Option<&str>) -> CallContext {
         agent_pinned: false,
         workspace: Some(WORKSPACE.into()),
         thread: Some("thread-1".into()),
+        person: None,
     }
 }
 
