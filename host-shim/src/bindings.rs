@@ -18,8 +18,9 @@ pub use exports::tasklists::component::tools::{
     CallFailure, FailureKind, SizeLimit, ToolAnnotations, ToolInfo, WriteState,
 };
 pub use exports::tasklists::component::ui::{
-    Choice, CommandEffect, CommandInfo, CommandOutput, Completion, Confirmation, Line, Span, Style,
-    WidgetAction, WidgetChange, WidgetMode, WidgetView,
+    Choice, CommandEffect, CommandInfo, CommandOutput, Completion, Confirmation, DashboardInput,
+    DashboardScreen, DashboardView, KeyBinding, KeyInput, Line, PersonDone, PersonRefused,
+    PersonReply, PersonRequest, Span, Style, WidgetAction, WidgetChange, WidgetMode, WidgetView,
 };
 pub use tasklists::component::types::{CallContext, ErrorCode, ToolError, ToolReply};
 

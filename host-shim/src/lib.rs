@@ -37,8 +37,10 @@ mod views;
 pub use ansi::render_ansi;
 pub use bindings::{
     CallContext, CallFailure, Choice, CommandEffect, CommandInfo, CommandOutput, Completion,
-    Confirmation, ErrorCode, FailureKind, Line, SizeLimit, Span, Style, ToolAnnotations, ToolError,
-    ToolInfo, ToolReply, WidgetAction, WidgetChange, WidgetMode, WidgetView, WriteState,
+    Confirmation, DashboardInput, DashboardScreen, DashboardView, ErrorCode, FailureKind,
+    KeyBinding, KeyInput, Line, PersonDone, PersonRefused, PersonReply, PersonRequest, SizeLimit,
+    Span, Style, ToolAnnotations, ToolError, ToolInfo, ToolReply, WidgetAction, WidgetChange,
+    WidgetMode, WidgetView, WriteState,
 };
 pub use component_host::Host;
 pub use config::{

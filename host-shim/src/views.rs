@@ -1,9 +1,13 @@
 //! The views a person sees outside tool calls (the widget, the slash
-//! commands, their completions, the compaction memory), as the component
-//! lays them out: the host passes the context and the terminal's width,
-//! and shows the lines it gets back.
+//! commands, their completions, the compaction memory) and the person's
+//! own surface (a person's action, the dashboard and its key map), as the
+//! component lays them out: the host passes the context and the
+//! terminal's width, and shows the lines it gets back.
 
-use crate::bindings::{CallContext, CommandEffect, CommandInfo, Completion, Line, WidgetView};
+use crate::bindings::{
+    CallContext, CommandEffect, CommandInfo, Completion, DashboardInput, DashboardScreen,
+    DashboardView, KeyBinding, Line, PersonReply, PersonRequest, WidgetView,
+};
 use crate::component_host::Host;
 use crate::error::HostError;
 
@@ -52,6 +56,40 @@ impl Host {
         self.plain(|b, store| {
             b.tasklists_component_ui()
                 .call_compaction_memory(store, ctx)
+        })
+    }
+
+    /// Carries out a person's action as `ctx.person` (none: refused),
+    /// laid out for `width` columns.
+    pub fn person_act(
+        &mut self,
+        request: &PersonRequest,
+        ctx: &CallContext,
+        width: u32,
+    ) -> Result<PersonReply, HostError> {
+        self.plain(|b, store| {
+            b.tasklists_component_ui()
+                .call_person_act(store, request, ctx, width)
+        })
+    }
+
+    /// The dashboard's keys, in footer order.
+    pub fn key_map(&mut self) -> Result<Vec<KeyBinding>, HostError> {
+        self.plain(|b, store| b.tasklists_component_ui().call_key_map(store))
+    }
+
+    /// The dashboard after `input`, from the `state` the last screen
+    /// returned (`""` the first time).
+    pub fn dashboard(
+        &mut self,
+        state: &str,
+        input: &DashboardInput,
+        view: &DashboardView,
+        ctx: &CallContext,
+    ) -> Result<DashboardScreen, HostError> {
+        self.plain(|b, store| {
+            b.tasklists_component_ui()
+                .call_dashboard(store, state, input, view, ctx)
         })
     }
 }
