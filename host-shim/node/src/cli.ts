@@ -56,6 +56,7 @@ async function main(): Promise<void> {
   }
   // An empty variable means "unset", as for the native CLI.
   const agentId = (values["agent-id"] ?? process.env.TASKLISTS_AGENT_ID)?.trim() || undefined;
+  // No `person`: an MCP client is an agent, never the person at a keyboard.
   const ctx: CallContext = {
     agentId,
     agentPinned: values["pin-agent"] ?? false,

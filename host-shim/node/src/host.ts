@@ -20,8 +20,14 @@ import type {
   CommandEffect,
   CommandInfo,
   Completion,
+  DashboardInput,
+  DashboardScreen,
+  DashboardView,
   FailureKind,
+  KeyBinding,
   Line,
+  PersonReply,
+  PersonRequest,
   StoreDown,
   ToolError,
   ToolInfo,
@@ -287,6 +293,32 @@ export class NodeHost {
   /** Suggestions for a command's arguments given what was typed so far. */
   complete(name: string, prefix: string, ctx: CallContext): Promise<Completion[]> {
     return this.#plain({ iface: "ui", fn: "complete", args: [name, prefix, ctx] });
+  }
+
+  /**
+   * Carries out a person's action (approve, reject, add, edit, priority,
+   * block, …) as `ctx.person`, laid out for `width` columns: done (its
+   * lines and data), refused (the error and its lines; nothing changed),
+   * or a question (send the same request again with `confirmed` set). No
+   * `ctx.person`: refused, the surface is read-only.
+   */
+  personAct(request: PersonRequest, ctx: CallContext, width: number): Promise<PersonReply> {
+    return this.#plain({ iface: "ui", fn: "personAct", args: [request, ctx, width] });
+  }
+
+  /** The dashboard's keys in footer order (key, action, label, what it asks, whether it writes). */
+  keyMap(): Promise<KeyBinding[]> {
+    return this.#plain({ iface: "ui", fn: "keyMap", args: [] });
+  }
+
+  /**
+   * The person's dashboard after `input` (a key named as in the key map,
+   * pasted text, or a refresh), from `state`: `""` the first time, then
+   * the `state` of the last screen, kept as is. Draw the screen's `lines`;
+   * remove the view once it is `closed`.
+   */
+  dashboard(state: string, input: DashboardInput, view: DashboardView, ctx: CallContext): Promise<DashboardScreen> {
+    return this.#plain({ iface: "ui", fn: "dashboard", args: [state, input, view, ctx] });
   }
 
   /** The agent's current claims as compact text for the model after a compaction ("" for none). */
