@@ -21,7 +21,8 @@ pub use exports::tasklists::component::tools::{
 };
 pub use exports::tasklists::component::ui::{
     Choice, CommandEffect, CommandInfo, CommandOutput, Completion, Confirmation, DashboardInput,
-    DashboardScreen, DashboardView, KeyBinding, Line, PersonRefused, PersonReply, PersonRequest,
-    Span, StoreDown, Style, WidgetAction, WidgetChange, WidgetMode, WidgetView,
+    DashboardScreen, DashboardView, KeyBinding, KeyInput, Line, PersonDone, PersonRefused,
+    PersonReply, PersonRequest, Span, StoreDown, Style, WidgetAction, WidgetChange, WidgetMode,
+    WidgetView,
 };
 pub use tasklists::component::types::{CallContext, ErrorCode, ToolError, ToolReply};

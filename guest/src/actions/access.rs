@@ -138,7 +138,7 @@ pub(crate) fn task_query() -> String {
 /// Allows the owner of a private list, or anyone with `bypass_private` and a
 /// reason (recording a `private_bypass` event); refuses everyone else.
 pub fn check(call: &mut Call, list: &ListRow) -> ToolResult<()> {
-    let Err(refused) = visible(list, call.agent.as_deref()) else {
+    let Err(refused) = visible(list, call.viewer.as_deref()) else {
         return Ok(());
     };
     if call.redacts(&list.id) {
@@ -181,7 +181,12 @@ pub fn check_token(token: Option<&str>, task: &TaskRow) -> ToolResult<()> {
 /// The `conflict` for a task another agent holds: who and until when,
 /// unless the call reached the task's list through a bypass.
 pub fn claimed_conflict(call: &Call, task: &TaskRow) -> ToolError {
-    let hint = "call task_claims claim_next to get another task";
+    let hint = if call.person.is_some() {
+        // A person is not changing work an agent is doing under it.
+        "an agent is working on it: wait until it closes the task or its lease runs out"
+    } else {
+        "call task_claims claim_next to get another task"
+    };
     if call.redacts(&task.list_id) {
         return ToolError::conflict(
             format!("task {} is claimed by another agent", task.id),

@@ -59,6 +59,9 @@ pub struct Call<'a> {
     /// call): its events name the person, marked `"by": "person"`, instead
     /// of the agent.
     pub person: Option<String>,
+    /// Whose access rules apply to the lists (the agent; for a person's
+    /// action, the context's agent, whose view the person acts on).
+    pub viewer: Option<String>,
 }
 
 impl Call<'_> {

@@ -452,7 +452,7 @@ fn release_expired(call: &mut Call) -> ToolResult<Done<Released>> {
         args.push(list.id.into());
     } else {
         filter.push_str(&format!(" AND {VISIBLE_TO}"));
-        args.push(call.agent.clone().into());
+        args.push(call.viewer.clone().into());
     }
     let mut page = args.clone();
     page.push(Value::Integer(RELEASE_MAX as i64));

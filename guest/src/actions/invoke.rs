@@ -2,7 +2,9 @@
 //! resolve the identity, open one transaction on an up-to-date schema, run
 //! the handler, commit or roll back (keeping a bypass's audit event). The
 //! registry runs every call this way; a view runs the action it needs
-//! the same way, by its type, and gets its typed result.
+//! the same way, by its type, and gets its typed result; a person's
+//! action runs a tool action the same way with the person set
+//! ([`Request::person`]), or its own step ([`invoke_fn`]).
 
 use super::action::{Action, Done};
 use super::bypass;
@@ -10,6 +12,7 @@ use super::call::Call;
 use crate::clock::Clock;
 use crate::context::{CallContext, effective_agent};
 use crate::contract;
+use crate::contract::ActionSpec;
 use crate::error::{ToolError, ToolResult};
 use crate::schema;
 use crate::store::{Store, Tx};
@@ -27,13 +30,53 @@ pub struct Request<'a> {
     pub store: &'a dyn Store,
     /// The clock.
     pub clock: &'a dyn Clock,
+    /// The person the call acts for (a person's action; never a tool
+    /// call): the rules treat the person as the actor (a task under any
+    /// agent's lease is another's), events name the person, and lists are
+    /// visible as they are to the context's agent (`ctx.agent_id`), whose
+    /// view the person is looking at.
+    pub person: Option<&'a str>,
+    /// Rehearses the call: it runs whole, then rolls back (what a
+    /// `claim_next` would hand out, without claiming).
+    pub rehearse: bool,
+}
+
+impl<'a> Request<'a> {
+    /// A tool call's request: no person, committed.
+    pub fn new(
+        params: &'a str,
+        ctx: &'a CallContext,
+        store: &'a dyn Store,
+        clock: &'a dyn Clock,
+    ) -> Self {
+        Request {
+            params,
+            ctx,
+            store,
+            clock,
+            person: None,
+            rehearse: false,
+        }
+    }
 }
 
 /// Runs action `A` for `req`. The summary, message and hint that come back
 /// are single lines of printable text ([`printable`]), whatever the stored
 /// text holds.
 pub fn invoke<A: Action>(req: Request) -> ToolResult<Done<A::Result>> {
-    run::<A>(req)
+    invoke_fn(req, A::SPEC, A::run)
+}
+
+/// Runs `handler` as if it were the action of `spec` (its params checked
+/// against `spec`, its transaction read-only unless `spec` writes): a
+/// person's step that is no tool action (an approval, the dashboard's
+/// reads) gets the same identity, transaction and audit as one.
+pub fn invoke_fn<R>(
+    req: Request,
+    spec: &'static ActionSpec,
+    handler: impl FnOnce(&mut Call) -> ToolResult<Done<R>>,
+) -> ToolResult<Done<R>> {
+    run(req, spec, handler)
         .map(|done| Done {
             summary: printable(&done.summary),
             ..done
@@ -50,10 +93,20 @@ pub fn printable_error(error: ToolError) -> ToolError {
     }
 }
 
-fn run<A: Action>(req: Request) -> ToolResult<Done<A::Result>> {
-    let spec = A::SPEC;
+fn run<R>(
+    req: Request,
+    spec: &'static ActionSpec,
+    handler: impl FnOnce(&mut Call) -> ToolResult<Done<R>>,
+) -> ToolResult<Done<R>> {
     let params = contract::validate(spec.tool, spec, req.params)?;
-    let agent = effective_agent(req.ctx, params.str("agent_id"))?;
+    // A person acts as the person and sees what the context's agent sees.
+    let (agent, viewer) = match req.person {
+        Some(person) => (Some(person.to_string()), effective_agent(req.ctx, None)?),
+        None => {
+            let agent = effective_agent(req.ctx, params.str("agent_id"))?;
+            (agent.clone(), agent)
+        }
+    };
     let writes = spec.writes || params.bool("bypass_private") == Some(true);
 
     let tx = open(req.store, writes)?;
@@ -67,13 +120,16 @@ fn run<A: Action>(req: Request) -> ToolResult<Done<A::Result>> {
         ctx: req.ctx,
         now,
         bypasses: Vec::new(),
-        person: None,
+        person: req.person.map(str::to_string),
+        viewer,
     };
-    let out = A::run(&mut call);
+    let out = handler(&mut call);
     let bypasses = std::mem::take(&mut call.bypasses);
     let agent = call.agent.take();
     drop(call);
     let done = match out {
+        // Rolled back: a rehearsal changes nothing.
+        Ok(out) if req.rehearse => Ok(out),
         Ok(out) => tx.commit().map(|()| out).map_err(ToolError::commit_failed),
         Err(e) => {
             // Rolled back here, so that the bypass events alone can follow.

@@ -299,7 +299,7 @@ fn find(call: &mut Call) -> ToolResult<Done<ListsPage>> {
     let mut sql = format!("SELECT {LIST_COLS} FROM lists WHERE 1 = 1");
     let mut args: Vec<Value> = Vec::new();
     sql.push_str(&format!(" AND {VISIBLE_TO}"));
-    args.push(call.agent.clone().into());
+    args.push(call.viewer.clone().into());
     for key in ["scope_type", "scope_key", "visibility"] {
         if let Some(v) = p.str(key) {
             sql.push_str(&format!(" AND {key} = ?"));

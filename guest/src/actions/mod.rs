@@ -29,4 +29,4 @@ mod tests;
 
 pub use action::{Action, Done};
 pub use call::{Call, Output};
-pub use invoke::{Request, invoke, printable_error};
+pub use invoke::{Request, invoke, invoke_fn, printable_error};

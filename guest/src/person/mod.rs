@@ -1,49 +1,57 @@
 //! The person's side: the entry point a person's surfaces call (a verb at
-//! a shell, the dashboard's keys, a board's buttons), distinct from the
-//! five tools, the dashboard's key map, and the dashboard itself.
+//! a shell, the dashboard's keys, a slash command), distinct from the five
+//! tools, the dashboard's key map, and the dashboard itself.
 //!
-//! (Interface fixed by the lead; the bodies are being written.)
+//! A person's action runs the tools' own actions (`crate::actions`) with
+//! the person set: the same rules and audit, events naming the person.
+//! One concern a file: `identity.rs` who the person is, `fields.rs` the
+//! request's action and fields, `resolve.rs` ids from a prefix or tail,
+//! `act.rs` the one dispatcher of actions, `reply.rs` its reply laid out,
+//! `keys.rs` the key map, `dashboard/` the dashboard (state, input, what
+//! it reads, its layout).
+
+mod act;
+mod dashboard;
+pub(crate) mod fields;
+mod identity;
+mod keys;
+mod reply;
+mod resolve;
+#[cfg(test)]
+mod tests;
 
 use crate::bindings::{
-    CallContext, DashboardInput, DashboardScreen, DashboardView, KeyBinding, PersonRefused,
-    PersonReply, PersonRequest,
+    CallContext, DashboardInput, DashboardScreen, DashboardView, KeyBinding, PersonReply,
+    PersonRequest,
 };
 use crate::clock::Clock;
-use crate::error::ToolError;
 use crate::store::Store;
 
 /// Carries out a person's action as `ctx.person`, laid out for `width`.
 pub fn act(
-    _request: &PersonRequest,
-    _ctx: &CallContext,
-    _width: u32,
-    _store: &dyn Store,
-    _clock: &dyn Clock,
+    request: &PersonRequest,
+    ctx: &CallContext,
+    width: u32,
+    store: &dyn Store,
+    clock: &dyn Clock,
 ) -> PersonReply {
-    let error = ToolError::invalid("the person's actions are not built yet", "");
-    PersonReply::Refused(PersonRefused {
-        lines: crate::render::render_error(&error),
-        error,
-    })
+    let outcome = act::run(request, ctx, store, clock);
+    reply::lay_out(outcome, crate::views::columns(width))
 }
 
 /// The dashboard's keys, in footer order.
 pub fn key_map() -> Vec<KeyBinding> {
-    Vec::new()
+    keys::KEYS.iter().map(keys::Key::binding).collect()
 }
 
 /// The dashboard after `input`, from the `state` the last screen returned.
 pub fn dashboard(
     state: &str,
-    _input: &DashboardInput,
-    _view: &DashboardView,
-    _ctx: &CallContext,
-    _store: &dyn Store,
-    _clock: &dyn Clock,
+    input: &DashboardInput,
+    view: &DashboardView,
+    ctx: &CallContext,
+    store: &dyn Store,
+    clock: &dyn Clock,
 ) -> DashboardScreen {
-    DashboardScreen {
-        state: state.to_string(),
-        lines: Vec::new(),
-        closed: false,
-    }
+    dashboard::screen(state, input, view, ctx, store, clock)
 }

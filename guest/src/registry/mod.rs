@@ -92,12 +92,7 @@ pub fn call_tool(
     store: &dyn Store,
     clock: &dyn Clock,
 ) -> ToolResult<Output> {
-    let req = Request {
-        params,
-        ctx,
-        store,
-        clock,
-    };
+    let req = Request::new(params, ctx, store, clock);
     find(tool, action)
         .and_then(|row| row.call(req))
         .map(|out| Output {

@@ -11,10 +11,10 @@
 //! completions, `memory.rs` the compaction memory.
 
 mod board;
-mod commands;
+pub(crate) mod commands;
 mod complete;
 mod frame;
-mod layout;
+pub(crate) mod layout;
 mod memory;
 pub(crate) mod read;
 mod rows;

@@ -89,7 +89,7 @@ pub(crate) fn lines(data: &Value, width: usize) -> Vec<Line> {
 
 /// One task: `3. ⏸ paused  Title`, then its id and holder, its dates, and
 /// its texts.
-fn block(task: &TaskJson, number_width: usize, width: usize) -> Vec<Line> {
+pub(crate) fn block(task: &TaskJson, number_width: usize, width: usize) -> Vec<Line> {
     let mut out = Vec::new();
     // Details start under the title's badge: `  ` + number + `. `.
     let indent = 2 + number_width + 2;

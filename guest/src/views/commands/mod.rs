@@ -6,7 +6,7 @@
 
 mod audit;
 mod delete;
-mod detail;
+pub(crate) mod detail;
 mod lists;
 mod tasks;
 pub(crate) mod widget;

@@ -1,0 +1,471 @@
+//! The one dispatcher of a person's actions: each runs the tools' own
+//! action (or the approval step) in one transaction, as the person, on
+//! the target resolved among what the context sees.
+
+use serde_json::{Value as Json, json};
+
+use super::fields::{Fields, Verb};
+use super::identity;
+use super::resolve::{self, Target};
+use crate::actions::approval;
+use crate::actions::claims::{ClaimNext, ClaimNextTask};
+use crate::actions::items::{CreateTask, DeleteTasks};
+use crate::actions::items_update::UpdateTask;
+use crate::actions::lists::DeleteList;
+use crate::actions::reorder::ReorderTasks;
+use crate::actions::{Done, Request, invoke, invoke_fn};
+use crate::bindings::{CallContext, Confirmation, PersonRequest};
+use crate::clock::Clock;
+use crate::context::effective_agent;
+use crate::contract::{Access, ActionSpec, TASK_LISTS};
+use crate::error::{ErrorCode, ToolError, ToolResult};
+use crate::model::{Priority, Status, TaskRow};
+use crate::render::{Line, Render, Style, fmt, line, render_as};
+use crate::results::to_json;
+use crate::store::Store;
+use crate::text::quote;
+
+/// A step of a person's that is no tool action, as a spec: it names the
+/// step in errors and decides the transaction (these specs are in no
+/// registry, so no tool call reaches them).
+const fn step(name: &'static str, writes: bool) -> ActionSpec {
+    ActionSpec {
+        tool: &TASK_LISTS,
+        name,
+        summary: "a person's step",
+        own_params: &[],
+        access: Access::List,
+        writes,
+        example: "{}",
+    }
+}
+
+/// Reading what the person sees (resolving a target, the dashboard).
+pub(crate) static READ: ActionSpec = step("view", false);
+/// A person's approval.
+static APPROVE: ActionSpec = step("approve", true);
+/// A person's rejection.
+static REJECT: ActionSpec = step("reject", true);
+
+/// The identity `next` asks for when the context has no agent: one that
+/// holds nothing and is assigned nothing, so the answer is "anyone's".
+const ANYONE: &str = "anyone";
+
+/// What a person's action came to.
+#[derive(Debug, Clone)]
+pub(crate) enum Outcome {
+    /// Carried out.
+    Done(Carried),
+    /// Asks first (`delete`).
+    Confirm(Confirmation),
+}
+
+/// An action carried out.
+#[derive(Debug, Clone)]
+pub(crate) struct Carried {
+    /// One short line in the person's words (the dashboard's result line).
+    pub said: String,
+    /// The component's rendering of the result.
+    pub lines: Vec<Line>,
+    /// The result's data.
+    pub data: Json,
+}
+
+/// What a person's action runs with.
+pub(crate) struct Env<'a> {
+    /// The host's context.
+    pub ctx: &'a CallContext,
+    /// The store.
+    pub store: &'a dyn Store,
+    /// The clock.
+    pub clock: &'a dyn Clock,
+}
+
+impl<'a> Env<'a> {
+    /// A request as the person (None: as the context's agent).
+    fn request(&self, params: &'a str, person: Option<&'a str>) -> Request<'a> {
+        Request {
+            person,
+            ..Request::new(params, self.ctx, self.store, self.clock)
+        }
+    }
+
+    /// The target `text` names, resolved in its own read.
+    pub(crate) fn resolve(&self, text: &str, aim: super::fields::Aim) -> ToolResult<Target> {
+        invoke_fn(self.request("", None), &READ, |call| {
+            Ok(Done {
+                summary: String::new(),
+                result: resolve::target(call, text, aim)?,
+            })
+        })
+        .map(|d| d.result)
+    }
+}
+
+/// Carries out `request` as the context's person.
+pub(crate) fn run(
+    request: &PersonRequest,
+    ctx: &CallContext,
+    store: &dyn Store,
+    clock: &dyn Clock,
+) -> ToolResult<Outcome> {
+    let verb = Verb::parse(&request.action)?;
+    // Who acts comes first: a read-only surface says so whatever was typed.
+    let person = if verb.writes() {
+        Some(identity::person(ctx, verb.name())?)
+    } else {
+        None
+    };
+    let fields = Fields::parse(verb, &request.fields)?;
+    let env = Env { ctx, store, clock };
+    let target = env.resolve(&request.target, verb.aim())?;
+    let act = Act {
+        env,
+        person,
+        fields,
+        confirmed: request.confirmed,
+    };
+    act.run(verb, &target)
+}
+
+/// One action under way.
+struct Act<'a> {
+    env: Env<'a>,
+    person: Option<&'a str>,
+    fields: Fields,
+    confirmed: bool,
+}
+
+impl Act<'_> {
+    fn run(&self, verb: Verb, target: &Target) -> ToolResult<Outcome> {
+        let task = match target {
+            Target::Task(t, _) => Some(t),
+            Target::List(_) => None,
+        };
+        match (verb, task) {
+            (Verb::Approve, _) => self.approve(target),
+            (Verb::Reject, _) => self.reject(target),
+            (Verb::Add, _) => self.add(target),
+            (Verb::Delete, Some(t)) => self.delete_task(t),
+            (Verb::Delete, None) => self.delete_list(target),
+            (Verb::Next, _) => self.next(target),
+            (_, Some(t)) => self.change(verb, t),
+            // The resolver admits only tasks for the others.
+            (_, None) => Err(ToolError::invalid(
+                format!("{} acts on a task, not a list", verb.name()),
+                "",
+            )),
+        }
+    }
+
+    /// Field `name` as text.
+    fn text(&self, name: &str) -> ToolResult<Option<&str>> {
+        self.fields.text(name)
+    }
+
+    /// Runs the tool action `A` with `params` as the person.
+    fn tool<A: Render>(&self, params: Json, said: String) -> ToolResult<Outcome> {
+        let text = params.to_string();
+        let done = invoke::<A>(self.env.request(&text, self.person))?;
+        let data = to_json(&done.result);
+        Ok(Outcome::Done(Carried {
+            said,
+            lines: render_as::<A>(done.result),
+            data,
+        }))
+    }
+
+    fn approve(&self, target: &Target) -> ToolResult<Outcome> {
+        let note = self.text("note")?.filter(|n| !n.trim().is_empty());
+        let list = target.list();
+        let task = match target {
+            Target::Task(t, _) => Some(t.id.as_str()),
+            Target::List(_) => None,
+        };
+        let done = invoke_fn(self.env.request("", self.person), &APPROVE, |call| {
+            approval::approve(call, &list.id, task, note)
+        })?;
+        let said = match target {
+            Target::Task(t, _) => format!("approved task {}", quote(&t.title)),
+            Target::List(l) => format!("approved list {}", quote(&l.name)),
+        };
+        Ok(decided(said, done))
+    }
+
+    fn reject(&self, target: &Target) -> ToolResult<Outcome> {
+        let reason = self.text("reason")?.unwrap_or_default();
+        let list = target.list();
+        let done = invoke_fn(self.env.request("", self.person), &REJECT, |call| {
+            approval::reject(call, &list.id, reason)
+        })?;
+        Ok(decided(
+            format!("rejected list {}", quote(&list.name)),
+            done,
+        ))
+    }
+
+    fn add(&self, target: &Target) -> ToolResult<Outcome> {
+        let title = self.text("title")?.unwrap_or_default();
+        let list = target.list();
+        // After the task aimed at, or after the one `after` names.
+        let after = match (self.text("after")?, target) {
+            (Some(after), _) => match self.env.resolve(after, super::fields::Aim::Task)? {
+                Target::Task(t, _) if t.list_id == list.id => Some(*t),
+                _ => {
+                    return Err(ToolError::invalid(
+                        format!("after: {} is not a task of list {}", quote(after), list.id),
+                        "name a task of the same list",
+                    ));
+                }
+            },
+            (None, Target::Task(t, _)) => Some((**t).clone()),
+            (None, Target::List(_)) => None,
+        };
+        let mut params = json!({"list_id": list.id, "title": title});
+        if let Some(t) = &after {
+            params["position"] = json!(t.position + 1);
+        }
+        for key in ["priority", "description", "verification"] {
+            if let Some(v) = self.text(key)? {
+                params[key] = json!(v);
+            }
+        }
+        self.tool::<CreateTask>(params, format!("added {}", quote(title)))
+    }
+
+    fn delete_task(&self, task: &TaskRow) -> ToolResult<Outcome> {
+        if !self.confirmed {
+            return Ok(Outcome::Confirm(Confirmation {
+                title: format!("Delete task {}?", quote(&fmt::truncate(&task.title, 60))),
+                message: format!(
+                    "This soft-deletes {} from its list; its history stays in the audit log.",
+                    task.id
+                ),
+            }));
+        }
+        self.tool::<DeleteTasks>(
+            json!({"task_id": task.id}),
+            format!("deleted task {}", quote(&task.title)),
+        )
+    }
+
+    fn delete_list(&self, target: &Target) -> ToolResult<Outcome> {
+        let list = target.list();
+        if !self.confirmed {
+            let c = list.counts;
+            return Ok(Outcome::Confirm(Confirmation {
+                title: format!("Delete list {}?", quote(&fmt::truncate(&list.name, 60))),
+                message: format!(
+                    "This soft-deletes {} and its {}; done and canceled tasks keep their history, and nothing is erased.",
+                    list.id,
+                    fmt::plural(c.todo + c.in_progress + c.blocked, "active task")
+                ),
+            }));
+        }
+        self.tool::<DeleteList>(
+            json!({"list_id": list.id}),
+            format!("deleted list {}", quote(&list.name)),
+        )
+    }
+
+    /// The changes of a task: `task_items update` or `reorder`.
+    fn change(&self, verb: Verb, task: &TaskRow) -> ToolResult<Outcome> {
+        let title = quote(&task.title);
+        let mut params = json!({"task_id": task.id});
+        let said = match verb {
+            Verb::Edit => {
+                if self.fields.is_empty() {
+                    return Err(ToolError::invalid(
+                        "edit needs a field to change",
+                        "edit takes title, description, verification, notes",
+                    ));
+                }
+                for key in ["title", "description", "verification", "notes"] {
+                    if let Some(v) = self.text(key)? {
+                        params[key] = json!(v);
+                    }
+                }
+                format!("edited {title}")
+            }
+            Verb::Priority => {
+                let wanted = self.text("priority")?.unwrap_or_default().trim();
+                let priority = match wanted {
+                    "cycle" => cycle(task.priority),
+                    other => Priority::parse(other).ok_or_else(|| {
+                        ToolError::invalid(
+                            format!(
+                                "priority {} is not one of high, medium, low, cycle",
+                                quote(other)
+                            ),
+                            "cycle goes medium → high → low → medium",
+                        )
+                    })?,
+                };
+                params["priority"] = json!(priority.as_str());
+                format!("{title}: priority {priority}")
+            }
+            Verb::Block => {
+                params["status"] = json!("blocked");
+                // Paused by a person, it stays with whom it was reserved for.
+                params["assigned_to_agent_id"] = json!(task.assigned_to_agent_id);
+                format!("blocked {title}")
+            }
+            Verb::Unblock => {
+                if task.status != Status::Blocked {
+                    return Err(not_in(task, "blocked", "unblock resumes a paused task"));
+                }
+                params["status"] = json!("todo");
+                format!("unblocked {title}")
+            }
+            Verb::Cancel => {
+                params["status"] = json!("canceled");
+                params["outcome"] = json!(self.text("outcome")?);
+                format!("canceled {title}")
+            }
+            Verb::Restore => {
+                if !task.is_closed() {
+                    return Err(not_in(
+                        task,
+                        "done or canceled",
+                        "restore reopens a closed task as todo",
+                    ));
+                }
+                params["status"] = json!("todo");
+                format!("restored {title}")
+            }
+            Verb::Assign => {
+                params["assigned_to_agent_id"] = json!(self.text("agent")?.map(str::trim));
+                format!(
+                    "assigned {title} to @{}",
+                    self.text("agent")?.unwrap_or_default().trim()
+                )
+            }
+            Verb::Unassign => {
+                params["assigned_to_agent_id"] = Json::Null;
+                format!("unassigned {title}")
+            }
+            Verb::Done => {
+                params["status"] = json!("done");
+                params["outcome"] = json!(self.text("outcome")?);
+                if let Some(v) = self.text("verification_result")? {
+                    params["verification_result"] = json!(v);
+                }
+                format!("done: {title}")
+            }
+            Verb::Move => return self.move_task(task),
+            _ => unreachable!("dispatched above"),
+        };
+        self.tool::<UpdateTask>(params, said)
+    }
+
+    /// `move` to `up`, `down`, `first`, `last` or a position.
+    fn move_task(&self, task: &TaskRow) -> ToolResult<Outcome> {
+        let list = self.env.resolve(&task.list_id, super::fields::Aim::List)?;
+        let last = list.list().counts.total().max(1);
+        let to = match self.fields.raw("to") {
+            Some(Json::Number(n)) => n.as_i64().map(|n| n.to_string()).unwrap_or_default(),
+            Some(Json::String(s)) => s.trim().to_string(),
+            _ => String::new(),
+        };
+        let position = match to.as_str() {
+            "up" => (task.position - 1).max(1),
+            "down" => (task.position + 1).min(last),
+            "first" => 1,
+            "last" => last,
+            n => n.parse::<i64>().ok().filter(|p| *p >= 1).ok_or_else(|| {
+                ToolError::invalid(
+                    format!("to {} is not up, down, first, last or a position", quote(n)),
+                    format!("positions run from 1 to {last}"),
+                )
+            })?,
+        };
+        self.tool::<ReorderTasks>(
+            json!({"list_id": task.list_id, "task_ids": [task.id], "position": position}),
+            format!("moved {} to #{position}", quote(&task.title)),
+        )
+    }
+
+    /// What `claim_next` would hand out to the context's agent (or to
+    /// anyone), rehearsed and rolled back.
+    fn next(&self, target: &Target) -> ToolResult<Outcome> {
+        let list = target.list();
+        let mut ctx = self.env.ctx.clone();
+        let agent = match effective_agent(&ctx, None)? {
+            Some(agent) => agent,
+            None => {
+                ctx.agent_id = Some(ANYONE.into());
+                ctx.agent_pinned = false;
+                ANYONE.to_string()
+            }
+        };
+        let params = json!({"list_id": list.id}).to_string();
+        let req = Request {
+            rehearse: true,
+            ..Request::new(&params, &ctx, self.env.store, self.env.clock)
+        };
+        let done = invoke::<ClaimNextTask>(req)?;
+        match done.result {
+            ClaimNext::Claimed(claimed) => {
+                let mut task = claimed.task;
+                if !claimed.resumed {
+                    // As it stands: the rehearsal's claim was rolled back.
+                    task.status = Some(Status::Todo);
+                    task.claimed_by_agent_id = None;
+                    task.claim_expires_at = None;
+                    task.started_at = None;
+                }
+                let verb = if claimed.resumed {
+                    "holds"
+                } else {
+                    "would get"
+                };
+                let said = format!(
+                    "@{agent} {verb} {} (#{})",
+                    quote(&task.title),
+                    task.position.unwrap_or_default()
+                );
+                let lines = vec![line(
+                    format!("{said} {}", fmt::short_id(&task.id)),
+                    Style::Success,
+                )];
+                let data = json!({"task": task, "resumed": claimed.resumed, "agent_id": agent});
+                Ok(Outcome::Done(Carried { said, lines, data }))
+            }
+            ClaimNext::Nothing(nothing) => {
+                let data = to_json(&nothing);
+                Ok(Outcome::Done(Carried {
+                    said: done.summary,
+                    lines: crate::registry::render_result("task_claims", "claim_next", &data),
+                    data,
+                }))
+            }
+        }
+    }
+}
+
+/// The outcome of an approval or a rejection.
+fn decided(said: String, done: Done<approval::Decided>) -> Outcome {
+    Outcome::Done(Carried {
+        lines: vec![line(format!("✓ {}", done.summary), Style::Success)],
+        data: to_json(&done.result),
+        said,
+    })
+}
+
+/// The next priority of the dashboard's cycle: medium → high → low → medium.
+pub(crate) fn cycle(p: Priority) -> Priority {
+    match p {
+        Priority::Medium => Priority::High,
+        Priority::High => Priority::Low,
+        Priority::Low => Priority::Medium,
+    }
+}
+
+/// `conflict`: `task` is not in the state the action needs.
+fn not_in(task: &TaskRow, wanted: &str, hint: &str) -> ToolError {
+    ToolError::new(
+        ErrorCode::Conflict,
+        format!("task {} is {}, not {wanted}", task.id, task.status),
+        hint,
+    )
+}

@@ -1,0 +1,207 @@
+//! What the dashboard shows, read in one transaction on every input: the
+//! visible lists (awaiting approval first), the opened list with its
+//! tasks, or one task's details; as the context's agent sees them.
+
+use crate::actions::approval::{self, ApprovalChanges};
+use crate::actions::{Call, Done, Request, access, invoke_fn};
+use crate::bindings::{CallContext, DashboardView};
+use crate::clock::Clock;
+use crate::error::{ErrorCode, ToolResult};
+use crate::model::{Approval, ListRow, TASK_COLS, TaskForm, TaskRow};
+use crate::results::TaskJson;
+use crate::store::{Store, Value};
+use crate::views::read::{Viewer, marks};
+use crate::views::visible;
+
+use super::super::act::READ;
+use super::state::State;
+
+/// Most tasks of the opened list read: far more than a screen shows.
+pub(crate) const MAX_TASKS: usize = 500;
+
+/// A list as the dashboard shows it.
+#[derive(Debug, Clone)]
+pub(crate) struct Entry {
+    /// The list.
+    pub list: ListRow,
+    /// Its tasks awaiting approval (added after the list was approved).
+    pub awaiting: i64,
+    /// What changed since approval (approved lists).
+    pub changes: Option<ApprovalChanges>,
+}
+
+impl Entry {
+    /// Whether a person's approval is awaited: the plan is pending, or
+    /// tasks were added since it was approved.
+    pub(crate) fn awaits_approval(&self) -> bool {
+        self.list.approval == Some(Approval::Pending) || self.awaiting > 0
+    }
+}
+
+/// The opened list.
+#[derive(Debug, Clone)]
+pub(crate) struct Opened {
+    /// The list.
+    pub entry: Entry,
+    /// Its live tasks by position (finished ones left out when hidden).
+    pub tasks: Vec<TaskRow>,
+    /// Finished tasks left out.
+    pub hidden: usize,
+    /// More tasks than were read.
+    pub more: bool,
+}
+
+/// What one screen shows.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Board {
+    /// The visible lists (empty when one list is opened by the view).
+    pub lists: Vec<Entry>,
+    /// The opened list.
+    pub opened: Option<Opened>,
+    /// The task whose details are shown, with its list's longest
+    /// position (to align the detail's number).
+    pub detail: Option<TaskJson>,
+    /// The detail's task row.
+    pub detail_row: Option<TaskRow>,
+    /// What was asked for but could not be shown (gone, private): the
+    /// state steps back and says it.
+    pub gone: Option<String>,
+}
+
+/// Reads the board for `state` and `view`.
+pub(crate) fn load(
+    state: &State,
+    view: &DashboardView,
+    ctx: &CallContext,
+    store: &dyn Store,
+    clock: &dyn Clock,
+) -> ToolResult<Board> {
+    invoke_fn(Request::new("", ctx, store, clock), &READ, |call| {
+        Ok(Done {
+            summary: String::new(),
+            result: read(call, state, view)?,
+        })
+    })
+    .map(|d| d.result)
+}
+
+fn read(call: &mut Call, state: &State, view: &DashboardView) -> ToolResult<Board> {
+    let mut board = Board::default();
+    if view.list_id.is_none() {
+        let viewer = Viewer {
+            agent: call.viewer.clone(),
+            ctx: call.ctx,
+            now: call.now,
+        };
+        let lists = visible::lists(call.tx, &viewer)?.lists;
+        board.lists = entries(call, lists)?;
+        // Awaiting approval first; otherwise most recently updated first.
+        board.lists.sort_by_key(|e| !e.awaits_approval());
+    }
+    let Some(list_id) = state.list.as_deref() else {
+        return Ok(board);
+    };
+    let list = match access::list(call, list_id, false) {
+        Ok(list) => list,
+        Err(e) if matches!(e.code, ErrorCode::NotFound | ErrorCode::Forbidden) => {
+            board.gone = Some(e.message);
+            return Ok(board);
+        }
+        Err(e) => return Err(e),
+    };
+    let entry = entries(call, vec![list])?.remove(0);
+    let (tasks, hidden, more) = tasks(call, &entry.list.id, state.hide_finished)?;
+    board.opened = Some(Opened {
+        entry,
+        tasks,
+        hidden,
+        more,
+    });
+    if let Some(task_id) = state.detail.as_deref() {
+        match access::task(call, task_id) {
+            Ok(loaded) => {
+                board.detail = Some(TaskJson::new(&loaded.task, &loaded.deps, TaskForm::Whole));
+                board.detail_row = Some(loaded.task);
+            }
+            Err(e) if e.code == ErrorCode::NotFound => board.gone = Some(e.message),
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(board)
+}
+
+/// `lists` with their tasks awaiting approval and, approved, what changed
+/// since.
+fn entries(call: &Call, lists: Vec<ListRow>) -> ToolResult<Vec<Entry>> {
+    let needs: Vec<&str> = lists
+        .iter()
+        .filter(|l| l.approval.is_some())
+        .map(|l| l.id.as_str())
+        .collect();
+    let mut awaiting: Vec<(String, i64)> = Vec::new();
+    if !needs.is_empty() {
+        let mut args: Vec<Value> = needs.iter().map(|id| Value::from(*id)).collect();
+        args.push(Value::Integer(0));
+        let rows = call.rows(
+            &format!(
+                "SELECT list_id, COUNT(*) FROM tasks WHERE list_id IN ({}) AND deleted_at IS NULL \
+                 AND awaits_approval <> ? GROUP BY list_id",
+                marks(needs.len())
+            ),
+            &args,
+        )?;
+        awaiting = rows
+            .iter()
+            .map(|r| {
+                (
+                    r[0].as_str().unwrap_or_default().to_string(),
+                    r[1].as_i64().unwrap_or(0),
+                )
+            })
+            .collect();
+    }
+    lists
+        .into_iter()
+        .map(|list| {
+            let changes = if list.approval == Some(Approval::Approved) {
+                Some(approval::changes_since_approval(call, &list)?)
+            } else {
+                None
+            };
+            let awaiting = awaiting
+                .iter()
+                .find(|(id, _)| *id == list.id)
+                .map_or(0, |(_, n)| *n);
+            Ok(Entry {
+                list,
+                awaiting,
+                changes,
+            })
+        })
+        .collect()
+}
+
+/// The live tasks of a list by position, the finished ones counted and
+/// left out when hidden.
+fn tasks(
+    call: &Call,
+    list_id: &str,
+    hide_finished: bool,
+) -> ToolResult<(Vec<TaskRow>, usize, bool)> {
+    let rows = call.rows(
+        &format!(
+            "SELECT {TASK_COLS} FROM tasks WHERE list_id = ? AND deleted_at IS NULL \
+             ORDER BY position, id LIMIT ?"
+        ),
+        crate::params![list_id, MAX_TASKS as i64 + 1],
+    )?;
+    let mut tasks: Vec<TaskRow> = rows.iter().map(|r| TaskRow::from_row(r)).collect();
+    let more = tasks.len() > MAX_TASKS;
+    tasks.truncate(MAX_TASKS);
+    let all = tasks.len();
+    if hide_finished {
+        tasks.retain(|t| !t.is_closed());
+    }
+    let hidden = all - tasks.len();
+    Ok((tasks, hidden, more))
+}

@@ -1,0 +1,239 @@
+//! A person's actions: each one carried out as the person (events name
+//! the person, marked `"by": "person"`), the tools' rules kept.
+
+use serde_json::json;
+
+use super::*;
+use crate::bindings::ErrorCode;
+
+/// The last event of the list, checked to name alice as a person.
+fn last_event_by_alice(w: &World, kind: &str) -> Value {
+    let e = w.events().pop().unwrap();
+    assert_eq!(e["kind"], kind, "{e}");
+    assert_eq!(e["agent_id"], "alice", "{e}");
+    assert_eq!(e["data"]["by"], "person", "{e}");
+    e
+}
+
+#[test]
+fn without_a_person_every_write_is_refused_with_the_hint() {
+    let w = World::new(&["One"]);
+    for action in ["block", "add", "priority", "delete", "approve"] {
+        let e = refused(w.act_as(None, action, &w.tasks[0], json!(null), true));
+        assert_eq!(e.code, ErrorCode::AgentRequired, "{action}");
+        assert!(e.hint.contains("--person NAME"), "{}", e.hint);
+        assert!(e.hint.contains("TASKLISTS_PERSON"), "{}", e.hint);
+    }
+    // A name that breaks the agent-id rule is refused too.
+    let e = refused(w.act_as(Some("bad\nname"), "block", &w.tasks[0], json!(null), false));
+    assert_eq!(e.code, ErrorCode::InvalidParams);
+    assert_eq!(w.task(&w.tasks[0])["status"], "todo");
+}
+
+#[test]
+fn block_unblock_cancel_restore_done_as_the_person() {
+    let w = World::new(&["One", "Two"]);
+    let t = &w.tasks[0];
+    let d = done(w.act("block", t, json!(null), false));
+    assert_eq!(d["task"]["status"], "blocked");
+    // A person's pause keeps the reservation as it was (none).
+    assert!(d["task"].get("assigned_to_agent_id").is_none(), "{d}");
+    last_event_by_alice(&w, "status_changed");
+    assert_eq!(
+        done(w.act("unblock", t, json!(null), false))["task"]["status"],
+        "todo"
+    );
+    let e = refused(w.act("unblock", t, json!(null), false));
+    assert_eq!(e.code, ErrorCode::Conflict);
+    let e = refused(w.act("cancel", t, json!({}), false));
+    assert_eq!(e.code, ErrorCode::InvalidParams, "{}", e.message);
+    let d = done(w.act("cancel", t, json!({"outcome": "not needed"}), false));
+    assert_eq!(d["task"]["status"], "canceled");
+    assert_eq!(d["task"]["outcome"], "not needed");
+    assert_eq!(
+        done(w.act("restore", t, json!(null), false))["task"]["status"],
+        "todo"
+    );
+    let d = done(w.act("done", t, json!({"outcome": "shipped"}), false));
+    assert_eq!(d["task"]["status"], "done");
+    last_event_by_alice(&w, "status_changed");
+}
+
+#[test]
+fn assign_edit_move_add_as_the_person() {
+    let w = World::new(&["One", "Two", "Three"]);
+    let d = done(w.act("assign", &w.tasks[0], json!({"agent": "bob"}), false));
+    assert_eq!(d["task"]["assigned_to_agent_id"], "bob");
+    let d = done(w.act("unassign", &w.tasks[0], json!(null), false));
+    assert!(d["task"].get("assigned_to_agent_id").is_none());
+    let d = done(w.act("edit", &w.tasks[1], json!({"title": "Two, better"}), false));
+    assert_eq!(d["task"]["title"], "Two, better");
+    last_event_by_alice(&w, "updated");
+    assert_eq!(
+        refused(w.act("edit", &w.tasks[1], json!({}), false)).code,
+        ErrorCode::InvalidParams
+    );
+
+    done(w.act("move", &w.tasks[2], json!({"to": "first"}), false));
+    assert_eq!(w.task(&w.tasks[2])["position"], 1);
+    last_event_by_alice(&w, "reordered");
+    done(w.act("move", &w.tasks[2], json!({"to": "down"}), false));
+    assert_eq!(w.task(&w.tasks[2])["position"], 2);
+    done(w.act("move", &w.tasks[2], json!({"to": "last"}), false));
+    assert_eq!(w.task(&w.tasks[2])["position"], 3);
+    done(w.act("move", &w.tasks[2], json!({"to": 1}), false));
+    assert_eq!(w.task(&w.tasks[2])["position"], 1);
+    done(w.act("move", &w.tasks[2], json!({"to": "up"}), false));
+    assert_eq!(w.task(&w.tasks[2])["position"], 1);
+    assert_eq!(
+        refused(w.act("move", &w.tasks[2], json!({"to": "sideways"}), false)).code,
+        ErrorCode::InvalidParams
+    );
+
+    // Added to the list (last), or after a task.
+    let d = done(w.act("add", &w.list, json!({"title": "Four"}), false));
+    assert_eq!(d["task"]["position"], 4);
+    last_event_by_alice(&w, "created");
+    let d = done(w.act("add", &w.tasks[2], json!({"title": "After first"}), false));
+    assert_eq!(d["task"]["position"], 2);
+    let d = done(w.act(
+        "add",
+        &w.list,
+        json!({"title": "Also", "after": w.tasks[2]}),
+        false,
+    ));
+    assert_eq!(d["task"]["position"], 2);
+    assert_eq!(
+        refused(w.act("add", &w.list, json!({}), false)).code,
+        ErrorCode::InvalidParams
+    );
+    let e = refused(w.act("add", &w.list, json!({"title": "x", "color": "red"}), false));
+    assert!(e.message.contains("color"), "{}", e.message);
+}
+
+#[test]
+fn a_task_under_an_agents_lease_is_refused_to_the_person() {
+    let w = World::new(&["One"]);
+    w.h.ok(
+        "agent-2",
+        "task_claims",
+        "claim_next",
+        json!({"list_id": w.list}),
+    );
+    for (action, fields) in [
+        ("block", json!(null)),
+        ("done", json!({"outcome": "x"})),
+        ("edit", json!({"title": "y"})),
+        ("cancel", json!({"outcome": "x"})),
+        ("delete", json!(null)),
+    ] {
+        let e = refused(w.act(action, &w.tasks[0], fields, true));
+        assert_eq!(e.code, ErrorCode::Conflict, "{action}: {}", e.message);
+        assert!(e.message.contains("claimed by agent-2"), "{}", e.message);
+        assert!(e.hint.contains("agent is working on it"), "{}", e.hint);
+    }
+    // Even the context's own agent's claim: the person does not act under it.
+    let w = World::new(&["One"]);
+    w.h.ok(
+        "agent-1",
+        "task_claims",
+        "claim_next",
+        json!({"list_id": w.list}),
+    );
+    let e = refused(w.act("block", &w.tasks[0], json!(null), false));
+    assert_eq!(e.code, ErrorCode::Conflict);
+}
+
+#[test]
+fn delete_asks_first_then_deletes() {
+    let w = World::new(&["One", "Two"]);
+    let PersonReply::Confirm(q) = w.act("delete", &w.tasks[0], json!(null), false) else {
+        panic!("no question");
+    };
+    assert!(q.title.contains("One"), "{}", q.title);
+    assert_eq!(w.task(&w.tasks[0])["status"], "todo");
+    let d = done(w.act("delete", &w.tasks[0], json!(null), true));
+    assert_eq!(d["deleted"][0], w.tasks[0].as_str());
+    last_event_by_alice(&w, "deleted");
+    // A list too, after its own question.
+    let PersonReply::Confirm(q) = w.act("delete", &w.list, json!(null), false) else {
+        panic!("no question");
+    };
+    assert!(q.title.contains("Release"), "{}", q.title);
+    done(w.act("delete", &w.list, json!(null), true));
+}
+
+#[test]
+fn priority_cycles_medium_high_low() {
+    let w = World::new(&["One"]);
+    let t = &w.tasks[0];
+    for want in ["high", "low", "medium", "high"] {
+        let reply = w.act("priority", t, json!({"priority": "cycle"}), false);
+        match reply {
+            PersonReply::Done(d) => {
+                let d: Value = serde_json::from_str(&d.data).unwrap();
+                // Absent means medium.
+                assert_eq!(d["task"]["priority"].as_str().unwrap_or("medium"), want);
+            }
+            // Until the tools take a priority, the rule's own error.
+            PersonReply::Refused(r) => {
+                assert!(r.error.message.contains("priority"), "{}", r.error.message);
+                return;
+            }
+            PersonReply::Confirm(_) => panic!("asked"),
+        }
+    }
+    let e = refused(w.act("priority", t, json!({"priority": "urgent"}), false));
+    assert_eq!(e.code, ErrorCode::InvalidParams);
+}
+
+#[test]
+fn next_says_what_claim_next_would_hand_out_without_claiming() {
+    let w = World::new(&["One", "Two"]);
+    // Allowed without a person: it changes nothing.
+    let d = done(w.act_as(None, "next", &w.list, json!(null), false));
+    assert_eq!(d["task"]["id"], w.tasks[0].as_str());
+    assert_eq!(d["task"]["status"], "todo");
+    assert_eq!(w.task(&w.tasks[0])["status"], "todo");
+    assert!(w.events().iter().all(|e| e["kind"] != "claimed"));
+    // The agent's held claim is what it gets back.
+    w.h.ok(
+        "agent-1",
+        "task_claims",
+        "claim_next",
+        json!({"list_id": w.list}),
+    );
+    let d = done(w.act("next", &w.list, json!(null), false));
+    assert_eq!(d["resumed"], true);
+    // Nothing ready: why, as claim_next says it.
+    w.h.ok(
+        "agent-2",
+        "task_claims",
+        "claim_next",
+        json!({"list_id": w.list}),
+    );
+    let reply = super::super::act(
+        &PersonRequest {
+            action: "next".into(),
+            target: w.list.clone(),
+            fields: String::new(),
+            confirmed: false,
+        },
+        &ctx(Some("agent-3"), None),
+        80,
+        &w.h.store,
+        &w.h.clock,
+    );
+    let d = done(reply);
+    assert!(d["task"].is_null(), "{d}");
+    assert_eq!(d["waiting"]["claimed_by_others"], 2, "{d}");
+}
+
+#[test]
+fn unknown_actions_and_fields_are_refused_naming_the_right_ones() {
+    let w = World::new(&["One"]);
+    let e = refused(w.act("blok", &w.tasks[0], json!(null), false));
+    assert!(e.message.contains("did you mean block"), "{}", e.message);
+    let e = refused(w.act("reject", &w.tasks[0], json!({"reason": "no"}), false));
+    assert_eq!(e.code, ErrorCode::NotFound, "{}", e.message);
+}

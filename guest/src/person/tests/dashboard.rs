@@ -1,0 +1,291 @@
+//! The dashboard driven by keys, as a host drives it: every input with the
+//! state the last screen returned.
+
+use serde_json::json;
+
+use super::*;
+use crate::bindings::{DashboardInput, DashboardScreen, DashboardView, KeyInput};
+use crate::person::{dashboard, key_map};
+
+/// A dashboard session on a world.
+struct Dash<'w> {
+    w: &'w World,
+    ctx: CallContext,
+    view: DashboardView,
+    state: String,
+    screen: DashboardScreen,
+}
+
+impl<'w> Dash<'w> {
+    fn open(w: &'w World, person: Option<&str>, width: u32, height: u32) -> Dash<'w> {
+        let mut d = Dash {
+            w,
+            ctx: ctx(Some("agent-1"), person),
+            view: DashboardView {
+                width,
+                height,
+                list_id: None,
+            },
+            state: String::new(),
+            screen: DashboardScreen {
+                state: String::new(),
+                lines: Vec::new(),
+                closed: false,
+            },
+        };
+        d.input(DashboardInput::Refresh);
+        d
+    }
+
+    fn input(&mut self, input: DashboardInput) -> &DashboardScreen {
+        self.screen = dashboard(
+            &self.state,
+            &input,
+            &self.view,
+            &self.ctx,
+            &self.w.h.store,
+            &self.w.h.clock,
+        );
+        self.state = self.screen.state.clone();
+        for l in &self.screen.lines {
+            let width: usize = l.iter().map(|s| crate::render::fmt::width(&s.text)).sum();
+            assert!(width <= self.view.width as usize, "{}", self.text());
+        }
+        if self.view.height > 0 {
+            assert!(
+                self.screen.lines.len() <= self.view.height as usize,
+                "{}",
+                self.text()
+            );
+        }
+        &self.screen
+    }
+
+    fn key(&mut self, key: &str) -> &mut Self {
+        self.input(DashboardInput::Key(key.into()));
+        self
+    }
+
+    fn keys(&mut self, keys: &[&str]) -> &mut Self {
+        for k in keys {
+            self.key(k);
+        }
+        self
+    }
+
+    fn typing(&mut self, text: &str) -> &mut Self {
+        for c in text.chars() {
+            self.key(&c.to_string());
+        }
+        self
+    }
+
+    fn text(&self) -> String {
+        plain(&self.screen.lines)
+    }
+
+    /// The line with the selection marker.
+    fn selected(&self) -> String {
+        self.text()
+            .lines()
+            .find(|l| l.starts_with("▸ "))
+            .unwrap_or_default()
+            .to_string()
+    }
+}
+
+#[test]
+fn the_key_map_is_one_table_without_a_key_twice() {
+    let map = key_map();
+    let mut seen = std::collections::HashSet::new();
+    for k in &map {
+        assert!(seen.insert(k.key.clone()), "{} twice", k.key);
+        assert!(!k.label.is_empty());
+    }
+    let find = |key: &str| map.iter().find(|k| k.key == key).unwrap();
+    assert_eq!(find("q").action, "close");
+    assert_eq!(find("escape").action, "close");
+    assert_eq!(find("j").action, "select-next");
+    assert_eq!(find("A").input, KeyInput::Confirm);
+    assert_eq!(find("d").input, KeyInput::Confirm);
+    assert_eq!(find("R").input, KeyInput::Text);
+    assert_eq!(find("p").input, KeyInput::None);
+    assert!(find("b").writes && !find("f").writes && !find("enter").writes);
+    // Every write key runs a person's action by its name.
+    for k in map.iter().filter(|k| k.writes) {
+        assert!(
+            crate::person::fields::Verb::parse(&k.action).is_ok(),
+            "{}",
+            k.action
+        );
+    }
+}
+
+#[test]
+fn one_list_opens_at_once_and_keys_move_the_selection() {
+    let w = World::new(&["One", "Two", "Three"]);
+    let mut d = Dash::open(&w, Some("alice"), 100, 0);
+    let text = d.text();
+    assert!(text.contains("Release"), "{text}");
+    assert!(d.selected().contains("One"), "{text}");
+    assert!(text.contains("as @alice"), "{text}");
+    assert!(text.contains("b block/unblock"), "{text}");
+    d.keys(&["j", "down"]);
+    assert!(d.selected().contains("Three"), "{}", d.text());
+    d.key("j");
+    assert!(d.selected().contains("Three"), "stays on the last row");
+    d.keys(&["k", "up"]);
+    assert!(d.selected().contains("One"), "{}", d.text());
+    // Details, then back.
+    d.key("enter");
+    assert!(d.text().contains(&w.tasks[0]), "{}", d.text());
+    assert!(d.selected().is_empty());
+    d.key("backspace");
+    assert!(d.selected().contains("One"));
+    // Back to the lists, and in again.
+    d.key("left");
+    assert!(d.selected().contains("Release"), "{}", d.text());
+    d.key("enter");
+    assert!(d.selected().contains("One"));
+    assert!(d.key("q").screen.closed);
+}
+
+#[test]
+fn read_only_without_a_person_hides_write_keys_and_refuses_them() {
+    let w = World::new(&["One"]);
+    let mut d = Dash::open(&w, None, 100, 0);
+    let text = d.text();
+    assert!(text.contains("read-only"), "{text}");
+    assert!(!text.contains("block/unblock"), "{text}");
+    assert!(text.contains("select"), "{text}");
+    d.key("b");
+    assert!(d.text().contains("--person NAME"), "{}", d.text());
+    assert_eq!(w.task(&w.tasks[0])["status"], "todo");
+}
+
+#[test]
+fn keys_act_on_the_selected_task_and_say_what_happened() {
+    let w = World::new(&["One", "Two"]);
+    let mut d = Dash::open(&w, Some("alice"), 100, 0);
+    d.key("b");
+    assert_eq!(w.task(&w.tasks[0])["status"], "blocked");
+    assert!(d.text().contains("✓ blocked \"One\""), "{}", d.text());
+    assert!(d.selected().contains("paused"), "{}", d.text());
+    d.key("b");
+    assert_eq!(w.task(&w.tasks[0])["status"], "todo");
+    // Moves: the selection follows the task.
+    d.keys(&["j", "K"]);
+    assert_eq!(w.task(&w.tasks[1])["position"], 1);
+    assert!(d.selected().contains("Two"), "{}", d.text());
+    d.key("J");
+    assert_eq!(w.task(&w.tasks[1])["position"], 2);
+    d.key("T");
+    assert_eq!(w.task(&w.tasks[1])["position"], 1);
+    // A claimed task: refused, the reason on screen.
+    w.h.ok(
+        "agent-2",
+        "task_claims",
+        "claim_next",
+        json!({"list_id": w.list}),
+    );
+    d.input(DashboardInput::Refresh);
+    assert!(d.selected().contains("@agent-2"), "{}", d.text());
+    d.key("b");
+    assert!(d.text().contains("✗ task"), "{}", d.text());
+    assert!(d.text().contains("claimed by agent-2"), "{}", d.text());
+}
+
+#[test]
+fn prompts_take_typed_keys_and_paste_then_run() {
+    let w = World::new(&["One"]);
+    let mut d = Dash::open(&w, Some("alice"), 100, 0);
+    // `a` opens the prompt; q and j type into it instead of acting.
+    d.key("a").typing("quick jump");
+    assert!(
+        d.text().contains("New task after \"One\": quick jump▏"),
+        "{}",
+        d.text()
+    );
+    assert!(!d.screen.closed);
+    d.keys(&["backspace", "backspace"])
+        .input(DashboardInput::Paste("ed\nover".into()));
+    assert!(d.text().contains("quick jued over▏"), "{}", d.text());
+    d.key("enter");
+    assert!(d.selected().contains("quick jued over"), "{}", d.text());
+    assert!(d.text().contains("✓ added"), "{}", d.text());
+    // Escape cancels a prompt (and does not close).
+    d.key("a").typing("nope").key("escape");
+    assert!(!d.screen.closed);
+    assert!(!d.text().contains("nope"));
+    // Done asks the outcome.
+    d.key("x").typing("shipped").key("enter");
+    let done =
+        w.h.ok("agent-1", "task_lists", "get", json!({"list_id": w.list}))["tasks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|t| t["status"] == "done")
+            .count();
+    assert_eq!(done, 1, "{}", d.text());
+    // Cancel asks the outcome; on a closed task it restores.
+    d.key("c");
+    assert!(d.text().contains("restored"), "{}", d.text());
+    d.key("c").typing("dropped").key("enter");
+    assert!(d.text().contains("✓ canceled"), "{}", d.text());
+    // Hide finished.
+    d.key("f");
+    assert!(d.text().contains("1 finished task hidden"), "{}", d.text());
+    d.key("f");
+    // Assign, then unassign with an empty answer.
+    d.key("s").typing("bob").key("enter");
+    assert!(d.selected().contains("→bob"), "{}", d.text());
+    d.key("s");
+    assert!(d.text().contains(": bob▏"), "prefilled: {}", d.text());
+    d.keys(&["backspace", "backspace", "backspace", "enter"]);
+    assert!(!d.selected().contains("→bob"), "{}", d.text());
+    // Edit, prefilled with the title.
+    d.key("e").typing("!").key("enter");
+    assert!(d.selected().contains("!"), "{}", d.text());
+}
+
+#[test]
+fn delete_asks_yes_or_no() {
+    let w = World::new(&["One", "Two"]);
+    let mut d = Dash::open(&w, Some("alice"), 100, 0);
+    d.key("d");
+    assert!(
+        d.text().contains("Delete task \"One\"?  y/n"),
+        "{}",
+        d.text()
+    );
+    d.key("n");
+    assert_eq!(w.task(&w.tasks[0])["status"], "todo");
+    d.keys(&["d", "y"]);
+    assert!(w.task(&w.tasks[0]).is_null());
+    assert!(d.selected().contains("Two"), "{}", d.text());
+}
+
+#[test]
+fn the_layout_fits_the_height_keeping_the_selection_in_sight() {
+    let titles: Vec<String> = (1..=30).map(|i| format!("Task {i}")).collect();
+    let refs: Vec<&str> = titles.iter().map(String::as_str).collect();
+    let w = World::new(&refs);
+    let mut d = Dash::open(&w, Some("alice"), 60, 12);
+    for _ in 0..20 {
+        d.key("j");
+    }
+    assert!(d.selected().contains("Task 21"), "{}", d.text());
+    assert!(d.text().contains("more"), "{}", d.text());
+    // Narrow: still within the width (checked on every input).
+    let mut d = Dash::open(&w, Some("alice"), 20, 8);
+    d.keys(&["j", "a"]).typing(&"long ".repeat(20));
+}
+
+#[test]
+fn a_state_from_elsewhere_is_a_fresh_dashboard() {
+    let w = World::new(&["One"]);
+    let mut d = Dash::open(&w, Some("alice"), 80, 0);
+    d.state = "{not json".into();
+    d.input(DashboardInput::Refresh);
+    assert!(d.selected().contains("One"), "{}", d.text());
+}
