@@ -1,5 +1,6 @@
 //! The command line, declared with clap's derive API.
 
+pub(crate) use super::verbs::Verb;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::ffi::OsString;
 
@@ -16,6 +17,11 @@ pub(crate) struct Cli {
     /// that change state fail with agent_required (no identity is ever invented)
     #[arg(long, global = true, value_name = "ID")]
     pub(crate) agent_id: Option<String>,
+
+    /// Your name as the person acting on lists and tasks (the verbs, `watch`'s
+    /// keys) [default: $TASKLISTS_PERSON]; never taken from the login or the agent id
+    #[arg(long, global = true, value_name = "NAME")]
+    pub(crate) person: Option<String>,
 
     /// Refuse a different params.agent_id (forbidden) instead of letting it override --agent-id
     #[arg(long, global = true)]
@@ -89,14 +95,19 @@ pub(crate) enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
-    /// Keep the task widget live in this terminal, redrawn on every agent's change, until Ctrl-C
+    /// The dashboard in this terminal, redrawn on every agent's change: select and act with keys (shown at its foot); piped, the live widget until Ctrl-C
     Watch {
         /// Only this list
         list_id: Option<String>,
         /// The compact view (list counters and your own tasks) instead of the full one
         #[arg(long)]
         compact: bool,
+        /// Look only: act as no person, whatever --person says
+        #[arg(long)]
+        read_only: bool,
     },
+    #[command(flatten)]
+    Verb(Verb),
 }
 
 /// `--color`.

@@ -1,16 +1,19 @@
 //! The `tasklists` command line: `call`, `tools`, `mcp`, `db-path`, `demo`,
 //! the slash commands' views (`task-lists`, `tasks`, `task-audit`,
-//! `task-list-delete`) and `watch`.
+//! `task-list-delete`), `watch` (the person's dashboard) and the person's
+//! verbs (`add`, `done`, `approve`, …).
 //! Exit codes: 0 success, 1 the tool refused the call (the contract error
 //! is rendered to stderr), 2 usage or host errors.
 
 mod args;
 mod call_tool;
 mod catalogue;
+mod dashboard;
 mod demo;
 mod demo_script;
 mod mcp;
 mod output;
+mod verbs;
 mod views;
 mod watch;
 
@@ -28,6 +31,9 @@ pub(crate) enum Failure {
     Host(HostError),
     /// The command line was wrong.
     Usage(String),
+    /// The terminal could not be driven (the dashboard's raw mode, keys,
+    /// screen).
+    Terminal(std::io::Error),
 }
 
 impl From<HostError> for Failure {
@@ -83,7 +89,13 @@ pub(crate) fn run() -> ExitCode {
             agent_pinned: cli.pin_agent,
             workspace,
             thread: cli.thread,
-            person: None,
+            // The person is named explicitly or not at all: never derived
+            // from the login or the agent identity.
+            person: cli
+                .person
+                .or_else(|| std::env::var("TASKLISTS_PERSON").ok())
+                .map(|name| name.trim().to_string())
+                .filter(|name| !name.is_empty()),
         },
         color: cli.color,
     };
@@ -111,7 +123,12 @@ pub(crate) fn run() -> ExitCode {
         Command::TaskListDelete { yes, args } => {
             views::run(&globals, "task-list-delete", &args, yes)
         }
-        Command::Watch { list_id, compact } => watch::run(&globals, list_id, compact),
+        Command::Watch {
+            list_id,
+            compact,
+            read_only,
+        } => watch::run(&globals, list_id, compact, read_only),
+        Command::Verb(verb) => verbs::run(&globals, &verb),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -122,6 +139,10 @@ pub(crate) fn run() -> ExitCode {
         }
         Err(Failure::Usage(message)) => {
             eprintln!("tasklists: {message}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Terminal(e)) => {
+            eprintln!("tasklists: the terminal: {e}");
             ExitCode::from(2)
         }
     }

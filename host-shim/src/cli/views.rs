@@ -67,7 +67,7 @@ pub(crate) fn run(
 }
 
 /// Asks `title` at the terminal; anything but y/yes is no.
-fn ask_yes_no(title: &str, message: &str) -> Result<bool, Failure> {
+pub(crate) fn ask_yes_no(title: &str, message: &str) -> Result<bool, Failure> {
     if !std::io::stdin().is_terminal() {
         return Err(Failure::Usage(format!(
             "{title} {message} Pass --yes to confirm when stdin is not a terminal."

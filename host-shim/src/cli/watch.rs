@@ -1,6 +1,8 @@
-//! `tasklists watch [list_id]`: the widget's view kept live in a terminal,
-//! redrawn when any agent commits a change, so a person can watch agents
-//! work without Pi. Stops on Ctrl-C (or when its output closes).
+//! `tasklists watch [list_id]`: on a terminal, the person's dashboard
+//! (`dashboard.rs`); piped (or `--compact`), the widget's view kept live,
+//! redrawn when any agent commits a change, so a script or a person can
+//! watch agents work without Pi. Stops on Ctrl-C (or when its output
+//! closes).
 
 use super::output::{Stream, use_color};
 use super::views::terminal_width;
@@ -17,15 +19,20 @@ const REFRESH: Duration = Duration::from_secs(15);
 /// Clears a terminal and puts the cursor home.
 const CLEAR: &str = "\x1b[H\x1b[2J";
 
-/// Draws the view, then redraws it on every change until interrupted.
+/// The dashboard on a terminal; otherwise the widget, redrawn on every
+/// change until interrupted.
 pub(crate) fn run(
     globals: &Globals,
     list_id: Option<String>,
     compact: bool,
+    read_only: bool,
 ) -> Result<(), Failure> {
+    let tty = std::io::stdout().is_terminal();
+    if tty && !compact {
+        return super::dashboard::run(globals, list_id, read_only);
+    }
     let mut watch = globals.location()?.watch();
     let mut host = globals.open_host()?;
-    let tty = std::io::stdout().is_terminal();
     let color = use_color(globals.color, Stream::Stdout);
     let mode = if compact {
         WidgetMode::Compact
