@@ -1,11 +1,13 @@
 // The component's slash commands as Pi commands. The component decides
 // what a command does; this file carries out its effect with Pi's API:
 // a view in the transcript (never sent to the model), a confirmation or a
-// selector and then the command again, or a widget change.
+// selector and then the command again, or a widget change. `/tasks` with
+// no argument opens the person's dashboard where Pi has a TUI to show it.
 
 import type { ExtensionAPI, ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
 import type { CallContext, CommandInfo, Line } from "@tasklists/node-host";
 import type { Component } from "./component.js";
+import { openDashboard } from "./dashboard.js";
 import { layoutWidth, plain, styled, textBlock } from "./style.js";
 import type { Widget } from "./widget.js";
 
@@ -20,6 +22,9 @@ interface ViewDetails {
 /** A command asks at most this many questions before it acts (a bound, not a loop). */
 const MAX_STEPS = 3;
 
+/** The command that, given no argument in Pi's TUI, opens the dashboard (elsewhere: its text view). */
+const DASHBOARD_COMMAND = "tasks";
+
 /** Registers the renderer of command output (once per extension instance). */
 export function registerViewRenderer(pi: ExtensionAPI): void {
   pi.registerMessageRenderer<ViewDetails>(VIEW_TYPE, (message, _options, theme) =>
@@ -27,7 +32,10 @@ export function registerViewRenderer(pi: ExtensionAPI): void {
   );
 }
 
-/** Registers the component's commands, run in the session's context `ctx`. */
+/**
+ * Registers the component's commands, run in the context `ctx` of the
+ * session's person's surfaces (the person at the keyboard, if named).
+ */
 export function registerCommands(
   pi: ExtensionAPI,
   component: Component,
@@ -41,6 +49,8 @@ export function registerCommands(
       case "show":
         if (effect.val.failed) ui.ui.notify(plain(effect.val.lines).join("\n"), "error");
         else pi.sendMessage<ViewDetails>({ customType: VIEW_TYPE, content: plain(effect.val.lines).join("\n"), display: true, details: { lines: effect.val.lines } });
+        // A command may have changed the store (an approval): the widget follows at once.
+        widget.refresh();
         return;
       case "confirm":
         if (step < MAX_STEPS && (await ui.ui.confirm(effect.val.title, effect.val.message))) await run(name, args, ui, true, step + 1);
@@ -68,6 +78,7 @@ export function registerCommands(
       },
       handler: async (args, ui) => {
         try {
+          if (command.name === DASHBOARD_COMMAND && args.trim() === "" && (await openDashboard(component, ctx, ui, widget))) return;
           await run(command.name, args, ui, false, 0);
         } catch (e) {
           ui.ui.notify(e instanceof Error ? e.message : String(e), "error");

@@ -5,13 +5,15 @@
 // Per Pi session (Pi runs a fresh instance of this extension for every
 // session: start-up, /new, /resume, /fork, /reload): the component is
 // opened on `session_start` and closed on `session_shutdown`; its tools and
-// commands are registered from its catalogue; the widget is drawn above
-// the editor; after a compaction, the agent's claims go back to the model.
+// commands are registered from its catalogue (run as the person at the
+// keyboard, `--tasklists-person` or `TASKLISTS_PERSON`, when named; `/tasks`
+// opens the person's dashboard); the widget is drawn above the editor;
+// after a compaction, the agent's claims go back to the model.
 
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import { registerCommands, registerViewRenderer, VIEW_TYPE } from "./commands.js";
 import { Component, type Notify } from "./component.js";
-import { callContext } from "./identity.js";
+import { callContext, person, personContext, registerPersonFlag } from "./identity.js";
 import type { Rendered } from "./rendered.js";
 import { registerTools } from "./tools.js";
 import { Widget } from "./widget.js";
@@ -30,6 +32,7 @@ interface Session {
 export default function tasklists(pi: ExtensionAPI): void {
   let session: Session | null = null;
   registerViewRenderer(pi);
+  registerPersonFlag(pi);
 
   pi.on("session_start", async (_event, ctx) => {
     const notify: Notify = (message, type) => (ctx.hasUI ? ctx.ui.notify(message, type) : console.error(message));
@@ -40,7 +43,7 @@ export default function tasklists(pi: ExtensionAPI): void {
       const caller = callContext(ctx);
       const widget = new Widget(component, ctx.ui, caller);
       const rendered = registerTools(pi, component, catalogue, () => widget.refresh());
-      registerCommands(pi, component, commands, caller, widget);
+      registerCommands(pi, component, commands, personContext(ctx, person(pi)), widget);
       session = { component, widget, rendered };
       if (ctx.hasUI) widget.start();
     } catch (e) {

@@ -40,6 +40,8 @@ export class Widget {
   #timer: NodeJS.Timeout | undefined;
   #drawing: Promise<void> | null = null;
   #again = false;
+  /** Who else follows the checks (an open dashboard). */
+  readonly #watchers = new Set<(reachable: boolean) => void>();
   readonly #onResize = () => this.refresh();
 
   constructor(component: Component, ui: ExtensionUIContext, ctx: CallContext) {
@@ -66,6 +68,7 @@ export class Widget {
     try {
       const seen = await this.#component.dataVersion();
       if (this.#stopped) return;
+      for (const watcher of this.#watchers) watcher(seen.reachable);
       const key = JSON.stringify(seen);
       if (key === this.#seen && ++this.#quiet < RELAYOUT_POLLS) return;
       this.#quiet = 0;
@@ -77,6 +80,15 @@ export class Widget {
     } finally {
       this.#checking = false;
     }
+  }
+
+  /**
+   * Calls `watcher` after every change check (every second), with whether
+   * it could read the store; returns what stops it.
+   */
+  watch(watcher: (reachable: boolean) => void): () => void {
+    this.#watchers.add(watcher);
+    return () => this.#watchers.delete(watcher);
   }
 
   /** Applies a `/task-widget` action. */
