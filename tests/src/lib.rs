@@ -28,7 +28,10 @@ pub use tasklists_host::{
     ManualClock, OpenError, Span, Style, SystemClock, ToolError, ToolOutput, ToolReply,
 };
 
+mod person;
 mod store_under_test;
+
+pub use person::*;
 
 /// The test clock's start: `2026-11-30T12:00:00.000Z`.
 pub const T0: i64 = 1_796_040_000_000;

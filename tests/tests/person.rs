@@ -1,0 +1,310 @@
+//! The person's side through the real component (`ui.person-act`,
+//! `ui.key-map`, `ui.dashboard`), on the suite's store: every person's
+//! action carried out by the tools' own rules and audited under the
+//! person (`"by": "person"`), a task under an agent's lease refused, no
+//! person refused, targets by prefix or tail, delete asked first, and the
+//! dashboard driven by keys as a host drives it.
+
+use tasklists_tests::*;
+
+const AGENT: &str = "planner";
+
+/// The last event of `list`, checked to name `alice` as a person.
+#[track_caller]
+fn by_alice(db: &TestDb, list: &str, kind: &str) -> Value {
+    let e = db.events(AGENT, list).remove(0);
+    assert_eq!(e["kind"], kind, "{e}");
+    assert_eq!(e["agent_id"], "alice", "{e}");
+    assert_eq!(e["data"]["by"], "person", "{e}");
+    e
+}
+
+fn alice() -> CallContext {
+    person_ctx(AGENT, Some("alice"))
+}
+
+#[test]
+fn every_action_is_carried_out_and_audited_as_the_person() {
+    let db = TestDb::new();
+    let list = db.list(AGENT, "Release");
+    let ids = db.add(&list, &["One", "Two", "Three"]);
+    let p = alice();
+
+    let d = db.person_ok(
+        &p,
+        "add",
+        &list,
+        json!({"title": "Four", "description": "d"}),
+    );
+    assert_eq!(d["task"]["position"], 4);
+    by_alice(&db, &list, "created");
+    let d = db.person_ok(&p, "add", &ids[0], json!({"title": "After one"}));
+    assert_eq!(d["task"]["position"], 2);
+
+    let d = db.person_ok(
+        &p,
+        "edit",
+        &ids[1],
+        json!({"title": "Two, better", "notes": "n"}),
+    );
+    assert_eq!(d["task"]["title"], "Two, better");
+    by_alice(&db, &list, "updated");
+
+    for (action, fields, status) in [
+        ("block", json!(null), "blocked"),
+        ("unblock", json!(null), "todo"),
+        ("cancel", json!({"outcome": "not needed"}), "canceled"),
+        ("restore", json!(null), "todo"),
+        ("done", json!({"outcome": "shipped"}), "done"),
+    ] {
+        let d = db.person_ok(&p, action, &ids[1], fields);
+        assert_eq!(d["task"]["status"], status, "{action}");
+        by_alice(&db, &list, "status_changed");
+    }
+
+    let d = db.person_ok(&p, "assign", &ids[2], json!({"agent": "builder-2"}));
+    assert_eq!(d["task"]["assigned_to_agent_id"], "builder-2");
+    by_alice(&db, &list, "updated");
+    let d = db.person_ok(&p, "unassign", &ids[2], json!(null));
+    assert!(d["task"].get("assigned_to_agent_id").is_none(), "{d}");
+
+    db.person_ok(&p, "move", &ids[2], json!({"to": "first"}));
+    assert_eq!(db.order(&list)[0], ids[2]);
+    by_alice(&db, &list, "reordered");
+    db.person_ok(&p, "move", &ids[2], json!({"to": 3}));
+    assert_eq!(db.order(&list)[2], ids[2]);
+
+    let d = db.person_ok(&p, "delete", &ids[0], json!(null));
+    assert_eq!(d["deleted"], json!([ids[0]]));
+    by_alice(&db, &list, "deleted");
+
+    // `next` reads only: nothing claimed, no event.
+    let before = db.events(AGENT, &list).len();
+    let d = db.person_ok(&p, "next", &list, json!(null));
+    assert_eq!(d["task"]["status"], "todo", "{d}");
+    assert_eq!(db.events(AGENT, &list).len(), before);
+
+    // The person's events are the only ones naming alice, each marked.
+    for e in db.events(AGENT, &list) {
+        if e["agent_id"] == "alice" {
+            assert_eq!(e["data"]["by"], "person", "{e}");
+        } else {
+            assert!(e["data"].get("by").is_none(), "{e}");
+        }
+    }
+}
+
+#[test]
+fn a_task_an_agent_holds_is_refused_to_a_person() {
+    let db = TestDb::new();
+    let list = db.list(AGENT, "Release");
+    let ids = db.add(&list, &["One"]);
+    db.claim("builder-1", &list);
+    for (action, fields) in [
+        ("block", json!(null)),
+        ("done", json!({"outcome": "x"})),
+        ("cancel", json!({"outcome": "x"})),
+        ("edit", json!({"title": "y"})),
+        ("assign", json!({"agent": "z"})),
+        ("delete", json!(null)),
+    ] {
+        let e = db.person_err(&alice(), action, &ids[0], fields);
+        expect(&e, ErrorCode::Conflict, &["claimed by builder-1"]);
+        assert!(e.hint.contains("agent is working on it"), "{}", e.hint);
+    }
+    assert_eq!(db.task(AGENT, &list, &ids[0])["status"], "in_progress");
+    // Once its lease runs out, the person may act.
+    db.advance(3600);
+    db.person_ok(&alice(), "block", &ids[0], json!(null));
+}
+
+#[test]
+fn without_a_person_the_surface_is_read_only() {
+    let db = TestDb::new();
+    let list = db.list(AGENT, "Release");
+    let ids = db.add(&list, &["One"]);
+    let nobody = person_ctx(AGENT, None);
+    for action in ["block", "add", "approve", "reject", "delete", "done"] {
+        let e = db.person_err(&nobody, action, &ids[0], json!(null));
+        expect(&e, ErrorCode::AgentRequired, &["read-only"]);
+        assert!(e.hint.contains("--person NAME") && e.hint.contains("TASKLISTS_PERSON"));
+    }
+    // A name the agent-id rule refuses is no person either.
+    let bad = person_ctx(AGENT, Some("al\u{202e}ice"));
+    expect(
+        &db.person_err(&bad, "block", &ids[0], json!(null)),
+        ErrorCode::InvalidParams,
+        &["person's name"],
+    );
+    // Reading is allowed.
+    db.person_ok(&nobody, "next", &list, json!(null));
+    assert_eq!(db.task(AGENT, &list, &ids[0])["status"], "todo");
+}
+
+#[test]
+fn targets_by_prefix_or_tail_and_ambiguity_refused() {
+    let db = TestDb::new();
+    let list = db.list(AGENT, "Release");
+    // Made in one millisecond: their ids share a long prefix.
+    let ids = db.add(&list, &["One", "Two"]);
+    let tail = &ids[1][ids[1].len() - 6..];
+    let d = db.person_ok(&alice(), "block", tail, json!(null));
+    assert_eq!(d["task"]["id"], ids[1]);
+    let prefix = &ids[1][..15];
+    let e = db.person_err(&alice(), "block", prefix, json!(null));
+    expect(
+        &e,
+        ErrorCode::InvalidParams,
+        &["more than one", &ids[0], &ids[1]],
+    );
+    let e = db.person_err(&alice(), "block", &prefix[5..], json!(null));
+    expect(&e, ErrorCode::InvalidParams, &["more than one"]);
+    expect(
+        &db.person_err(&alice(), "block", "QQQQQQQ", json!(null)),
+        ErrorCode::NotFound,
+        &[],
+    );
+    // Another agent's private list is not there to match.
+    let private = db.private_list("other", "Secret");
+    expect(
+        &db.person_err(
+            &alice(),
+            "delete",
+            &private[private.len() - 8..],
+            json!(null),
+        ),
+        ErrorCode::NotFound,
+        &[],
+    );
+}
+
+#[test]
+fn delete_asks_first() {
+    let db = TestDb::new();
+    let list = db.list(AGENT, "Release");
+    let ids = db.add(&list, &["One"]);
+    let PersonReply::Confirm(q) = db.person_act(&alice(), "delete", &ids[0], json!(null), false)
+    else {
+        panic!("delete did not ask");
+    };
+    assert!(q.title.contains("One"), "{}", q.title);
+    assert_eq!(db.task(AGENT, &list, &ids[0])["status"], "todo");
+    let PersonReply::Confirm(q) = db.person_act(&alice(), "delete", &list, json!(null), false)
+    else {
+        panic!("delete did not ask");
+    };
+    assert!(q.title.contains("Release"), "{}", q.title);
+    db.person_ok(&alice(), "delete", &list, json!(null));
+    by_alice(&db, &list, "deleted");
+}
+
+/// A dashboard session: the state passed back with every input.
+struct Dash<'d> {
+    db: &'d TestDb,
+    ctx: CallContext,
+    state: String,
+    screen: Option<DashboardScreen>,
+}
+
+impl<'d> Dash<'d> {
+    fn open(db: &'d TestDb, ctx: CallContext) -> Dash<'d> {
+        let mut d = Dash {
+            db,
+            ctx,
+            state: String::new(),
+            screen: None,
+        };
+        d.input(DashboardInput::Refresh);
+        d
+    }
+
+    fn input(&mut self, input: DashboardInput) -> &mut Self {
+        let view = DashboardView {
+            width: 100,
+            height: 30,
+            list_id: None,
+        };
+        let screen = self.db.dashboard(&self.state, &input, &view, &self.ctx);
+        assert!(screen.lines.len() <= 30);
+        self.state = screen.state.clone();
+        self.screen = Some(screen);
+        self
+    }
+
+    fn keys(&mut self, keys: &[&str]) -> &mut Self {
+        for k in keys {
+            self.input(DashboardInput::Key((*k).into()));
+        }
+        self
+    }
+
+    fn text(&self) -> String {
+        plain(&self.screen.as_ref().unwrap().lines)
+    }
+
+    fn selected(&self) -> String {
+        self.text()
+            .lines()
+            .find(|l| l.starts_with("▸ "))
+            .unwrap_or_default()
+            .to_string()
+    }
+}
+
+#[test]
+fn the_dashboard_is_driven_by_the_key_maps_keys() {
+    let db = TestDb::new();
+    let list = db.list(AGENT, "Release");
+    let ids = db.add(&list, &["One", "Two"]);
+    let map = db.key_map();
+    let key = |action: &str| {
+        map.iter()
+            .find(|k| k.action == action)
+            .unwrap_or_else(|| panic!("no key for {action}"))
+            .key
+            .clone()
+    };
+    assert_eq!(key("close"), "escape");
+    let mut d = Dash::open(&db, alice());
+    assert!(d.selected().contains("One"), "{}", d.text());
+    // Select, block.
+    d.keys(&[&key("select-next"), &key("block")]);
+    assert_eq!(db.task(AGENT, &list, &ids[1])["status"], "blocked");
+    by_alice(&db, &list, "status_changed");
+    assert!(d.selected().contains("paused"), "{}", d.text());
+    // Add through the prompt: `q` types, it does not close.
+    d.keys(&[&key("add"), "q", "space", "x", "enter"]);
+    assert!(!d.screen.as_ref().unwrap().closed);
+    assert!(d.selected().contains("q x"), "{}", d.text());
+    by_alice(&db, &list, "created");
+    // Done, with its outcome.
+    d.keys(&[&key("done"), "o", "k", "enter"]);
+    assert!(d.selected().contains("done"), "{}", d.text());
+    by_alice(&db, &list, "status_changed");
+    // Delete asks, yes deletes.
+    d.keys(&[&key("delete")]);
+    assert!(d.text().contains("y/n"), "{}", d.text());
+    d.keys(&["y"]);
+    by_alice(&db, &list, "deleted");
+    // Escape closes.
+    d.keys(&["escape"]);
+    assert!(d.screen.as_ref().unwrap().closed);
+}
+
+#[test]
+fn a_read_only_dashboard_shows_no_write_keys() {
+    let db = TestDb::new();
+    let list = db.list(AGENT, "Release");
+    let ids = db.add(&list, &["One"]);
+    let mut d = Dash::open(&db, person_ctx(AGENT, None));
+    assert!(d.text().contains("read-only"), "{}", d.text());
+    let text = d.text();
+    let footer = text.lines().last().unwrap_or_default();
+    assert!(footer.contains("esc/q close"), "{text}");
+    for k in db.key_map().iter().filter(|k| k.writes) {
+        assert!(!footer.contains(&k.label), "{} shown: {text}", k.label);
+    }
+    d.keys(&["b"]);
+    assert!(d.text().contains("--person NAME"), "{}", d.text());
+    assert_eq!(db.task(AGENT, &list, &ids[0])["status"], "todo");
+}
