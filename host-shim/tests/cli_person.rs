@@ -1,0 +1,283 @@
+//! The person's verbs at a shell (`tasklists add`, `next`, `done`, …) as a
+//! person runs them: each acts through the component's person-act, and the
+//! agents see the effect through the tools.
+
+use serde_json::{Value, json};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+/// The binary on `db` in a workspace of its own, as `person` (none: no
+/// person at all, neither flag nor environment).
+fn command(db: &Path, person: Option<&str>, args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tasklists"));
+    cmd.arg("--db")
+        .arg(db)
+        .args(["--workspace", "/work/demo", "--color", "never"])
+        .env_remove("TASKLISTS_DB")
+        .env_remove("TASKLISTS_AGENT_ID")
+        .env_remove("TASKLISTS_PERSON")
+        .env(
+            "TASKLISTS_CACHE_DIR",
+            std::env::temp_dir().join("tasklists-tests-cache"),
+        )
+        .stdin(Stdio::null());
+    if let Some(person) = person {
+        cmd.args(["--person", person]);
+    }
+    cmd.args(args);
+    cmd
+}
+
+/// Runs a verb as `person`.
+fn verb(db: &Path, person: Option<&str>, args: &[&str]) -> Output {
+    command(db, person, args).output().expect("the binary runs")
+}
+
+/// Runs a verb as Ann and asserts it succeeded; its stdout.
+fn ann(db: &Path, args: &[&str]) -> String {
+    let out = verb(db, Some("ann"), args);
+    assert!(out.status.success(), "{args:?}: {out:?}");
+    assert!(out.stderr.is_empty(), "{args:?}: {out:?}");
+    text(&out.stdout)
+}
+
+/// Runs a verb as Ann with `--json`; the data it printed.
+fn ann_json(db: &Path, args: &[&str]) -> Value {
+    let mut args = args.to_vec();
+    args.push("--json");
+    let out = ann(db, &args);
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("{args:?} printed {out:?}: {e}"))
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("UTF-8 output")
+}
+
+/// Calls a tool as the agent `agent` and returns its data.
+fn call(db: &Path, agent: &str, tool: &str, request: Value) -> Value {
+    let out = command(db, None, &["--agent-id", agent])
+        .args(["call", "--json", tool, &request.to_string()])
+        .output()
+        .expect("the binary runs");
+    assert!(out.status.success(), "{out:?}");
+    let reply = text(&out.stdout);
+    let json = reply
+        .split_once('\n')
+        .map(|(_, json)| json)
+        .unwrap_or(&reply);
+    serde_json::from_str(json).expect("the data is JSON")
+}
+
+/// A workspace list (`extra` merged into its create params) with the
+/// tasks `titles`; its id and the tasks' ids in order.
+fn list(db: &Path, extra: Value, titles: &[&str]) -> (String, Vec<String>) {
+    let mut params = json!({"name": "Release 2.0", "scope_type": "workspace"});
+    params
+        .as_object_mut()
+        .unwrap()
+        .extend(extra.as_object().unwrap().clone());
+    let created = call(
+        db,
+        "planner",
+        "task_lists",
+        json!({"action": "create", "params": params}),
+    );
+    let id = created["list"]["id"].as_str().unwrap().to_string();
+    let tasks: Vec<Value> = titles.iter().map(|t| json!({"title": t})).collect();
+    let added = call(
+        db,
+        "planner",
+        "task_items",
+        json!({"action": "add_many", "params": {"list_id": id, "tasks": tasks}}),
+    );
+    let ids = added["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap().to_string())
+        .collect();
+    (id, ids)
+}
+
+/// The list as the agents see it: `{list, counts, tasks}`.
+fn get(db: &Path, list_id: &str) -> Value {
+    call(
+        db,
+        "planner",
+        "task_lists",
+        json!({"action": "get", "params": {"list_id": list_id}}),
+    )
+}
+
+/// The task `id` in the list as the agents see it.
+fn task(db: &Path, list_id: &str, id: &str) -> Value {
+    get(db, list_id)["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["id"] == id)
+        .cloned()
+        .unwrap_or_else(|| panic!("{id} is not in the list"))
+}
+
+/// The last `n` characters of an id: what a person copies from a screen.
+fn tail(id: &str, n: usize) -> &str {
+    &id[id.len() - n..]
+}
+
+#[test]
+fn each_verb_acts_as_the_person_and_the_agents_see_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("tasks.db");
+    let (list_id, ids) = list(&db, json!({}), &["Write the changelog", "Tag", "Announce"]);
+    let [a, b, c] = [&ids[0], &ids[1], &ids[2]];
+
+    // add: a task after the first one, which `next` would hand out
+    // after that one.
+    let added = ann_json(&db, &["add", &list_id, "Fix", "the", "build", "--after", a]);
+    let fix = added["task"]["id"]
+        .as_str()
+        .expect("the new task")
+        .to_string();
+    assert_eq!(added["task"]["title"], "Fix the build", "{added}");
+    assert_eq!(task(&db, &list_id, &fix)["position"], 2);
+    let next = ann_json(&db, &["next", &list_id]);
+    assert_eq!(next["task"]["id"], a.as_str(), "{next}");
+    // Nothing was claimed.
+    assert_eq!(task(&db, &list_id, &fix)["status"], "todo");
+
+    // done, by a prefix of the id (without its `task_`).
+    let shown = ann(
+        &db,
+        &["done", &fix[5..18], "--outcome", "fixed the linker flags"],
+    );
+    assert!(shown.contains("Fix the build"), "{shown}");
+    let fixed = task(&db, &list_id, &fix);
+    assert_eq!(fixed["status"], "done");
+    assert_eq!(fixed["outcome"], "fixed the linker flags");
+
+    // block / unblock, by a tail.
+    ann(&db, &["block", tail(a, 6)]);
+    assert_eq!(task(&db, &list_id, a)["status"], "blocked");
+    ann(&db, &["unblock", tail(a, 6)]);
+    assert_eq!(task(&db, &list_id, a)["status"], "todo");
+
+    // move, assign / unassign, edit.
+    ann(&db, &["move", c, "first"]);
+    assert_eq!(task(&db, &list_id, c)["position"], 1);
+    ann(&db, &["move", c, "3"]);
+    assert_eq!(task(&db, &list_id, c)["position"], 3);
+    ann(&db, &["assign", a, "builder-2"]);
+    assert_eq!(task(&db, &list_id, a)["assigned_to_agent_id"], "builder-2");
+    ann(&db, &["unassign", a]);
+    assert_eq!(task(&db, &list_id, a).get("assigned_to_agent_id"), None);
+    ann(&db, &["edit", a, "Write", "the", "release", "notes"]);
+    assert_eq!(task(&db, &list_id, a)["title"], "Write the release notes");
+
+    // cancel / restore.
+    ann(&db, &["cancel", b, "--outcome", "not this release"]);
+    let canceled = task(&db, &list_id, b);
+    assert_eq!(canceled["status"], "canceled");
+    assert_eq!(canceled["outcome"], "not this release");
+    ann(&db, &["restore", b]);
+    assert_eq!(task(&db, &list_id, b)["status"], "todo");
+
+    // Every change is the person's, in the audit log.
+    let events = call(
+        &db,
+        "planner",
+        "task_audit",
+        json!({"action": "get", "params": {"list_id": list_id, "task_id": a}}),
+    );
+    let by_ann: Vec<&Value> = events["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["agent_id"] == "ann" && e["data"]["by"] == "person")
+        .collect();
+    // block, unblock, assign, unassign, edit: five changes, all Ann's.
+    assert!(by_ann.len() >= 5, "{events}");
+}
+
+#[test]
+fn without_a_person_the_verbs_only_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("tasks.db");
+    let (list_id, ids) = list(&db, json!({}), &["Write the changelog"]);
+
+    let refused = verb(&db, None, &["block", &ids[0]]);
+    assert_eq!(refused.status.code(), Some(1), "{refused:?}");
+    assert!(refused.stdout.is_empty(), "{refused:?}");
+    let why = text(&refused.stderr);
+    assert!(
+        why.contains("--person") && why.contains("TASKLISTS_PERSON"),
+        "{why}"
+    );
+    assert_eq!(task(&db, &list_id, &ids[0])["status"], "todo");
+    // --json changes nothing: the refusal is on stderr, nothing on stdout.
+    let refused = verb(&db, None, &["block", &ids[0], "--json"]);
+    assert_eq!(refused.status.code(), Some(1), "{refused:?}");
+    assert!(refused.stdout.is_empty(), "{refused:?}");
+
+    // Reading needs no person.
+    let next = verb(&db, None, &["next", &list_id, "--json"]);
+    assert!(next.status.success(), "{next:?}");
+    let next: Value = serde_json::from_slice(&next.stdout).unwrap();
+    assert_eq!(next["task"]["id"], ids[0].as_str(), "{next}");
+
+    // The environment names the person as the flag does.
+    let blocked = command(&db, None, &["block", &ids[0]])
+        .env("TASKLISTS_PERSON", "ann")
+        .output()
+        .unwrap();
+    assert!(blocked.status.success(), "{blocked:?}");
+    assert_eq!(task(&db, &list_id, &ids[0])["status"], "blocked");
+}
+
+#[test]
+fn an_id_that_names_no_task_or_several_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("tasks.db");
+    let (list_id, ids) = list(&db, json!({}), &["One", "Two", "Three"]);
+
+    // Ids made in the same millisecond share their first characters (the
+    // time): that prefix names all three, and the candidates are listed.
+    let shared = (0..ids[0].len())
+        .take_while(|&i| {
+            ids.iter()
+                .all(|id| id.as_bytes()[i] == ids[0].as_bytes()[i])
+        })
+        .count();
+    assert!(shared > "task_".len() + 4, "{ids:?}");
+    let ambiguous = verb(&db, Some("ann"), &["block", &ids[0][..shared]]);
+    assert_eq!(ambiguous.status.code(), Some(1), "{ambiguous:?}");
+    let why = text(&ambiguous.stderr);
+    assert!(
+        ids.iter().filter(|id| why.contains(id.as_str())).count() >= 2,
+        "{why}"
+    );
+    let unknown = verb(&db, Some("ann"), &["block", "task_nothing"]);
+    assert_eq!(unknown.status.code(), Some(1), "{unknown:?}");
+    for id in &ids {
+        assert_eq!(task(&db, &list_id, id)["status"], "todo");
+    }
+}
+
+#[test]
+fn delete_asks_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("tasks.db");
+    let (list_id, ids) = list(&db, json!({}), &["One", "Two"]);
+
+    // Nobody at stdin to say yes: nothing is deleted.
+    let asked = verb(&db, Some("ann"), &["delete", &ids[0]]);
+    assert_eq!(asked.status.code(), Some(2), "{asked:?}");
+    assert!(text(&asked.stderr).contains("--yes"), "{asked:?}");
+    assert_eq!(get(&db, &list_id)["tasks"].as_array().unwrap().len(), 2);
+
+    ann(&db, &["delete", &ids[0], "--yes"]);
+    let left = get(&db, &list_id);
+    let left = left["tasks"].as_array().unwrap();
+    assert_eq!(left.len(), 1);
+    assert_eq!(left[0]["id"], ids[1].as_str());
+}
