@@ -214,3 +214,67 @@ fn restore() {
 fn io_failure(e: std::io::Error) -> Failure {
     Failure::Terminal(e)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tasklists_host::{Host, HostConfig};
+
+    /// A key as the terminal reports it, for a name of the WIT's.
+    fn event(name: &str) -> KeyEvent {
+        let code = match name {
+            "up" => KeyCode::Up,
+            "down" => KeyCode::Down,
+            "left" => KeyCode::Left,
+            "right" => KeyCode::Right,
+            "enter" => KeyCode::Enter,
+            "escape" => KeyCode::Esc,
+            "backspace" => KeyCode::Backspace,
+            "tab" => KeyCode::Tab,
+            "pageup" => KeyCode::PageUp,
+            "pagedown" => KeyCode::PageDown,
+            "home" => KeyCode::Home,
+            "end" => KeyCode::End,
+            one => KeyCode::Char(one.chars().next().expect("a key")),
+        };
+        // An upper-case letter comes with Shift held.
+        let shift = matches!(code, KeyCode::Char(c) if c.is_uppercase());
+        let modifiers = if shift {
+            KeyModifiers::SHIFT
+        } else {
+            KeyModifiers::NONE
+        };
+        KeyEvent::new(code, modifiers)
+    }
+
+    #[test]
+    fn every_key_of_the_component_map_reaches_it_by_its_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut host = Host::open_lazily(HostConfig::new(dir.path().join("tasks.db"))).unwrap();
+        let keys = host.key_map().unwrap();
+        assert!(!keys.is_empty());
+        for binding in keys {
+            assert_eq!(
+                key_name(&event(&binding.key)).as_deref(),
+                Some(binding.key.as_str()),
+                "{binding:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn chords_and_releases_are_not_keys() {
+        let ctrl_j = KeyEvent::new(KeyCode::Char('j'), KeyModifiers::CONTROL);
+        assert_eq!(key_name(&ctrl_j), None);
+        let alt_q = KeyEvent::new(KeyCode::Char('q'), KeyModifiers::ALT);
+        assert_eq!(key_name(&alt_q), None);
+        let mut release = event("j");
+        release.kind = KeyEventKind::Release;
+        assert_eq!(key_name(&release), None);
+        assert_eq!(key_name(&event(" ")).as_deref(), Some(" "));
+        assert!(is_interrupt(&KeyEvent::new(
+            KeyCode::Char('c'),
+            KeyModifiers::CONTROL
+        )));
+    }
+}
