@@ -18,6 +18,7 @@ impl ErrorCode {
             ErrorCode::AgentRequired => "agent_required",
             ErrorCode::Conflict => "conflict",
             ErrorCode::OutcomeRequired => "outcome_required",
+            ErrorCode::VerificationRequired => "verification_required",
             ErrorCode::Cycle => "cycle",
             ErrorCode::Storage => "storage",
             ErrorCode::Internal => "internal",

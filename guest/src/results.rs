@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
 use crate::clock::format_ms;
-use crate::model::{ListRow, Status, TaskForm, TaskRow, Visibility};
+use crate::model::{ListRow, Priority, Status, TaskForm, TaskRow, Visibility};
 use crate::text_budget::{self, Cut};
 
 /// The contract's task object: whole (create, update, claims) or as a row
@@ -33,12 +33,18 @@ pub struct TaskJson {
     pub position: Option<i64>,
     /// Short title.
     pub title: String,
+    /// `high` or `low`; left out when `medium` (the default).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub priority: Option<Priority>,
     /// Details.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Working memory.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
+    /// How to check it is done.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verification: Option<String>,
     /// Status (always set by the tools).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<Status>,
@@ -54,6 +60,9 @@ pub struct TaskJson {
     /// What came of it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub outcome: Option<String>,
+    /// What the verification showed when it closed as done.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verification_result: Option<String>,
     /// Ids of the tasks it waits for; left out when none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub depends_on: Vec<String>,
@@ -92,13 +101,16 @@ impl TaskJson {
             list_id: list_id.then(|| row.list_id.clone()),
             position: Some(row.position),
             title: row.title.clone(),
+            priority: (row.priority != Priority::Medium).then_some(row.priority),
             description: row.description.clone(),
             notes: row.notes.clone(),
+            verification: row.verification.clone(),
             status: Some(row.status),
             assigned_to_agent_id: row.assigned_to_agent_id.clone(),
             claimed_by_agent_id: row.claimed_by_agent_id.clone(),
             claim_expires_at: time(row.claim_expires_at),
             outcome: row.outcome.clone(),
+            verification_result: row.verification_result.clone(),
             depends_on: depends_on.to_vec(),
             created_at: history(Some(row.created_at)),
             updated_at: history(Some(row.updated_at)),
@@ -106,13 +118,24 @@ impl TaskJson {
             completed_at: history(row.completed_at),
             deleted_at: time(row.deleted_at),
         };
-        let mut texts: Vec<&mut String> =
-            [&mut task.description, &mut task.notes, &mut task.outcome]
-                .into_iter()
-                .flatten()
-                .collect();
+        let mut texts: Vec<&mut String> = task.texts_mut().1.into_iter().flatten().collect();
         text_budget::fit(&mut texts, text_budget::TASK_TEXT_BYTES, Cut::OverBound);
         task
+    }
+
+    /// The title, and the long texts [`text_budget`] bounds together (in
+    /// its order), for cutting them.
+    pub fn texts_mut(&mut self) -> (&mut String, [&mut Option<String>; text_budget::LONG_TEXTS]) {
+        (
+            &mut self.title,
+            [
+                &mut self.description,
+                &mut self.notes,
+                &mut self.outcome,
+                &mut self.verification,
+                &mut self.verification_result,
+            ],
+        )
     }
 }
 
@@ -203,6 +226,26 @@ mod tests {
             awaits_approval: false,
             approved_title: None,
         }
+    }
+
+    /// Priority is shown only when not medium (next to the title), the
+    /// verification after the notes, its result after the outcome.
+    #[test]
+    fn priority_and_verification_keep_their_place() {
+        let mut r = row();
+        r.description = None;
+        r.priority = Priority::Low;
+        r.verification = Some("v".into());
+        r.verification_result = Some("ok".into());
+        let board = TaskJson::new(&r, &[], TaskForm::Board { times: false });
+        assert_eq!(
+            serde_json::to_string(&board).unwrap(),
+            r#"{"id":"task_1","position":2,"title":"T","priority":"low","verification":"v","status":"in_progress","claimed_by_agent_id":"a","claim_expires_at":"1970-01-01T00:00:00.000Z","verification_result":"ok"}"#
+        );
+        assert_eq!(from_json::<TaskJson>(&to_json(&board)), Some(board));
+        r.priority = Priority::High;
+        let text = serde_json::to_string(&TaskJson::new(&r, &[], TaskForm::Whole)).unwrap();
+        assert!(text.contains(r#""title":"T","priority":"high","#), "{text}");
     }
 
     /// Key order and omitted fields are part of the contract.

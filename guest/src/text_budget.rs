@@ -3,9 +3,10 @@
 //! [`crate::text::json_str_len`]), so that every result stays under the
 //! contract's 1 MiB whatever characters its texts are made of.
 //!
-//! Each long text (description, notes, outcome) is at most 64K characters
-//! (the validator), and the three together at most [`TASK_TEXT_BYTES`] of
-//! JSON: texts of any characters JSON keeps as they are (4 bytes each at
+//! Each long text (description, notes, outcome, verification,
+//! verification_result: [`LONG_TEXTS`]) is at most 64K characters (the
+//! validator), and the five together at most [`TASK_TEXT_BYTES`] of JSON:
+//! three texts of any characters JSON keeps as they are (4 bytes each at
 //! most) always fit; characters it escapes count for what they become (a
 //! control character 6 bytes, a tag character 12). A write that would pass
 //! the bound is refused ([`check`]). A row written before the bound (or by
@@ -22,9 +23,13 @@
 use crate::error::{ToolError, ToolResult};
 use crate::text::{json_char_len, json_str_len};
 
-/// The most JSON bytes of description + notes + outcome of one task: three
-/// texts of 64K 4-byte characters. With the title (500 characters, 6,000
-/// bytes at most) and the other fields, a task stays under 800 KB.
+/// The long texts of a task, bounded together: description, notes,
+/// outcome, verification, verification_result (in that order).
+pub const LONG_TEXTS: usize = 5;
+
+/// The most JSON bytes of a task's long texts together: three texts of 64K
+/// 4-byte characters. With the title (500 characters, 6,000 bytes at
+/// most) and the other fields, a task stays under 800 KB.
 pub const TASK_TEXT_BYTES: usize = 3 * 4 * 65_536;
 
 /// The most JSON bytes of an `add_many` result's data (`{"tasks":[…]}`):
@@ -66,7 +71,7 @@ impl Cut {
 }
 
 /// The JSON bytes of a task's long texts together.
-pub fn size(texts: [Option<&str>; 3]) -> usize {
+pub fn size(texts: [Option<&str>; LONG_TEXTS]) -> usize {
     texts.into_iter().flatten().map(json_str_len).sum()
 }
 
@@ -74,16 +79,16 @@ pub fn size(texts: [Option<&str>; 3]) -> usize {
 /// (`before`: the size stored now, 0 for a new task), so that an update of
 /// a task written before the bound is not refused for what it keeps.
 /// `at` names the item of a batch (`tasks[3].`), empty for one task.
-pub fn check(at: &str, texts: [Option<&str>; 3], before: usize) -> ToolResult<()> {
+pub fn check(at: &str, texts: [Option<&str>; LONG_TEXTS], before: usize) -> ToolResult<()> {
     let after = size(texts);
     if after <= TASK_TEXT_BYTES || after <= before {
         return Ok(());
     }
     Err(ToolError::invalid(
         format!(
-            "{at}description, notes and outcome would take {after} bytes of JSON together; a task holds at most {TASK_TEXT_BYTES} (768 KiB)"
+            "{at}description, notes, outcome, verification and verification_result would take {after} bytes of JSON together; a task holds at most {TASK_TEXT_BYTES} (768 KiB)"
         ),
-        "shorten them: text counts as sent in JSON, where a control or invisible character takes 6 or 12 bytes (64K-character texts without them always fit)",
+        "shorten them: text counts as sent in JSON, where a control or invisible character takes 6 or 12 bytes (three 64K-character texts without them always fit)",
     ))
 }
 
@@ -167,7 +172,8 @@ mod tests {
     /// The character JSON escapes most: a tag character, 12 bytes.
     const WORST: char = '\u{e0001}';
 
-    /// What a task's object does with its three long texts.
+    /// What a task's object does with its long texts (the first three
+    /// given; no verification).
     fn fit3(texts: [&mut Option<String>; 3]) {
         let mut texts: Vec<&mut String> = texts.into_iter().flatten().collect();
         fit(&mut texts, TASK_TEXT_BYTES, Cut::OverBound);
@@ -175,8 +181,15 @@ mod tests {
 
     /// A task of an `add_many` echo as large as the validator lets every
     /// part but its texts be: a 200-character assignee of 4-byte
-    /// characters, 10 dependencies, the longest position.
-    fn echoed(i: usize, title: &str, description: &str, notes: &str) -> TaskJson {
+    /// characters, 10 dependencies, the longest position, the longest
+    /// priority shown (`high`); `verification` empty: none.
+    fn echoed(
+        i: usize,
+        title: &str,
+        description: &str,
+        notes: &str,
+        verification: &str,
+    ) -> TaskJson {
         let id = |k: usize| format!("task_{k:026}");
         let row = TaskRow {
             id: id(i),
@@ -197,8 +210,8 @@ mod tests {
             started_at: None,
             completed_at: None,
             deleted_at: None,
-            priority: Default::default(),
-            verification: None,
+            priority: crate::model::Priority::High,
+            verification: (!verification.is_empty()).then(|| verification.to_string()),
             verification_result: None,
             awaits_approval: false,
             approved_title: None,
@@ -224,7 +237,7 @@ mod tests {
         let title = WORST.to_string().repeat(500);
         let mut echo = TasksResult {
             tasks: (0..MAX_BATCH)
-                .map(|i| echoed(i, &title, &long, &long))
+                .map(|i| echoed(i, &title, &long, &long, &long))
                 .collect(),
         };
         let sent = echo.clone();
@@ -244,6 +257,10 @@ mod tests {
                     whole.description.as_ref().unwrap(),
                 ),
                 (cut.notes.as_ref().unwrap(), whole.notes.as_ref().unwrap()),
+                (
+                    cut.verification.as_ref().unwrap(),
+                    whole.verification.as_ref().unwrap(),
+                ),
             ] {
                 let (kept, marker) = c.split_once(" … [cut: ").expect("a marker");
                 assert!(!kept.is_empty() && w.starts_with(kept), "{c}");
@@ -260,11 +277,11 @@ mod tests {
         }
         // Each text's share holds its marker with room to spare: every
         // text keeps a few characters at the limits.
-        let texts = MAX_BATCH * (json_str_len(&title) + 2 * json_str_len(&long));
+        let texts = MAX_BATCH * (json_str_len(&title) + 3 * json_str_len(&long));
         let fixed = json_text_len(&sent) - texts;
         // 710,011 bytes: 400 KB of assignees, 170 KB of dependencies.
         assert!(fixed < 800_000, "{fixed}");
-        let share = (ECHO_BYTES - fixed) / (3 * MAX_BATCH);
+        let share = (ECHO_BYTES - fixed) / (4 * MAX_BATCH);
         assert!(
             share > json_str_len(&Cut::Echo.marker(65_536)) + 20,
             "{share}"
@@ -276,7 +293,7 @@ mod tests {
         let worst = WORST.to_string().repeat(65_536);
         // Within the bound: untouched.
         let mut echo = TasksResult {
-            tasks: vec![echoed(0, "a title", &worst, "")],
+            tasks: vec![echoed(0, "a title", &worst, "", "")],
         };
         let before = echo.clone();
         assert!(!fit_batch(&mut echo));
@@ -285,8 +302,8 @@ mod tests {
         // the titles and short notes stay whole.
         let mut echo = TasksResult {
             tasks: vec![
-                echoed(0, "first", &worst, "notes"),
-                echoed(1, "second", &worst, ""),
+                echoed(0, "first", &worst, "notes", "cargo test"),
+                echoed(1, "second", &worst, "", ""),
             ],
         };
         assert!(fit_batch(&mut echo));
@@ -294,6 +311,7 @@ mod tests {
         assert!(size <= ECHO_BYTES && size > ECHO_BYTES - 300, "{size}");
         assert_eq!(echo.tasks[0].title, "first");
         assert_eq!(echo.tasks[0].notes.as_deref(), Some("notes"));
+        assert_eq!(echo.tasks[0].verification.as_deref(), Some("cargo test"));
         let d: Vec<&str> = echo
             .tasks
             .iter()
@@ -335,22 +353,60 @@ mod tests {
     #[test]
     fn texts_at_the_character_limit_fit_unless_escapes_inflate_them() {
         let emoji = "😀".repeat(65_536);
-        assert!(check("", [Some(&emoji), Some(&emoji), Some(&emoji)], 0).is_ok());
+        assert!(
+            check(
+                "",
+                [Some(&emoji), Some(&emoji), Some(&emoji), None, None],
+                0
+            )
+            .is_ok()
+        );
+        // The verification texts count with the others: any three fit,
+        // not four.
+        assert!(
+            check(
+                "",
+                [Some(&emoji), None, None, Some(&emoji), Some(&emoji)],
+                0
+            )
+            .is_ok()
+        );
+        assert!(
+            check(
+                "",
+                [Some(&emoji), Some(&emoji), None, Some(&emoji), Some(&emoji)],
+                0
+            )
+            .is_err()
+        );
         let worst = WORST.to_string().repeat(65_536);
         // One such text fills the bound exactly; the three are 2.3 MB.
-        assert!(check("", [Some(&worst), None, None], 0).is_ok());
-        assert!(check("", [Some(&worst), None, Some("x")], 0).is_err());
-        let e = check("tasks[2].", [Some(&worst), Some(&worst), Some(&worst)], 0).unwrap_err();
+        assert!(check("", [Some(&worst), None, None, None, None], 0).is_ok());
+        assert!(check("", [Some(&worst), None, Some("x"), None, None], 0).is_err());
+        assert!(check("", [None, None, None, Some(&worst), Some("x")], 0).is_err());
+        let e = check(
+            "tasks[2].",
+            [Some(&worst), Some(&worst), Some(&worst), None, None],
+            0,
+        )
+        .unwrap_err();
         assert!(
             e.message
-                .starts_with("tasks[2].description, notes and outcome would take 2359296 bytes"),
+                .starts_with("tasks[2].description, notes, outcome, verification and verification_result would take 2359296 bytes"),
             "{}",
             e.message
         );
         // An update that does not make a task over the bound larger passes.
-        let over = size([Some(&worst), Some(&worst), None]);
-        assert!(check("", [Some(&worst), Some(&worst), None], over).is_ok());
-        assert!(check("", [Some(&worst), Some(&worst), Some("x")], over).is_err());
+        let over = size([Some(&worst), Some(&worst), None, None, None]);
+        assert!(check("", [Some(&worst), Some(&worst), None, None, None], over).is_ok());
+        assert!(
+            check(
+                "",
+                [Some(&worst), Some(&worst), Some("x"), None, None],
+                over
+            )
+            .is_err()
+        );
     }
 
     #[test]

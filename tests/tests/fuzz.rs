@@ -333,6 +333,7 @@ fn any_reply(ids: Vec<String>) -> impl Strategy<Value = ToolReply> {
         ErrorCode::AgentRequired,
         ErrorCode::Conflict,
         ErrorCode::OutcomeRequired,
+        ErrorCode::VerificationRequired,
         ErrorCode::Cycle,
         ErrorCode::Storage,
         ErrorCode::Internal,

@@ -386,3 +386,73 @@ fn oversized_render_input_is_shown_without_it_not_a_trap() {
         "the host goes on"
     );
 }
+
+/// Priority shows as a mark before the title (↑ high, ↓ low, nothing for
+/// medium) wherever a task is rendered; a single task shows its
+/// verification and, once done, what the check showed; hostile text in
+/// them stays on clean lines.
+#[test]
+fn priority_and_verification_render_where_a_person_reads_them() {
+    let db = TestDb::new();
+    let list = db.list(A, "Plan");
+    let out = db.out(
+        A,
+        "task_items",
+        "create",
+        json!({"list_id": list, "title": "Urgent fix", "priority": "high",
+               "verification": "cargo test\u{1b}[31m passes\nall of it"}),
+    );
+    let urgent = s(&out.data, "/task/id");
+    let text = render(&db, "task_items", "create", &out);
+    contains_all(
+        &text,
+        &[
+            "↑ Urgent fix",
+            "verification: cargo test",
+            "passes all of it",
+        ],
+        "items create",
+    );
+    let out = db.out(
+        A,
+        "task_items",
+        "add_many",
+        json!({"list_id": list, "tasks": [
+            {"title": "Routine step"}, {"title": "Someday", "priority": "low"}
+        ]}),
+    );
+    let text = render(&db, "task_items", "add_many", &out);
+    contains_all(&text, &["↓ Someday"], "items add_many");
+    assert!(
+        !text.contains("↑ Routine") && !text.contains("↓ Routine"),
+        "{text}"
+    );
+
+    let out = db.out(B, "task_claims", "claim_next", json!({"list_id": list}));
+    let text = render(&db, "task_claims", "claim_next", &out);
+    contains_all(
+        &text,
+        &["claimed", "↑ Urgent fix", "verification: cargo test"],
+        "claim_next",
+    );
+    let out = db.out(
+        B,
+        "task_items",
+        "update",
+        json!({"task_id": urgent, "status": "done", "outcome": "fixed",
+               "verification_result": "42 passed"}),
+    );
+    let text = render(&db, "task_items", "update", &out);
+    contains_all(
+        &text,
+        &[
+            "task done",
+            "↑ Urgent fix",
+            "verification result: 42 passed",
+        ],
+        "items update",
+    );
+    let out = db.out(A, "task_lists", "get", json!({"list_id": list}));
+    let text = render(&db, "task_lists", "get", &out);
+    contains_all(&text, &["↑ Urgent fix", "↓ Someday"], "lists get");
+}

@@ -352,7 +352,7 @@ fn one_task_cannot_break_the_result_bound() {
     expect(
         &e,
         ErrorCode::InvalidParams,
-        &["tasks[1].description, notes and outcome"],
+        &["tasks[1].description, notes, outcome, verification and verification_result"],
     );
     // The most one task can hold: a title of 500 of them, a description of
     // 64K (exactly the bound), a claimer whose id JSON escapes too.
@@ -365,9 +365,12 @@ fn one_task_cannot_break_the_result_bound() {
         json!({"list_id": list, "title": title, "description": worst}),
     );
     let id = s(&d, "/task/id");
+    // The verification and its result count with the other texts.
     for params in [
         json!({"task_id": id, "notes": "x"}),
         json!({"task_id": id, "status": "done", "outcome": "done"}),
+        json!({"task_id": id, "verification": "x"}),
+        json!({"task_id": id, "verification_result": "x"}),
     ] {
         let e = db.err(A, "task_items", "update", params);
         expect(

@@ -138,7 +138,7 @@ impl Action for ClaimNextTask {
 }
 
 /// `claim_next`: the caller's current claim in this list (resumed), else the
-/// first ready task by position, else why nothing is ready.
+/// first ready task by priority then position, else why nothing is ready.
 ///
 /// One query reads the list (for the access check), the caller's held
 /// claim or else the candidate, and that task's dependencies; then one
@@ -215,7 +215,8 @@ static PICK: LazyLock<String> = LazyLock::new(pick_query);
 /// columns, then those of the task to hand out (all NULL when none) and
 /// its dependencies. The task is the caller's held claim if any (found
 /// through the claimer index; a caller holds at most one per list), else
-/// the first ready task by position.
+/// the first ready task by priority, then position (the index of open
+/// tasks, migration 0005, is in that order).
 pub(crate) fn pick_query() -> String {
     // The redundant `status IN (…)` term lets SQLite use the partial index
     // of open tasks (migration 0002) instead of walking closed ones.
@@ -229,7 +230,7 @@ pub(crate) fn pick_query() -> String {
           AND (c.assigned_to_agent_id IS NULL OR c.assigned_to_agent_id = ?2) \
           AND NOT EXISTS (SELECT 1 FROM task_deps d JOIN tasks u ON u.id = d.depends_on_id \
               WHERE d.task_id = c.id AND u.deleted_at IS NULL AND u.status NOT IN ('done', 'canceled')) \
-          ORDER BY c.position LIMIT 1)) \
+          ORDER BY c.priority, c.position LIMIT 1)) \
          WHERE l.id = ?1",
         aliased(LIST_COLS, "l"),
         aliased(TASK_COLS, "t"),

@@ -3,8 +3,8 @@
 
 use super::action::{Action, Done};
 use crate::contract::{
-    ASSIGNED, Access, ActionSpec, DESCRIPTION, LIST_ID, MAX_BATCH, NOTES, TASK_ITEMS, TITLE, Ty,
-    param,
+    ASSIGNED, Access, ActionSpec, DESCRIPTION, LIST_ID, MAX_BATCH, NOTES, PRIORITY, TASK_ITEMS,
+    TITLE, Ty, VERIFICATION, param,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
@@ -19,7 +19,7 @@ use super::summary::{id_sample, quoted};
 use crate::contract::Params;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::IdKind;
-use crate::model::{END_CLAIM, Status, TaskForm, TaskRow};
+use crate::model::{END_CLAIM, Priority, Status, TaskForm, TaskRow};
 use crate::results::TaskJson;
 use crate::text::plural;
 use crate::text::quote;
@@ -58,10 +58,8 @@ pub fn fit_batch(echo: &mut TasksResult) -> bool {
         .tasks
         .iter_mut()
         .flat_map(|t| {
-            [&mut t.description, &mut t.notes, &mut t.outcome]
-                .into_iter()
-                .flatten()
-                .chain([&mut t.title])
+            let (title, long) = t.texts_mut();
+            long.into_iter().flatten().chain([title])
         })
         .collect();
     let text_bytes: usize = texts.iter().map(|t| crate::text::json_str_len(t)).sum();
@@ -79,6 +77,8 @@ struct NewTask {
     title: String,
     description: Option<String>,
     notes: Option<String>,
+    priority: Priority,
+    verification: Option<String>,
     assigned: Option<String>,
     depends_on: Vec<String>,
 }
@@ -90,6 +90,11 @@ impl NewTask {
             title: p.str("title").unwrap_or_default().to_string(),
             description: p.str("description").map(str::to_string),
             notes: p.str("notes").map(str::to_string),
+            priority: p
+                .str("priority")
+                .and_then(Priority::parse)
+                .unwrap_or_default(),
+            verification: p.str("verification").map(str::to_string),
             assigned: p.str("assigned_to_agent_id").map(str::to_string),
             depends_on: Vec::new(),
         }
@@ -100,7 +105,13 @@ impl NewTask {
     fn check_size(&self, at: &str) -> ToolResult<()> {
         text_budget::check(
             at,
-            [self.description.as_deref(), self.notes.as_deref(), None],
+            [
+                self.description.as_deref(),
+                self.notes.as_deref(),
+                None,
+                self.verification.as_deref(),
+                None,
+            ],
             0,
         )
     }
@@ -130,15 +141,15 @@ fn insert(call: &Call, list_id: &str, at: i64, tasks: &[NewTask]) -> ToolResult<
             started_at: None,
             completed_at: None,
             deleted_at: None,
-            priority: Default::default(),
-            verification: None,
+            priority: t.priority,
+            verification: t.verification.clone(),
             verification_result: None,
             awaits_approval: false,
             approved_title: None,
         };
         call.exec(
             "INSERT INTO tasks (id, list_id, position, title, description, notes, status, assigned_to_agent_id, \
-             created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'todo', ?, ?, ?)",
+             created_at, updated_at, priority, verification) VALUES (?, ?, ?, ?, ?, ?, 'todo', ?, ?, ?, ?, ?)",
             crate::params![
                 row.id.as_str(),
                 list_id,
@@ -148,7 +159,9 @@ fn insert(call: &Call, list_id: &str, at: i64, tasks: &[NewTask]) -> ToolResult<
                 row.notes.clone(),
                 row.assigned_to_agent_id.clone(),
                 call.now,
-                call.now
+                call.now,
+                row.priority.rank(),
+                row.verification.clone()
             ],
         )?;
         call.event(
@@ -181,6 +194,8 @@ impl Action for CreateTask {
             TITLE,
             DESCRIPTION,
             NOTES,
+            PRIORITY,
+            VERIFICATION,
             ASSIGNED,
             param(
                 "depends_on",
@@ -200,7 +215,7 @@ impl Action for CreateTask {
         ],
         access: Access::List,
         writes: true,
-        example: r#"{"list_id":"list_01JDQ4ZK8M3N5P7R9T1V3X5Z7B","title":"Write the migration","depends_on":["task_01JDQ50000000000000000000A"]}"#,
+        example: r#"{"list_id":"list_01JDQ4ZK8M3N5P7R9T1V3X5Z7B","title":"Write the migration","priority":"high","verification":"cargo test -p store passes","depends_on":["task_01JDQ50000000000000000000A"]}"#,
     };
     fn run(call: &mut Call) -> ToolResult<Done<TaskResult>> {
         create(call)
@@ -247,7 +262,7 @@ impl Action for AddTasks {
                 "tasks",
                 Ty::Items { max: MAX_BATCH },
                 true,
-                "items: title, description?, notes?, assigned_to_agent_id?, depends_on?, ref?",
+                "items: title, description?, notes?, priority?, verification?, assigned_to_agent_id?, depends_on?, ref?",
             ),
             param(
                 "position",

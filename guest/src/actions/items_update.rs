@@ -3,8 +3,8 @@
 
 use super::action::{Action, Done};
 use crate::contract::{
-    ASSIGNED, Access, ActionSpec, DESCRIPTION, MAX_TEXT, NOTES, STATUSES, TASK_ID, TASK_ITEMS, Ty,
-    param,
+    ASSIGNED, Access, ActionSpec, DESCRIPTION, MAX_TEXT, NOTES, PRIORITY, STATUSES, TASK_ID,
+    TASK_ITEMS, Ty, VERIFICATION, param,
 };
 use crate::ids::IdKind;
 use serde_json::json;
@@ -15,10 +15,11 @@ use super::deps;
 use super::items::TaskResult;
 use super::summary::quoted;
 use crate::clock::format_ms;
-use crate::contract::DEFAULT_LEASE_MS;
+use crate::contract::{DEFAULT_LEASE_MS, Params};
 use crate::error::{ErrorCode, ToolError, ToolResult};
-use crate::model::{Status, TaskForm, TaskRow};
+use crate::model::{Priority, Status, TaskForm, TaskRow};
 use crate::results::TaskJson;
+use crate::text::quote;
 use crate::text_budget;
 
 /// `task_items update`, as one type: its spec, its result, its handler.
@@ -35,6 +36,8 @@ impl Action for UpdateTask {
             param("title", Ty::Str { min: 1, max: 500 }, false, "short title"),
             DESCRIPTION,
             NOTES,
+            PRIORITY,
+            VERIFICATION,
             param(
                 "status",
                 Ty::Enum(STATUSES),
@@ -49,6 +52,15 @@ impl Action for UpdateTask {
                 },
                 false,
                 "decisions, actions, result; required for done/canceled",
+            ),
+            param(
+                "verification_result",
+                Ty::Str {
+                    min: 0,
+                    max: MAX_TEXT,
+                },
+                false,
+                "what the check showed; required for done if verification is set",
             ),
             ASSIGNED,
             param(
@@ -66,7 +78,7 @@ impl Action for UpdateTask {
         ],
         access: Access::List,
         writes: true,
-        example: r#"{"task_id":"task_01JDQ50000000000000000000A","status":"done","outcome":"Migration 0002 adds the index; tests pass"}"#,
+        example: r#"{"task_id":"task_01JDQ50000000000000000000A","status":"done","outcome":"Migration 0002 adds the index","verification_result":"cargo test -p store: 48 passed"}"#,
     };
     fn run(call: &mut Call) -> ToolResult<Done<TaskResult>> {
         update(call)
@@ -97,10 +109,18 @@ fn update(call: &mut Call) -> ToolResult<Done<TaskResult>> {
         ("description", &mut new.description),
         ("notes", &mut new.notes),
         ("outcome", &mut new.outcome),
+        ("verification_result", &mut new.verification_result),
     ] {
         if let Some(v) = p.str(key) {
             *field = Some(v.to_string());
         }
+    }
+    if let Some(v) = p.str("verification") {
+        // An empty verification removes it: the task then closes without one.
+        new.verification = (!v.trim().is_empty()).then(|| v.to_string());
+    }
+    if let Some(priority) = p.str("priority").and_then(Priority::parse) {
+        new.priority = priority;
     }
     if let Some(assigned) = p.nullable_str("assigned_to_agent_id") {
         new.assigned_to_agent_id = assigned.map(str::to_string);
@@ -122,6 +142,9 @@ fn update(call: &mut Call) -> ToolResult<Done<TaskResult>> {
         // A closed task keeps a real outcome: it cannot be blanked later.
         return Err(outcome_required(&old.id, new.status));
     }
+    if new.status == Status::Done && needs_verification_result(&new, p) {
+        return Err(verification_required(&new));
+    }
 
     let new_deps = match call.params.strs("depends_on") {
         Some(wanted) => {
@@ -137,6 +160,12 @@ fn update(call: &mut Call) -> ToolResult<Done<TaskResult>> {
         ("description", new.description != old.description),
         ("notes", new.notes != old.notes),
         ("outcome", new.outcome != old.outcome),
+        ("priority", new.priority != old.priority),
+        ("verification", new.verification != old.verification),
+        (
+            "verification_result",
+            new.verification_result != old.verification_result,
+        ),
         (
             "assigned_to_agent_id",
             new.assigned_to_agent_id != old.assigned_to_agent_id,
@@ -261,7 +290,7 @@ fn write(call: &Call, t: &TaskRow) -> ToolResult<()> {
     call.exec(
         "UPDATE tasks SET title = ?, description = ?, notes = ?, status = ?, assigned_to_agent_id = ?, \
          claimed_by_agent_id = ?, claim_token = ?, claim_expires_at = ?, lease_ms = ?, outcome = ?, \
-         updated_at = ?, completed_at = ? WHERE id = ?",
+         updated_at = ?, completed_at = ?, priority = ?, verification = ?, verification_result = ? WHERE id = ?",
         crate::params![
             t.title.as_str(),
             t.description.clone(),
@@ -275,6 +304,9 @@ fn write(call: &Call, t: &TaskRow) -> ToolResult<()> {
             t.outcome.clone(),
             t.updated_at,
             t.completed_at,
+            t.priority.rank(),
+            t.verification.clone(),
+            t.verification_result.clone(),
             t.id.as_str()
         ],
     )?;
@@ -282,17 +314,50 @@ fn write(call: &Call, t: &TaskRow) -> ToolResult<()> {
 }
 
 /// The long texts of a task, as [`text_budget`] counts them.
-fn texts(t: &TaskRow) -> [Option<&str>; 3] {
+fn texts(t: &TaskRow) -> [Option<&str>; text_budget::LONG_TEXTS] {
     [
         t.description.as_deref(),
         t.notes.as_deref(),
         t.outcome.as_deref(),
+        t.verification.as_deref(),
+        t.verification_result.as_deref(),
     ]
+}
+
+/// Whether `new`, done, lacks the verification result it needs: a task
+/// with a verification is closed as done only with a non-empty
+/// `verification_result` in the same call (as its outcome: a result kept
+/// from an earlier close does not count), and a done task's result is
+/// never blanked, nor missing after a verification is added to it.
+fn needs_verification_result(new: &TaskRow, p: &Params) -> bool {
+    let blank = |v: Option<&str>| v.is_none_or(|v| v.trim().is_empty());
+    if new.verification.is_none() {
+        return false;
+    }
+    if p.str("status") == Some(Status::Done.as_str()) {
+        return blank(p.str("verification_result"));
+    }
+    blank(new.verification_result.as_deref())
 }
 
 /// Whether two id lists hold the same ids, whatever their order.
 fn same_set(a: &[String], b: &[String]) -> bool {
     a.len() == b.len() && a.iter().all(|x| b.contains(x))
+}
+
+/// The `verification_required` error for closing `task` as done without
+/// the result of its verification.
+fn verification_required(task: &TaskRow) -> ToolError {
+    let check = task.verification.as_deref().unwrap_or_default();
+    ToolError::new(
+        ErrorCode::VerificationRequired,
+        format!(
+            "task {} has a verification ({}): closing it as done needs a non-empty verification_result",
+            task.id,
+            quote(check)
+        ),
+        "run the check and pass verification_result: what it showed (verification: \"\" removes the check)",
+    )
 }
 
 /// The `outcome_required` error for closing `task_id` as `status`.

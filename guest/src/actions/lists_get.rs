@@ -4,8 +4,8 @@
 
 use super::action::{Action, Done};
 use crate::contract::{
-    Access, ActionSpec, CURSOR, INCLUDE_DELETED, LIST_ID, MAX_TASK_PAGE, STATUSES, TASK_LISTS, Ty,
-    param,
+    Access, ActionSpec, CURSOR, INCLUDE_DELETED, LIST_ID, MAX_TASK_PAGE, PRIORITIES, STATUSES,
+    TASK_LISTS, Ty, param,
 };
 use serde::{Deserialize, Serialize};
 
@@ -17,7 +17,7 @@ use super::summary::quoted;
 use crate::contract::DEFAULT_TASK_PAGE;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::{self, IdKind};
-use crate::model::{Counts, TASK_COLS, TaskForm, TaskRow};
+use crate::model::{Counts, Priority, TASK_COLS, TaskForm, TaskRow};
 use crate::results::{ListJson, TaskJson};
 use crate::store::Value;
 use crate::text::plural;
@@ -115,6 +115,12 @@ impl Action for GetList {
                 Ty::EnumOrList(STATUSES),
                 false,
                 "only tasks with this status (or any of these)",
+            ),
+            param(
+                "priority",
+                Ty::EnumOrList(PRIORITIES),
+                false,
+                "only tasks with this priority (or any of these)",
             ),
             INCLUDE_DELETED,
             param(
@@ -235,7 +241,8 @@ fn page(
 }
 
 /// Up to `n` tasks of `run` after `from` (from the start of the run
-/// without it), in position order, with the `status` filter applied.
+/// without it), in position order, with the `status` and `priority`
+/// filters applied.
 fn chunk(
     call: &Call,
     list_id: &str,
@@ -255,6 +262,19 @@ fn chunk(
             vec!["?"; statuses.len()].join(", ")
         ));
         args.extend(statuses.iter().map(|s| Value::from(*s)));
+    }
+    if let Some(names) = call.params.strs("priority") {
+        // Stored as ranks (the validator admitted only their names).
+        let ranks: Vec<i64> = names
+            .iter()
+            .filter_map(|n| Priority::parse(n))
+            .map(Priority::rank)
+            .collect();
+        sql.push_str(&format!(
+            " AND priority IN ({})",
+            vec!["?"; ranks.len()].join(", ")
+        ));
+        args.extend(ranks.into_iter().map(Value::Integer));
     }
     if let Some(a) = from.filter(|a| a.run == run) {
         sql.push_str(" AND (position > ? OR (position = ? AND id > ?))");

@@ -22,6 +22,8 @@ pub mod lists;
 pub mod lists_get;
 mod page;
 mod positions;
+#[cfg(test)]
+mod priority_tests;
 pub mod reorder;
 pub(crate) mod summary;
 #[cfg(test)]

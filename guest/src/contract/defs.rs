@@ -9,6 +9,8 @@ use crate::ids::IdKind;
 
 /// Task statuses.
 pub const STATUSES: &[&str] = &["todo", "in_progress", "blocked", "done", "canceled"];
+/// Task priorities, highest first (`medium` is the default).
+pub const PRIORITIES: &[&str] = &["high", "medium", "low"];
 /// List scope types.
 pub const SCOPE_TYPES: &[&str] = &["workspace", "thread", "agent", "global", "custom"];
 /// List visibilities.
@@ -103,6 +105,23 @@ pub const NOTES: Param = param(
     false,
     "working memory: context, choices, blockers, next steps",
 );
+/// The shared `priority` parameter.
+pub const PRIORITY: Param = param(
+    "priority",
+    Ty::Enum(PRIORITIES),
+    false,
+    "high, medium (default) or low: claim_next takes high first",
+);
+/// The shared `verification` parameter.
+pub const VERIFICATION: Param = param(
+    "verification",
+    Ty::Str {
+        min: 0,
+        max: MAX_TEXT,
+    },
+    false,
+    "how to check it is done; closing as done then needs verification_result",
+);
 /// The shared `assigned` parameter.
 pub const ASSIGNED: Param = param(
     "assigned_to_agent_id",
@@ -139,10 +158,12 @@ pub const INCLUDE_DELETED: Param =
     param("include_deleted", Ty::Bool, false, "also soft-deleted ones");
 
 /// The keys of one add_many item (`position` is per batch, not per item).
-pub const BATCH_ITEM: [Param; 6] = [
+pub const BATCH_ITEM: [Param; 8] = [
     TITLE,
     DESCRIPTION,
     NOTES,
+    PRIORITY,
+    VERIFICATION,
     ASSIGNED,
     param(
         "depends_on",
@@ -267,10 +288,10 @@ pub fn find_tool(name: &str) -> Option<&'static ToolSpec> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Status, Visibility};
+    use crate::model::{Priority, Status, Visibility};
 
     #[test]
-    fn statuses_and_visibilities_are_their_enums() {
+    fn statuses_visibilities_and_priorities_are_their_enums() {
         let names: Vec<&str> = Status::ALL.iter().map(|s| s.as_str()).collect();
         assert_eq!(STATUSES, names.as_slice());
         for s in Status::ALL {
@@ -278,6 +299,15 @@ mod tests {
             assert_eq!(serde_json::to_value(s).unwrap(), s.as_str());
         }
         assert_eq!(Status::parse("running"), None);
+        let names: Vec<&str> = Priority::ALL.iter().map(|p| p.as_str()).collect();
+        assert_eq!(PRIORITIES, names.as_slice());
+        for p in Priority::ALL {
+            assert_eq!(Priority::parse(p.as_str()), Some(p));
+            assert_eq!(Priority::from_rank(p.rank()), p);
+            assert_eq!(serde_json::to_value(p).unwrap(), p.as_str());
+        }
+        assert_eq!(Priority::default(), Priority::Medium);
+        assert_eq!(Priority::parse("urgent"), None);
         let names: Vec<&str> = Visibility::ALL.iter().map(|v| v.as_str()).collect();
         assert_eq!(VISIBILITIES, names.as_slice());
         for v in Visibility::ALL {

@@ -67,6 +67,7 @@ fn claimed_lines(claimed: &Claimed) -> Vec<Line> {
         let mut lines = vec![head.finish()];
         lines.extend(lease_line(t, claimed.claim.as_ref()));
         lines.extend(task::notes_line(t, 2));
+        lines.extend(task::verification_lines(t, 2));
         lines
     }
 }

@@ -38,6 +38,7 @@ pub(crate) fn created(result: TaskResult) -> Option<Vec<Line>> {
         "in",
     )];
     lines.extend(task::rows(std::slice::from_ref(&t), 2));
+    lines.extend(task::verification_lines(&t, 4));
     Some(lines)
 }
 
@@ -64,6 +65,7 @@ pub(crate) fn updated(result: TaskResult) -> Option<Vec<Line>> {
     };
     let mut lines = vec![header(mark, verb, style, fmt::opt(&t.list_id), "in")];
     lines.extend(task::rows(std::slice::from_ref(&t), 2));
+    lines.extend(task::verification_lines(&t, 4));
     Some(lines)
 }
 

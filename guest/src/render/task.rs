@@ -1,5 +1,6 @@
-//! One task as a table row: position, status badge, title, short id, who
-//! holds it, what it waits for; plus a muted memo line (outcome or notes).
+//! One task as a table row: position, status badge, priority mark and
+//! title, short id, who holds it, what it waits for; plus a muted memo
+//! line (outcome or notes). A single task adds its verification lines.
 //! Shared by list details, created/updated tasks and claims, so a task looks
 //! the same wherever it shows up.
 
@@ -44,16 +45,33 @@ pub(crate) fn add_row(t: &mut Table, task: &TaskJson) {
     let id = fmt::nonblank(&task.id)
         .map(fmt::short_id)
         .unwrap_or_default();
+    let mut title_cell = marked(task);
+    title_cell.extend(cell(title, title_style));
     t.row(vec![
         cell(position, Style::Muted),
         vec![badge.span()],
-        cell(title, title_style),
+        title_cell,
         cell(id, Style::Muted),
         extras(task),
     ]);
     if let Some(memo) = memo(task) {
         t.detail(TITLE_COLUMN, memo);
     }
+}
+
+/// The priority mark and a space before a title (nothing for medium).
+fn marked(task: &TaskJson) -> Vec<Span> {
+    fmt::priority_of(task.priority)
+        .map(|mark| {
+            vec![
+                mark,
+                Span {
+                    text: " ".into(),
+                    style: Style::Text,
+                },
+            ]
+        })
+        .unwrap_or_default()
 }
 
 /// Who holds the task and what it waits for: `@builder-1 until 12:15 ·
@@ -138,10 +156,29 @@ pub(crate) fn name(task: &TaskJson, l: &mut LineBuf) {
     let title = fmt::nonblank(&task.title)
         .map(|s| fmt::truncate(s, TITLE_MAX))
         .unwrap_or_else(|| "(untitled)".into());
-    l.push(title, Style::Strong);
+    l.extend(&marked(task)).push(title, Style::Strong);
     if let Some(id) = fmt::nonblank(&task.id) {
         l.push(format!("  {}", fmt::short_id(id)), Style::Muted);
     }
+}
+
+/// A single task's verification and what it showed, one muted line each
+/// (those set), indented by `indent`.
+pub(crate) fn verification_lines(task: &TaskJson, indent: usize) -> Vec<Line> {
+    [
+        ("verification", &task.verification),
+        ("verification result", &task.verification_result),
+    ]
+    .into_iter()
+    .filter_map(|(label, text)| {
+        let text = opt(text)?;
+        let mut l = LineBuf::new();
+        l.push(" ".repeat(indent), Style::Text)
+            .push(format!("{label}: "), Style::Muted)
+            .push(fmt::truncate(text, MEMO_MAX), Style::Muted);
+        Some(l.finish())
+    })
+    .collect()
 }
 
 /// The notes line for a single task view (claims), or None without notes.

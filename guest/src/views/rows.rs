@@ -125,8 +125,9 @@ fn details(task: &TaskRow, own: bool, now: i64) -> Vec<Span> {
 }
 
 /// `  ▶ run     Write the parser  task_…TASK02  until 12:15`: the badge
-/// padded to `badge_width` so titles line up; the viewer's own titles
-/// stand out. When the title would be cut short, the short id gives way
+/// padded to `badge_width` so titles line up, the priority mark before a
+/// title that is not medium (`↑ Write the parser`); the viewer's own
+/// titles stand out. When the title would be cut short, the short id gives way
 /// first (commands need the full id anyway), then the details, which say
 /// who holds the task.
 pub(crate) fn task(task: &TaskRow, own: bool, now: i64, badge_width: usize, inner: usize) -> Line {
@@ -135,7 +136,9 @@ pub(crate) fn task(task: &TaskRow, own: bool, now: i64, badge_width: usize, inne
     let id = fmt::short_id(&task.id);
     let mut details = details(task, own, now);
     let width_of = |spans: &[Span]| spans.iter().map(|s| fmt::width(&s.text)).sum::<usize>();
-    let fixed = 2 + badge_width + 2;
+    let mark = fmt::priority(task.priority);
+    let mark_width = mark.as_ref().map_or(0, |m| fmt::width(&m.text) + 1);
+    let fixed = 2 + badge_width + 2 + mark_width;
     let title_full = fmt::nonblank(&task.title).unwrap_or("(untitled)");
     let wanted = fmt::width(title_full).min(TITLE_WANTED);
     let id_width = 2 + fmt::width(&id);
@@ -155,8 +158,11 @@ pub(crate) fn task(task: &TaskRow, own: bool, now: i64, badge_width: usize, inne
     let mut l = LineBuf::new();
     l.push("  ", Style::Text)
         .push(&badge.text, badge.style)
-        .push(" ".repeat(pad + 2), Style::Text)
-        .push(title, if own { Style::Strong } else { Style::Text });
+        .push(" ".repeat(pad + 2), Style::Text);
+    if let Some(mark) = mark {
+        l.push(mark.text, mark.style).push(" ", Style::Text);
+    }
+    l.push(title, if own { Style::Strong } else { Style::Text });
     if show_id {
         l.push("  ", Style::Text).push(id, Style::Muted);
     }

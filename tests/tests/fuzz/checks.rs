@@ -53,6 +53,7 @@ pub fn code_name(code: ErrorCode) -> &'static str {
         ErrorCode::AgentRequired => "agent_required",
         ErrorCode::Conflict => "conflict",
         ErrorCode::OutcomeRequired => "outcome_required",
+        ErrorCode::VerificationRequired => "verification_required",
         ErrorCode::Cycle => "cycle",
         ErrorCode::Storage => "storage",
         ErrorCode::Internal => "internal",

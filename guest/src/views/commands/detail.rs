@@ -1,12 +1,13 @@
 //! The readable detail of one list (`tasks <list_id>`): the list's header,
 //! then one block per task with everything a person asks about it — full
-//! id, status, who holds it, dates, description, notes and outcome —
+//! id, status, priority, who holds it, dates, description, notes, outcome,
+//! verification and its result —
 //! wrapped to the width instead of cut.
 
 use serde_json::Value;
 
 use crate::actions::lists_get::ListDetail;
-use crate::model::{Status, Visibility};
+use crate::model::{Priority, Status, Visibility};
 use crate::render::{Line, LineBuf, Span, Style, fmt, line};
 use crate::results::{TaskJson, from_json};
 use crate::views::layout::{field, pack};
@@ -103,8 +104,11 @@ pub(crate) fn block(task: &TaskJson, number_width: usize, width: usize) -> Vec<L
         Style::Muted,
     )
     .push(badge.span().text, badge.style)
-    .push("  ", Style::Text)
-    .push(
+    .push("  ", Style::Text);
+    if let Some(mark) = fmt::priority_of(task.priority) {
+        head.push(mark.text, mark.style).push(" ", Style::Text);
+    }
+    head.push(
         fmt::nonblank(&task.title).unwrap_or("(untitled)"),
         Style::Strong,
     );
@@ -112,6 +116,13 @@ pub(crate) fn block(task: &TaskJson, number_width: usize, width: usize) -> Vec<L
     out.extend(crate::views::layout::wrap_lines(vec![head.finish()], width));
 
     let mut about = vec![muted(task.id.clone())];
+    if let Some(p) = task.priority.filter(|p| *p != Priority::Medium) {
+        let style = fmt::priority(p).map_or(Style::Muted, |m| m.style);
+        about.push(Span {
+            text: format!("{p} priority"),
+            style,
+        });
+    }
     about.extend(holder(task));
     if !task.depends_on.is_empty() {
         let deps: Vec<String> = task.depends_on.iter().map(|d| fmt::short_id(d)).collect();
@@ -133,6 +144,8 @@ pub(crate) fn block(task: &TaskJson, number_width: usize, width: usize) -> Vec<L
         ("description", &task.description),
         ("notes", &task.notes),
         ("outcome", &task.outcome),
+        ("verification", &task.verification),
+        ("verification result", &task.verification_result),
     ] {
         if let Some(text) = fmt::opt(text) {
             out.extend(field(label, text, indent, width));

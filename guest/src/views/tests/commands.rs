@@ -427,3 +427,41 @@ fn tasks_detail_lines_up_positions_of_two_digits() {
     assert_eq!(indent(lines[nine + 1]), indent(lines[ten + 1]), "{text}");
     assert!(lines[nine].starts_with("   9. "), "{text}");
 }
+
+/// A list whose steps carry priorities and verifications: the detail
+/// shows the priority (a mark before the title and its word) and both
+/// texts; medium shows nothing.
+#[test]
+fn tasks_detail_shows_priority_and_verification() {
+    let mut f = Fixture::new();
+    let plan = f.list("planner", "Plan", json!({}));
+    let ids = f.tasks(
+        "planner",
+        &plan,
+        &["Write the parser", "Fix the docs", "Ship it"],
+    );
+    f.update(
+        "planner",
+        &ids[0],
+        json!({"priority": "high", "verification": "cargo test -p parser passes"}),
+    );
+    f.update("planner", &ids[1], json!({"priority": "low"}));
+    f.update(
+        "planner",
+        &ids[2],
+        json!({"verification": "the release page lists 2.0\nand the tag exists"}),
+    );
+    f.update(
+        "planner",
+        &ids[2],
+        json!({"status": "done", "outcome": "shipped", "verification_result": "page shows 2.0; tag v2.0 exists"}),
+    );
+    assert_snapshot!(
+        "tasks_detail_priority_verification",
+        run(&f, Some("me"), "tasks", &plan, 80, false)
+    );
+    assert_snapshot!(
+        "tasks_detail_priority_verification_40",
+        run(&f, Some("me"), "tasks", &plan, 40, false)
+    );
+}

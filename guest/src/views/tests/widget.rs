@@ -387,3 +387,18 @@ fn every_scope_of_the_context_is_visible() {
         draw(&f, Some("me"), WidgetMode::Compact, 60)
     );
 }
+
+/// A high or low priority shows as a mark before the title; medium as
+/// nothing.
+#[test]
+fn priorities_show_as_a_mark_before_the_title() {
+    let mut f = Fixture::new();
+    let l = f.list("planner", "Plan", json!({}));
+    let ids = f.tasks("planner", &l, &["Urgent fix", "Routine step", "Someday"]);
+    f.update("planner", &ids[0], json!({"priority": "high"}));
+    f.update("planner", &ids[2], json!({"priority": "low"}));
+    assert_snapshot!(
+        "widget_priorities",
+        draw(&f, Some("me"), WidgetMode::Full, 60)
+    );
+}
