@@ -143,10 +143,14 @@ fn a_person_steers_with_keys() {
         std::fs::write(path, &moved).unwrap();
     }
 
-    // b blocks it.
+    // b blocks it; p cycles its priority (medium -> high).
     term.send("b");
     until("the task blocked", || {
         task(&db, &list_id, "Tag the release")["status"] == "blocked"
+    });
+    term.send("p");
+    until("the priority raised", || {
+        task(&db, &list_id, "Tag the release")["priority"] == "high"
     });
     // a opens the prompt: typed and pasted text, then enter.
     term.send("a");
@@ -170,8 +174,8 @@ fn a_person_steers_with_keys() {
         t["status"] == "done" && t["outcome"] == "written"
     });
 
-    // Every change was Ann's: the move, the block, the new task and its
-    // closing.
+    // Every change was Ann's: the move, the block, the priority, the new
+    // task and its closing.
     let events = call(
         &db,
         "planner",
@@ -184,7 +188,7 @@ fn a_person_steers_with_keys() {
         .iter()
         .filter(|e| e["agent_id"] == "ann")
         .count();
-    assert!(mine >= 4, "{events}");
+    assert!(mine >= 5, "{events}");
 
     // q closes it, and the terminal is as it was.
     term.send("q");

@@ -132,19 +132,25 @@ fn each_verb_acts_as_the_person_and_the_agents_see_it() {
     let (list_id, ids) = list(&db, json!({}), &["Write the changelog", "Tag", "Announce"]);
     let [a, b, c] = [&ids[0], &ids[1], &ids[2]];
 
-    // add: a task after the first one, which `next` would hand out
-    // after that one.
-    let added = ann_json(&db, &["add", &list_id, "Fix", "the", "build", "--after", a]);
+    // add: a high-priority task, which `next` would hand out first.
+    let added = ann_json(
+        &db,
+        &["add", &list_id, "Fix", "the", "build", "--priority", "high"],
+    );
     let fix = added["task"]["id"]
         .as_str()
         .expect("the new task")
         .to_string();
     assert_eq!(added["task"]["title"], "Fix the build", "{added}");
-    assert_eq!(task(&db, &list_id, &fix)["position"], 2);
+    assert_eq!(task(&db, &list_id, &fix)["priority"], "high");
     let next = ann_json(&db, &["next", &list_id]);
-    assert_eq!(next["task"]["id"], a.as_str(), "{next}");
+    assert_eq!(next["task"]["id"], fix.as_str(), "{next}");
     // Nothing was claimed.
     assert_eq!(task(&db, &list_id, &fix)["status"], "todo");
+
+    // add after a task.
+    let after = ann_json(&db, &["add", &list_id, "Check", "--after", a]);
+    assert_eq!(after["task"]["position"], 2, "{after}");
 
     // done, by a prefix of the id (without its `task_`).
     let shown = ann(
@@ -162,7 +168,9 @@ fn each_verb_acts_as_the_person_and_the_agents_see_it() {
     ann(&db, &["unblock", tail(a, 6)]);
     assert_eq!(task(&db, &list_id, a)["status"], "todo");
 
-    // move, assign / unassign, edit.
+    // priority, move, assign / unassign, edit.
+    ann(&db, &["priority", b, "low"]);
+    assert_eq!(task(&db, &list_id, b)["priority"], "low");
     ann(&db, &["move", c, "first"]);
     assert_eq!(task(&db, &list_id, c)["position"], 1);
     ann(&db, &["move", c, "3"]);
@@ -280,4 +288,46 @@ fn delete_asks_first() {
     let left = left["tasks"].as_array().unwrap();
     assert_eq!(left.len(), 1);
     assert_eq!(left[0]["id"], ids[1].as_str());
+}
+
+#[test]
+fn done_takes_what_the_verification_showed() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("tasks.db");
+    let (list_id, _) = list(&db, json!({}), &["Write the changelog"]);
+    let added = ann_json(
+        &db,
+        &[
+            "add",
+            &list_id,
+            "Fix CI",
+            "--verification",
+            "the CI run is green",
+        ],
+    );
+    let id = added["task"]["id"].as_str().unwrap().to_string();
+
+    let refused = verb(&db, Some("ann"), &["done", &id, "--outcome", "fixed"]);
+    assert_eq!(refused.status.code(), Some(1), "{refused:?}");
+    assert!(
+        text(&refused.stderr).contains("verification"),
+        "{refused:?}"
+    );
+    assert_eq!(task(&db, &list_id, &id)["status"], "todo");
+
+    let done = ann_json(
+        &db,
+        &[
+            "done",
+            &id,
+            "--outcome",
+            "fixed",
+            "--verified",
+            "run 812 green",
+        ],
+    );
+    assert_eq!(done["task"]["status"], "done", "{done}");
+    let closed = task(&db, &list_id, &id);
+    assert_eq!(closed["verification"], "the CI run is green");
+    assert_eq!(closed["verification_result"], "run 812 green");
 }
