@@ -74,7 +74,16 @@ impl UiGuest for Component {
         width: u32,
         confirmed: bool,
     ) -> CommandEffect {
-        views::run_command(&name, &args, &ctx, width, confirmed, &WitStore, &WitClock)
+        views::run_command(
+            &name,
+            &args,
+            &ctx,
+            width,
+            confirmed,
+            &WitStore,
+            &WitClock,
+            person::act,
+        )
     }
     fn complete(name: String, prefix: String, ctx: CallContext) -> Vec<Completion> {
         views::complete(&name, &prefix, &ctx, &WitStore, &WitClock)

@@ -21,6 +21,17 @@ pub(crate) struct Args {
     /// It takes a visible list's id first, then these words (None: no
     /// list id).
     pub list_then: Option<&'static [(&'static str, &'static str)]>,
+    /// Which visible lists its list id completes to.
+    pub lists: Lists,
+}
+
+/// Which of the visible lists a command's list id completes to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Lists {
+    /// Every one.
+    All,
+    /// Those awaiting a person's decision ([`visible::awaits_approval`]).
+    AwaitingApproval,
 }
 
 /// Suggestions for arguments that read as `args` says, given the text
@@ -35,7 +46,7 @@ pub(crate) fn args(
     let typed = prefix.trim_start();
     let mut out = keywords(typed, args.words);
     if let Some(after) = args.list_then {
-        out.extend(list_args(typed, ctx, store, clock, after));
+        out.extend(list_args(typed, ctx, store, clock, after, args.lists));
     }
     out.truncate(MAX);
     out
@@ -62,12 +73,13 @@ fn list_args(
     store: &dyn Store,
     clock: &dyn Clock,
     after: &[(&str, &str)],
+    lists: Lists,
 ) -> Vec<Completion> {
     let (first, rest) = match typed.split_once(char::is_whitespace) {
         Some((f, r)) => (f, Some(r.trim_start())),
         None => (typed, None),
     };
-    let Ok(options) = list_options(ctx, first, store, clock) else {
+    let Ok(options) = list_options(ctx, first, store, clock, lists) else {
         return Vec::new();
     };
     if let Some(exact) = options.iter().find(|o| o.value == first) {
@@ -94,20 +106,36 @@ fn list_args(
     options
 }
 
-/// The visible lists as options (value and label the full id, description
-/// the name made safe for a screen), most recently updated first, those
-/// whose id starts with `prefix` or whose name contains it.
+/// The visible lists (those `lists` says) as options (value and label the
+/// full id, description the name made safe for a screen), most recently
+/// updated first, those whose id starts with `prefix` or whose name
+/// contains it.
 pub(crate) fn list_options(
     ctx: &CallContext,
     prefix: &str,
     store: &dyn Store,
     clock: &dyn Clock,
+    lists: Lists,
 ) -> ToolResult<Vec<Completion>> {
     let viewer = Viewer::new(ctx, clock)?;
-    let visible = read::read(store, |tx| visible::lists(tx, &viewer))?;
+    let shown = read::read(store, |tx| {
+        let mut shown = visible::lists(tx, &viewer)?.lists;
+        if lists == Lists::AwaitingApproval {
+            shown.retain(|l| l.approval.is_some());
+            let ids: Vec<&str> = shown.iter().map(|l| l.id.as_str()).collect();
+            let awaiting = visible::awaiting_approval(tx, &ids)?;
+            let count = |id: &str| {
+                awaiting
+                    .iter()
+                    .find(|(l, _)| l == id)
+                    .map_or(0, |(_, n)| *n)
+            };
+            shown.retain(|l| visible::awaits_approval(l, count(&l.id)));
+        }
+        Ok(shown)
+    })?;
     let needle = prefix.trim().to_lowercase();
-    Ok(visible
-        .lists
+    Ok(shown
         .into_iter()
         .filter(|l| {
             l.id.to_lowercase().starts_with(&needle) || l.name.to_lowercase().contains(&needle)

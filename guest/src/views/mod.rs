@@ -79,8 +79,15 @@ pub fn commands() -> Vec<CommandInfo> {
     commands::infos()
 }
 
+pub use commands::PersonAct;
+
 /// Runs the slash command `name` with its argument text, laid out for
 /// `width` columns; `confirmed` once the user said yes to its question.
+/// `act` carries out a person's action (`task-approve`, `task-reject`).
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the WIT call's arguments, plus the person's entry point"
+)]
 pub fn run_command(
     name: &str,
     args: &str,
@@ -89,8 +96,9 @@ pub fn run_command(
     confirmed: bool,
     store: &dyn Store,
     clock: &dyn Clock,
+    act: PersonAct,
 ) -> CommandEffect {
-    let run = commands::runner(ctx, width, confirmed, store, clock);
+    let run = commands::runner(ctx, width, confirmed, store, clock, act);
     commands::run(name, args, &run)
 }
 

@@ -11,7 +11,7 @@
 
 use super::read::{self, Viewer, marks, select_lists, select_tasks};
 use crate::error::ToolResult;
-use crate::model::{ListRow, TaskRow, VISIBLE_TO};
+use crate::model::{Approval, ListRow, TaskRow, VISIBLE_TO};
 use crate::store::{Tx, Value};
 
 /// Most lists a view considers (most recently updated first): the widget
@@ -121,6 +121,45 @@ fn active_query(list_id: &str, limit: usize) -> (String, Vec<Value>) {
         sql,
         vec![Value::from(list_id), Value::Integer(limit as i64)],
     )
+}
+
+/// How many live tasks of each of `lists` await a person's approval
+/// (added after their list was approved); lists without one are left out.
+pub(crate) fn awaiting_approval(tx: &dyn Tx, lists: &[&str]) -> ToolResult<Vec<(String, i64)>> {
+    if lists.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut args: Vec<Value> = lists.iter().map(|id| Value::from(*id)).collect();
+    args.push(Value::Integer(0));
+    let rows = tx.query(
+        &format!(
+            "SELECT list_id, COUNT(*) FROM tasks WHERE list_id IN ({}) AND deleted_at IS NULL \
+             AND awaits_approval <> ? GROUP BY list_id",
+            marks(lists.len())
+        ),
+        &args,
+    )?;
+    Ok(rows
+        .rows
+        .iter()
+        .map(|r| {
+            (
+                r[0].as_str().unwrap_or_default().to_string(),
+                r[1].as_i64().unwrap_or(0),
+            )
+        })
+        .collect())
+}
+
+/// Whether `list` awaits a person's decision: its plan is pending (or was
+/// rejected, to be approved once revised), or it was approved and
+/// `awaiting` of its tasks were added since.
+pub(crate) fn awaits_approval(list: &ListRow, awaiting: i64) -> bool {
+    match list.approval {
+        Some(Approval::Pending | Approval::Rejected) => true,
+        Some(Approval::Approved) => awaiting > 0,
+        None => false,
+    }
 }
 
 /// An agent's current claims.

@@ -9,8 +9,8 @@ use crate::clock::Clock;
 use crate::error::{ErrorCode, ToolResult};
 use crate::model::{Approval, ListRow, TASK_COLS, TaskForm, TaskRow};
 use crate::results::TaskJson;
-use crate::store::{Store, Value};
-use crate::views::read::{Viewer, marks};
+use crate::store::Store;
+use crate::views::read::Viewer;
 use crate::views::visible;
 
 use super::super::act::READ;
@@ -31,10 +31,9 @@ pub(crate) struct Entry {
 }
 
 impl Entry {
-    /// Whether a person's approval is awaited: the plan is pending, or
-    /// tasks were added since it was approved.
+    /// Whether a person's decision is awaited ([`visible::awaits_approval`]).
     pub(crate) fn awaits_approval(&self) -> bool {
-        self.list.approval == Some(Approval::Pending) || self.awaiting > 0
+        visible::awaits_approval(&self.list, self.awaiting)
     }
 }
 
@@ -138,28 +137,7 @@ fn entries(call: &Call, lists: Vec<ListRow>) -> ToolResult<Vec<Entry>> {
         .filter(|l| l.approval.is_some())
         .map(|l| l.id.as_str())
         .collect();
-    let mut awaiting: Vec<(String, i64)> = Vec::new();
-    if !needs.is_empty() {
-        let mut args: Vec<Value> = needs.iter().map(|id| Value::from(*id)).collect();
-        args.push(Value::Integer(0));
-        let rows = call.rows(
-            &format!(
-                "SELECT list_id, COUNT(*) FROM tasks WHERE list_id IN ({}) AND deleted_at IS NULL \
-                 AND awaits_approval <> ? GROUP BY list_id",
-                marks(needs.len())
-            ),
-            &args,
-        )?;
-        awaiting = rows
-            .iter()
-            .map(|r| {
-                (
-                    r[0].as_str().unwrap_or_default().to_string(),
-                    r[1].as_i64().unwrap_or(0),
-                )
-            })
-            .collect();
-    }
+    let awaiting = visible::awaiting_approval(call.tx, &needs)?;
     lists
         .into_iter()
         .map(|list| {

@@ -4,6 +4,7 @@
 //! (`call_tool`), so access, private-list and identity rules and their
 //! error texts are the tools' own; failures render as tool errors do.
 
+mod approval;
 mod audit;
 mod delete;
 pub(crate) mod detail;
@@ -14,10 +15,12 @@ pub(crate) mod widget;
 use serde_json::Value;
 
 use super::columns;
-use super::complete::{self, Args};
+use super::complete::{self, Args, Lists};
 use super::layout::fit_all;
 use crate::actions::Output;
-use crate::bindings::{CommandEffect, CommandInfo, CommandOutput, Completion};
+use crate::bindings::{
+    CommandEffect, CommandInfo, CommandOutput, Completion, PersonReply, PersonRequest,
+};
 use crate::clock::Clock;
 use crate::context::CallContext;
 use crate::error::{ToolError, ToolResult};
@@ -49,6 +52,7 @@ pub(crate) const COMMANDS: &[Spec] = &[
         args: Args {
             words: &[("full", "the lists' JSON metadata")],
             list_then: None,
+            lists: Lists::All,
         },
     },
     Spec {
@@ -59,6 +63,7 @@ pub(crate) const COMMANDS: &[Spec] = &[
         args: Args {
             words: &[],
             list_then: Some(&[("full", "the JSON of task_lists get")]),
+            lists: Lists::All,
         },
     },
     Spec {
@@ -69,6 +74,7 @@ pub(crate) const COMMANDS: &[Spec] = &[
         args: Args {
             words: &[("full", "the events' JSON")],
             list_then: Some(&[("full", "the events' JSON")]),
+            lists: Lists::All,
         },
     },
     Spec {
@@ -79,6 +85,29 @@ pub(crate) const COMMANDS: &[Spec] = &[
         args: Args {
             words: &[],
             list_then: Some(&[]),
+            lists: Lists::All,
+        },
+    },
+    Spec {
+        name: "task-approve",
+        description: "Approve a plan awaiting approval (as the person at the keyboard), with an optional note",
+        usage: "<list_id> [note…]",
+        run: approval::approve,
+        args: Args {
+            words: &[],
+            list_then: Some(&[]),
+            lists: Lists::AwaitingApproval,
+        },
+    },
+    Spec {
+        name: "task-reject",
+        description: "Reject a plan awaiting approval (as the person at the keyboard), with the reason its agents read",
+        usage: "<list_id> <reason…>",
+        run: approval::reject,
+        args: Args {
+            words: &[],
+            list_then: Some(&[]),
+            lists: Lists::AwaitingApproval,
         },
     },
     Spec {
@@ -89,6 +118,7 @@ pub(crate) const COMMANDS: &[Spec] = &[
         args: Args {
             words: widget::WORDS,
             list_then: None,
+            lists: Lists::All,
         },
     },
 ];
@@ -111,6 +141,10 @@ pub(crate) fn infos() -> Vec<CommandInfo> {
         .collect()
 }
 
+/// A person's action (`crate::person::act`, handed down by the exports:
+/// the person's side sits above the views, which may not name it).
+pub type PersonAct = fn(&PersonRequest, &CallContext, u32, &dyn Store, &dyn Clock) -> PersonReply;
+
 /// What a command runs with.
 pub(crate) struct Run<'a> {
     /// The host's context (identity, workspace, thread).
@@ -123,6 +157,8 @@ pub(crate) struct Run<'a> {
     pub store: &'a dyn Store,
     /// The clock.
     pub clock: &'a dyn Clock,
+    /// Runs a person's action.
+    pub act: PersonAct,
 }
 
 impl Run<'_> {
@@ -211,6 +247,7 @@ pub(crate) fn runner<'a>(
     confirmed: bool,
     store: &'a dyn Store,
     clock: &'a dyn Clock,
+    act: PersonAct,
 ) -> Run<'a> {
     Run {
         ctx,
@@ -218,6 +255,7 @@ pub(crate) fn runner<'a>(
         confirmed,
         store,
         clock,
+        act,
     }
 }
 

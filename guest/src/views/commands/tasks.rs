@@ -7,7 +7,7 @@ use serde_json::json;
 use super::{Run, detail, lists::nothing_here, usage_error};
 use crate::bindings::{Choice, CommandEffect};
 use crate::contract::MAX_TASK_PAGE;
-use crate::views::complete::list_options;
+use crate::views::complete::{Lists, list_options};
 use crate::views::layout::json_lines;
 
 /// Runs `tasks` with its words.
@@ -36,7 +36,7 @@ pub(crate) fn run(words: &[&str], run: &Run) -> CommandEffect {
 
 /// The visible lists to choose from, or a note that there is none.
 fn pick(run: &Run) -> CommandEffect {
-    match list_options(run.ctx, "", run.store, run.clock) {
+    match list_options(run.ctx, "", run.store, run.clock, Lists::All) {
         Ok(options) if options.is_empty() => run.show(nothing_here(run)),
         Ok(options) => CommandEffect::Pick(Choice {
             title: "Show which task list?".into(),

@@ -26,6 +26,7 @@ fn run(
         confirmed,
         &f.h.store,
         &f.h.clock,
+        crate::person::act,
     );
     let text = match effect {
         CommandEffect::Show(CommandOutput { lines, failed }) => {
@@ -378,6 +379,7 @@ fn a_store_failure_is_shown_as_a_failure() {
         false,
         &BrokenStore,
         &crate::testing::TestClock::default(),
+        crate::person::act,
     );
     let CommandEffect::Show(out) = effect else {
         panic!("{effect:?}")
@@ -401,6 +403,7 @@ fn tasks_detail_lines_up_positions_of_two_digits() {
         false,
         &f.h.store,
         &f.h.clock,
+        crate::person::act,
     ) else {
         panic!("tasks shows its list");
     };

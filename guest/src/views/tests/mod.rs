@@ -6,6 +6,7 @@
 //! Snapshots show styles as markers: text in the `text` style is bare,
 //! any other style reads `[accent]Sprint 12[/]`.
 
+mod approval;
 mod commands;
 mod complete;
 mod memory;
