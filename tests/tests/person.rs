@@ -62,6 +62,33 @@ fn every_action_is_carried_out_and_audited_as_the_person() {
         by_alice(&db, &list, "status_changed");
     }
 
+    for want in ["high", "low", "medium"] {
+        let d = db.person_ok(&p, "priority", &ids[2], json!({"priority": "cycle"}));
+        assert_eq!(d["task"]["priority"].as_str().unwrap_or("medium"), want);
+        by_alice(&db, &list, "updated");
+    }
+    let d = db.person_ok(&p, "priority", &ids[2], json!({"priority": "high"}));
+    assert_eq!(d["task"]["priority"], "high");
+    // A verification asks its result when the task is closed.
+    db.person_ok(
+        &p,
+        "edit",
+        &ids[0],
+        json!({"verification": "the tests pass"}),
+    );
+    expect(
+        &db.person_err(&p, "done", &ids[0], json!({"outcome": "ok"})),
+        ErrorCode::VerificationRequired,
+        &[],
+    );
+    db.person_ok(
+        &p,
+        "done",
+        &ids[0],
+        json!({"outcome": "ok", "verification_result": "all green"}),
+    );
+    db.person_ok(&p, "restore", &ids[0], json!(null));
+
     let d = db.person_ok(&p, "assign", &ids[2], json!({"agent": "builder-2"}));
     assert_eq!(d["task"]["assigned_to_agent_id"], "builder-2");
     by_alice(&db, &list, "updated");
@@ -272,6 +299,10 @@ fn the_dashboard_is_driven_by_the_key_maps_keys() {
     assert_eq!(db.task(AGENT, &list, &ids[1])["status"], "blocked");
     by_alice(&db, &list, "status_changed");
     assert!(d.selected().contains("paused"), "{}", d.text());
+    // Cycle the priority: medium to high.
+    d.keys(&[&key("priority")]);
+    assert_eq!(db.task(AGENT, &list, &ids[1])["priority"], "high");
+    assert!(d.selected().contains('↑'), "{}", d.text());
     // Add through the prompt: `q` types, it does not close.
     d.keys(&[&key("add"), "q", "space", "x", "enter"]);
     assert!(!d.screen.as_ref().unwrap().closed);

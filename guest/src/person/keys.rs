@@ -94,7 +94,7 @@ pub(crate) static KEYS: &[Key] = &[
     key("A", Does::Approve, "approve", "approve", Confirm),
     key("R", Does::Reject, "reject", "reject", Text),
     key("a", Does::Add, "add", "add", Text),
-    key("e", Does::Edit, "edit", "edit title", Text),
+    key("e", Does::Edit, "edit", "edit", Text),
     key("p", Does::Priority, "priority", "priority", Now),
     key("b", Does::Block, "block", "block/unblock", Now),
     key("c", Does::Cancel, "cancel", "cancel/restore", Text),

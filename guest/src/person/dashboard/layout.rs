@@ -7,14 +7,14 @@
 //! for a screen by the line builder.
 
 use super::super::identity;
-use super::super::keys::{KEYS, Key};
+use super::super::keys::KEYS;
 use super::board::{Board, Entry};
 use super::input::{Level, level};
 use super::state::{Prompt, State};
 use crate::bindings::{CallContext, DashboardView};
 use crate::clock::format_ms;
 use crate::error::ToolError;
-use crate::model::{Approval, Priority, TaskRow};
+use crate::model::{Approval, TaskRow};
 use crate::render::{Line, LineBuf, Span, Style, fmt, line, render_error};
 use crate::views::commands::detail;
 use crate::views::layout::{fit_all, pack, wrap_lines};
@@ -95,11 +95,20 @@ fn body(state: &State, board: &Board, width: usize) -> (Vec<Line>, Vec<Line>, Op
                     None,
                 );
             }
+            // Names in one column (up to a third of the width), so the
+            // counters line up.
+            let column = board
+                .lists
+                .iter()
+                .map(|e| fmt::width(&list_name(e)))
+                .max()
+                .unwrap_or(0)
+                .min((width / 3).max(12));
             let rows = board
                 .lists
                 .iter()
                 .enumerate()
-                .map(|(i, e)| list_row(e, i == state.row, width))
+                .map(|(i, e)| list_row(e, i == state.row, column))
                 .collect();
             (Vec::new(), rows, Some(state.row))
         }
@@ -156,49 +165,37 @@ fn body(state: &State, board: &Board, width: usize) -> (Vec<Line>, Vec<Line>, Op
     }
 }
 
-/// What the detail adds to `/tasks`' block: priority, verification and
-/// approval (until the block shows them itself).
+/// What the detail adds to `/tasks`' block: that the task awaits a
+/// person's approval.
 fn extras(task: &TaskRow, width: usize) -> Vec<Line> {
-    let mut pieces = Vec::new();
-    if task.priority != Priority::Medium {
-        pieces.push(span(
-            format!("priority {}", task.priority),
-            priority_style(task.priority),
-        ));
+    if !task.awaits_approval {
+        return Vec::new();
     }
-    if task.awaits_approval {
-        pieces.push(span("awaits approval", Style::Warning));
-    }
-    let mut out = if pieces.is_empty() {
-        Vec::new()
-    } else {
-        pack(&pieces, 4, width)
-    };
-    for (label, text) in [
-        ("verification", &task.verification),
-        ("verified", &task.verification_result),
-    ] {
-        if let Some(text) = text.as_deref().and_then(fmt::nonblank) {
-            out.extend(crate::views::layout::field(label, text, 4, width));
-        }
-    }
-    out
+    pack(
+        &[span("⏳ awaits approval (A approves it)", Style::Warning)],
+        4,
+        width,
+    )
 }
 
-/// A list's row on the lists: name, counters, approval, short id.
-fn list_row(e: &Entry, selected: bool, width: usize) -> Line {
+/// A list's name as its row shows it.
+fn list_name(e: &Entry) -> String {
+    fmt::one_line(fmt::nonblank(&e.list.name).unwrap_or("(unnamed)"))
+}
+
+/// A list's row on the lists: name (in a `column` that wide), counters,
+/// approval, short id.
+fn list_row(e: &Entry, selected: bool, column: usize) -> Line {
     let mut l = LineBuf::new();
     l.push(if selected { MARK } else { NO_MARK }, Style::Accent);
-    let name = fmt::nonblank(&e.list.name).unwrap_or("(unnamed)");
-    l.push(
-        fmt::truncate(name, (width / 3).max(12)),
-        if selected {
-            Style::Strong
-        } else {
-            Style::Accent
-        },
-    );
-    l.push("  ", Style::Text);
+    let name = fmt::truncate(&list_name(e), column);
+    let pad = column.saturating_sub(fmt::width(&name));
+    let style = if selected {
+        Style::Strong
+    } else {
+        Style::Accent
+    };
+    l.push(&name, style).push(" ".repeat(pad + 2), Style::Text);
     l.extend(&fmt::counters(&e.list.counts));
     for s in approval_spans(e, false) {
         l.push("  ", Style::Text).push(&s.text, s.style);
@@ -313,10 +310,11 @@ fn task_row(t: &TaskRow, selected: bool, number: usize, width: usize) -> Line {
     let badge = fmt::status(t.status.as_str());
     l.push(badge.span().text, badge.style)
         .push("  ", Style::Text);
-    let mut details: Vec<Span> = Vec::new();
-    if t.priority != Priority::Medium {
-        details.push(span(t.priority.as_str(), priority_style(t.priority)));
+    if let Some(mark) = fmt::priority(t.priority) {
+        // The mark every view gives a priority that is not medium.
+        l.push(mark.text, mark.style).push(" ", Style::Text);
     }
+    let mut details: Vec<Span> = Vec::new();
     if let Some(c) = t.claimed_by_agent_id.as_deref().and_then(fmt::nonblank) {
         let until = t
             .claim_expires_at
@@ -363,33 +361,58 @@ fn prompt_line(p: &Prompt, width: usize) -> Line {
     l.finish()
 }
 
-/// The footer: the key map's keys, those of one label side by side
-/// (`↑/k/↓/j select`); write keys only when a person may act; while a
-/// prompt is open, how to answer it.
+/// The footer: the key map's keys, those of one action (or one label)
+/// side by side as one entry (`↑/k/↓/j select`, `K/J/T move
+/// up/down/first`); write keys
+/// only when a person may act; while a prompt is open, how to answer it.
 fn footer(can_act: bool, prompting: bool, width: usize) -> Vec<Line> {
     if prompting {
         return vec![line("enter ok · esc cancel", Style::Muted)];
     }
-    let mut entries: Vec<(Vec<&'static str>, &'static str)> = Vec::new();
-    for k in KEYS.iter().filter(|k: &&Key| can_act || !k.writes()) {
+    let mut entries: Vec<(Vec<&'static str>, Vec<&'static str>, &'static str)> = Vec::new();
+    for k in KEYS.iter().filter(|k| can_act || !k.writes()) {
         match entries.last_mut() {
-            Some((keys, label)) if *label == k.label || same_select(label, k) => {
-                keys.push(k.shown())
+            Some((keys, labels, action)) if *action == k.action || labels == &[k.label] => {
+                keys.push(k.shown());
+                if !labels.contains(&k.label) {
+                    labels.push(k.label);
+                }
             }
-            _ => entries.push((vec![k.shown()], k.label)),
+            _ => entries.push((vec![k.shown()], vec![k.label], k.action)),
         }
     }
     let pieces: Vec<Span> = entries
         .iter()
-        .map(|(keys, label)| span(format!("{} {label}", keys.join("/")), Style::Muted))
+        .map(|(keys, labels, _)| {
+            span(
+                format!("{} {}", keys.join("/"), joined(labels)),
+                Style::Muted,
+            )
+        })
         .collect();
     pack(&pieces, 0, width)
 }
 
-/// Whether `k` continues the footer entry labelled `label` (the labels
-/// are the same).
-fn same_select(label: &str, k: &Key) -> bool {
-    label == k.label
+/// Labels of one action as one: `move up`, `move down` → `move up/down`.
+fn joined(labels: &[&str]) -> String {
+    let Some((first, rest)) = labels.split_first() else {
+        return String::new();
+    };
+    if rest.is_empty() {
+        return (*first).to_string();
+    }
+    let (verb, _) = first.split_once(' ').unwrap_or((first, ""));
+    let shared = rest
+        .iter()
+        .all(|l| l.split_once(' ').is_some_and(|(v, _)| v == verb));
+    if !shared {
+        return labels.join("/");
+    }
+    let tails: Vec<&str> = labels
+        .iter()
+        .map(|l| l.split_once(' ').map_or("", |(_, t)| t))
+        .collect();
+    format!("{verb} {}", tails.join("/"))
 }
 
 /// The rows that fit in `height` beside `fixed` lines, the selected one
@@ -417,12 +440,5 @@ fn span(text: impl Into<String>, style: Style) -> Span {
     Span {
         text: text.into(),
         style,
-    }
-}
-
-fn priority_style(p: Priority) -> Style {
-    match p {
-        Priority::High => Style::Warning,
-        _ => Style::Muted,
     }
 }

@@ -168,21 +168,13 @@ fn priority_cycles_medium_high_low() {
     let w = World::new(&["One"]);
     let t = &w.tasks[0];
     for want in ["high", "low", "medium", "high"] {
-        let reply = w.act("priority", t, json!({"priority": "cycle"}), false);
-        match reply {
-            PersonReply::Done(d) => {
-                let d: Value = serde_json::from_str(&d.data).unwrap();
-                // Absent means medium.
-                assert_eq!(d["task"]["priority"].as_str().unwrap_or("medium"), want);
-            }
-            // Until the tools take a priority, the rule's own error.
-            PersonReply::Refused(r) => {
-                assert!(r.error.message.contains("priority"), "{}", r.error.message);
-                return;
-            }
-            PersonReply::Confirm(_) => panic!("asked"),
-        }
+        let d = done(w.act("priority", t, json!({"priority": "cycle"}), false));
+        // Absent means medium.
+        assert_eq!(d["task"]["priority"].as_str().unwrap_or("medium"), want);
+        last_event_by_alice(&w, "updated");
     }
+    let d = done(w.act("priority", t, json!({"priority": "low"}), false));
+    assert_eq!(d["task"]["priority"], "low");
     let e = refused(w.act("priority", t, json!({"priority": "urgent"}), false));
     assert_eq!(e.code, ErrorCode::InvalidParams);
 }
@@ -236,4 +228,34 @@ fn unknown_actions_and_fields_are_refused_naming_the_right_ones() {
     assert!(e.message.contains("did you mean block"), "{}", e.message);
     let e = refused(w.act("reject", &w.tasks[0], json!({"reason": "no"}), false));
     assert_eq!(e.code, ErrorCode::NotFound, "{}", e.message);
+}
+
+#[test]
+fn done_needs_the_verification_result_of_a_task_that_has_one() {
+    let w = World::new(&["One"]);
+    let t = &w.tasks[0];
+    done(w.act(
+        "edit",
+        t,
+        json!({"verification": "cargo test passes"}),
+        false,
+    ));
+    let e = refused(w.act("done", t, json!({"outcome": "shipped"}), false));
+    assert_eq!(e.code, ErrorCode::VerificationRequired, "{}", e.message);
+    let d = done(w.act(
+        "done",
+        t,
+        json!({"outcome": "shipped", "verification_result": "42 passed"}),
+        false,
+    ));
+    assert_eq!(d["task"]["verification_result"], "42 passed");
+    // Added with its verification.
+    let d = done(w.act(
+        "add",
+        &w.list,
+        json!({"title": "Two", "verification": "a check", "priority": "high"}),
+        false,
+    ));
+    assert_eq!(d["task"]["verification"], "a check");
+    assert_eq!(d["task"]["priority"], "high");
 }

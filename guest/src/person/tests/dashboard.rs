@@ -289,3 +289,92 @@ fn a_state_from_elsewhere_is_a_fresh_dashboard() {
     d.input(DashboardInput::Refresh);
     assert!(d.selected().contains("One"), "{}", d.text());
 }
+
+/// The screens of a short session as snapshots: the lists (names in a
+/// column), a list's tasks (priority, claimer and lease, assignee), a
+/// prompt, a task's details; ids made stable.
+#[test]
+fn screens() {
+    let w = World::new(&["Write the migration", "Review", "Ship it"]);
+    w.h.ok(
+        "agent-1",
+        "task_items",
+        "update",
+        json!({"task_id": w.tasks[1], "priority": "high", "verification": "cargo test"}),
+    );
+    w.h.ok(
+        "agent-2",
+        "task_claims",
+        "claim_next",
+        json!({"list_id": w.list}),
+    );
+    w.h.ok(
+        "agent-1",
+        "task_items",
+        "update",
+        json!({"task_id": w.tasks[2], "assigned_to_agent_id": "bob", "priority": "low"}),
+    );
+    w.h.advance_secs(1);
+    let docs = w.h.ok(
+        "agent-1",
+        "task_lists",
+        "create",
+        json!({"name": "Docs", "scope_type": "workspace"}),
+    )["list"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // Stable ids of the same shape: `list_000…RELEASE`, `task_000…TASK01`.
+    let mut ids = vec![
+        (w.list.clone(), format!("list_{:0>26}", "RELEASE")),
+        (docs, format!("list_{:0>26}", "DOCS")),
+    ];
+    for (i, t) in w.tasks.iter().enumerate() {
+        ids.push((t.clone(), format!("task_{:0>26}", format!("TASK{i:02}"))));
+    }
+    let redact = |text: String| {
+        ids.iter().fold(text, |out, (real, fake)| {
+            let short = crate::render::fmt::short_id(real);
+            out.replace(real.as_str(), fake)
+                .replace(&short, &crate::render::fmt::short_id(fake))
+        })
+    };
+    let mut d = Dash::open(&w, Some("alice"), 100, 0);
+    // Docs, the newest, comes first; Release is opened.
+    d.key("j");
+    let mut shots = vec![d.text()];
+    d.key("enter");
+    shots.push(d.text());
+    d.keys(&["j", "x"]).typing("tests pass");
+    shots.push(d.text());
+    d.keys(&["escape", "j", "enter"]);
+    shots.push(d.text());
+    insta::assert_snapshot!("dashboard_screens", redact(shots.join("\n-----\n")));
+}
+
+#[test]
+fn done_asks_the_verification_result_after_the_outcome() {
+    let w = World::new(&["One"]);
+    w.h.ok(
+        "agent-1",
+        "task_items",
+        "update",
+        json!({"task_id": w.tasks[0], "verification": "cargo test"}),
+    );
+    let mut d = Dash::open(&w, Some("alice"), 100, 0);
+    d.key("x").typing("shipped").key("enter");
+    assert!(
+        d.text().contains("What the verification showed: ▏"),
+        "{}",
+        d.text()
+    );
+    assert_eq!(w.task(&w.tasks[0])["status"], "todo");
+    d.typing("all green").key("enter");
+    let t = w.task(&w.tasks[0]);
+    assert_eq!(t["status"], "done", "{}", d.text());
+    assert_eq!(t["verification_result"], "all green");
+    // `p` cycles the priority: medium, high.
+    d.key("c");
+    d.key("p");
+    assert_eq!(w.task(&w.tasks[0])["priority"], "high", "{}", d.text());
+}
