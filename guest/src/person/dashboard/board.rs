@@ -65,6 +65,8 @@ pub(crate) struct Board {
     /// What was asked for but could not be shown (gone, private): the
     /// state steps back and says it.
     pub gone: Option<String>,
+    /// When it was read (leases are shown from it).
+    pub now: i64,
 }
 
 /// Reads the board for `state` and `view`.
@@ -85,7 +87,10 @@ pub(crate) fn load(
 }
 
 fn read(call: &mut Call, state: &State, view: &DashboardView) -> ToolResult<Board> {
-    let mut board = Board::default();
+    let mut board = Board {
+        now: call.now,
+        ..Board::default()
+    };
     if view.list_id.is_none() {
         let viewer = Viewer {
             agent: call.viewer.clone(),

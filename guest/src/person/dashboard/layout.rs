@@ -127,7 +127,7 @@ fn body(state: &State, board: &Board, width: usize) -> (Vec<Line>, Vec<Line>, Op
                 .tasks
                 .iter()
                 .enumerate()
-                .map(|(i, t)| task_row(t, i == state.row, number, width))
+                .map(|(i, t)| task_row(t, i == state.row, number, board.now, width))
                 .collect();
             if opened.tasks.is_empty() {
                 rows.push(line("  no tasks", Style::Muted));
@@ -302,8 +302,8 @@ fn approval_spans(e: &Entry, long: bool) -> Vec<Span> {
     out
 }
 
-/// A task's row: `▸ 3. ⏸ paused  Title  high  @agent until 12:03  →bob  ⏳ awaits approval  task_…3X5Z7B`.
-fn task_row(t: &TaskRow, selected: bool, number: usize, width: usize) -> Line {
+/// A task's row: `▸ 3. ▶ run  ↑ Title  @agent  until 12:03  →bob  ⏳ awaits approval  task_…3X5Z7B`.
+fn task_row(t: &TaskRow, selected: bool, number: usize, now: i64, width: usize) -> Line {
     let mut l = LineBuf::new();
     l.push(if selected { MARK } else { NO_MARK }, Style::Accent);
     l.push(format!("{:>number$}. ", t.position), Style::Muted);
@@ -316,14 +316,18 @@ fn task_row(t: &TaskRow, selected: bool, number: usize, width: usize) -> Line {
     }
     let mut details: Vec<Span> = Vec::new();
     if let Some(c) = t.claimed_by_agent_id.as_deref().and_then(fmt::nonblank) {
-        let until = t
-            .claim_expires_at
-            .map(|at| format!(" until {}", fmt::date(&format_ms(at))))
-            .unwrap_or_default();
-        details.push(span(
-            format!("@{}{until}", fmt::truncate(c, 20)),
-            Style::Accent,
-        ));
+        details.push(span(format!("@{}", fmt::truncate(c, 20)), Style::Accent));
+        // As the widget says it: until when, or that it ran out.
+        details.push(match t.claim_expires_at {
+            Some(at) if at > now => span(
+                format!(
+                    "until {}",
+                    fmt::compact_date(&format_ms(at), Some(&format_ms(now)))
+                ),
+                Style::Muted,
+            ),
+            _ => span("lease expired", Style::Warning),
+        });
     }
     if let Some(a) = t.assigned_to_agent_id.as_deref().and_then(fmt::nonblank) {
         details.push(span(format!("→{}", fmt::truncate(a, 20)), Style::Muted));
