@@ -57,6 +57,18 @@ pub(crate) fn target(call: &mut Call, text: &str, aim: Aim) -> ToolResult<Target
             let loaded = access::task(call, text)?;
             return Ok(Target::Task(Box::new(loaded.task), loaded.list));
         }
+        Some(kind @ (IdKind::List | IdKind::Task)) if crate::ids::check(kind, text).is_ok() => {
+            // A whole id of the other kind: say so rather than "not found".
+            let (wanted, given) = if kind == IdKind::List {
+                ("a task", "a list")
+            } else {
+                ("a list", "a task")
+            };
+            return Err(ToolError::invalid(
+                format!("{text} is {given}; this action acts on {wanted}"),
+                "",
+            ));
+        }
         _ => {}
     }
     let (kind, needle) = split(text);

@@ -227,7 +227,14 @@ fn unknown_actions_and_fields_are_refused_naming_the_right_ones() {
     let e = refused(w.act("blok", &w.tasks[0], json!(null), false));
     assert!(e.message.contains("did you mean block"), "{}", e.message);
     let e = refused(w.act("reject", &w.tasks[0], json!({"reason": "no"}), false));
-    assert_eq!(e.code, ErrorCode::NotFound, "{}", e.message);
+    assert_eq!(e.code, ErrorCode::InvalidParams, "{}", e.message);
+    assert!(e.message.contains("acts on a list"), "{}", e.message);
+    let e = refused(w.act("block", &w.list, json!(null), false));
+    assert!(
+        e.message.contains("is a list; this action acts on a task"),
+        "{}",
+        e.message
+    );
 }
 
 #[test]
