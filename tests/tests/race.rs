@@ -1,7 +1,9 @@
 //! Several OS processes, each with its own host and store connection, drain
 //! one list at once: every task is claimed exactly once, all end done, and
-//! nobody sees a `storage` error. On the suite's backend (an SQLite file,
-//! or a PostgreSQL database with `TASKLISTS_TEST_STORE=postgres`).
+//! nobody sees a `storage` error; with mixed priorities, the claims come
+//! highest priority first, then by position. On the suite's backend (an
+//! SQLite file, or a PostgreSQL database with
+//! `TASKLISTS_TEST_STORE=postgres`).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::{BufRead, BufReader, Write};
@@ -25,17 +27,29 @@ fn percentile(sorted: &[u64], p: f64) -> u64 {
 
 #[test]
 fn eight_processes_racing_on_400_tasks_claim_each_exactly_once() {
-    race(8, 400);
+    race(8, 400, false);
 }
 
 #[test]
 fn sixteen_processes_racing_on_1500_tasks_claim_each_exactly_once() {
-    race(16, 1500);
+    race(16, 1500, false);
 }
 
-/// Spawns `processes` workers on one list of `tasks` tasks and checks the
-/// outcome from the workers' reports, the tasks and the audit log.
-fn race(processes: usize, tasks: usize) {
+#[test]
+fn sixteen_processes_racing_on_mixed_priorities_claim_highest_first() {
+    race(16, 600, true);
+}
+
+/// The priority of task `i` of a mixed race: low, medium, high in turn,
+/// so that position order and priority order disagree everywhere.
+fn mixed_priority(i: usize) -> &'static str {
+    ["low", "medium", "high"][i % 3]
+}
+
+/// Spawns `processes` workers on one list of `tasks` tasks (with mixed
+/// priorities if `mixed`) and checks the outcome from the workers'
+/// reports, the tasks and the audit log.
+fn race(processes: usize, tasks: usize, mixed: bool) {
     let store = FreshStore::new();
     // This host also compiles the component into the shared cache, so the
     // workers only load it.
@@ -52,7 +66,13 @@ fn race(processes: usize, tasks: usize) {
     for chunk in (0..tasks).collect::<Vec<_>>().chunks(500) {
         let batch: Vec<Value> = chunk
             .iter()
-            .map(|i| json!({"title": format!("task {i:04}")}))
+            .map(|&i| {
+                let mut t = json!({"title": format!("task {i:04}")});
+                if mixed {
+                    t["priority"] = json!(mixed_priority(i));
+                }
+                t
+            })
             .collect();
         let added = host
             .call(
@@ -208,7 +228,7 @@ fn race(processes: usize, tasks: usize) {
         assert!(t.get("claimed_by_agent_id").is_none());
     }
     // The audit log agrees: one claim per task.
-    let mut claimed_events = 0;
+    let mut claimed_events: Vec<Value> = Vec::new();
     let mut cursor: Option<String> = None;
     loop {
         let mut p = json!({"list_id": list, "kinds": "claimed", "limit": 200});
@@ -219,11 +239,77 @@ fn race(processes: usize, tasks: usize) {
             .call("task_audit", "get", &p.to_string(), &planner)
             .unwrap()
             .data;
-        claimed_events += d["events"].as_array().unwrap().len();
+        claimed_events.extend(d["events"].as_array().unwrap().iter().cloned());
         match d["next_cursor"].as_str() {
             Some(c) => cursor = Some(c.to_string()),
             None => break,
         }
     }
-    assert_eq!(claimed_events, tasks);
+    assert_eq!(claimed_events.len(), tasks);
+    if mixed {
+        let mut tasks_now: Vec<Value> = Vec::new();
+        let mut cursor: Option<String> = None;
+        loop {
+            let mut p = json!({"list_id": list, "limit": 500});
+            if let Some(c) = &cursor {
+                p["cursor"] = json!(c);
+            }
+            let d = host
+                .call("task_lists", "get", &p.to_string(), &planner)
+                .unwrap()
+                .data;
+            tasks_now.extend(d["tasks"].as_array().unwrap().iter().cloned());
+            match d["next_cursor"].as_str() {
+                Some(c) => cursor = Some(c.to_string()),
+                None => break,
+            }
+        }
+        assert_eq!(tasks_now.len(), tasks);
+        claims_follow_priority_then_position(&tasks_now, claimed_events);
+    }
+}
+
+/// The claims in the order the store made them (the audit log, newest
+/// first, read backwards) never hand out a task while one of higher
+/// priority, or of the same priority and a lower position, was still
+/// unclaimed: every task was ready from the start and none came back, so
+/// the claims run in (priority, position) order exactly.
+fn claims_follow_priority_then_position(tasks: &[Value], mut newest_first: Vec<Value>) {
+    newest_first.reverse();
+    let rank = |p: Option<&str>| match p {
+        Some("high") => 0,
+        None | Some("medium") => 1,
+        Some("low") => 2,
+        Some(other) => panic!("unknown priority {other}"),
+    };
+    let key: HashMap<String, (i64, i64)> = tasks
+        .iter()
+        .map(|t| {
+            (
+                t["id"].as_str().unwrap().to_string(),
+                (
+                    rank(t["priority"].as_str()),
+                    t["position"].as_i64().unwrap(),
+                ),
+            )
+        })
+        .collect();
+    let order: Vec<(i64, i64)> = newest_first
+        .iter()
+        .map(|e| key[e["task_id"].as_str().unwrap()])
+        .collect();
+    let by_rank = |r: i64| order.iter().filter(|k| k.0 == r).count();
+    assert!(
+        by_rank(0) > 0 && by_rank(1) > 0 && by_rank(2) > 0,
+        "every priority was raced for"
+    );
+    for (i, pair) in order.windows(2).enumerate() {
+        assert!(
+            pair[0] < pair[1],
+            "claim {} handed out (rank, position) {:?} after {:?}",
+            i + 1,
+            pair[1],
+            pair[0]
+        );
+    }
 }
