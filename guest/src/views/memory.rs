@@ -67,7 +67,14 @@ fn compose(agent: &str, claims: &Claims) -> String {
             task.claim_expires_at.map(format_ms).unwrap_or_default(),
         ));
         if let Some(notes) = task.notes.as_deref().filter(|n| !n.trim().is_empty()) {
-            out.push_str(&format!("  notes: {}\n", notes_text(notes)));
+            out.push_str(&format!("  notes: {}\n", one_line("notes", notes)));
+        }
+        if let Some(check) = task.verification.as_deref() {
+            // The rule it brings: done needs what the check showed.
+            out.push_str(&format!(
+                "  verification (done needs verification_result): {}\n",
+                one_line("verification", check)
+            ));
         }
     }
     if *total > held.len() {
@@ -79,10 +86,11 @@ fn compose(agent: &str, claims: &Claims) -> String {
     out
 }
 
-/// Notes on one line: line breaks as ` / `, other controls escaped, cut
-/// at [`NOTES_MAX`] characters with a marker saying how long they are.
-fn notes_text(notes: &str) -> String {
-    let joined = notes
+/// A text (`what`: notes, verification) on one line: line breaks as
+/// ` / `, other controls escaped, cut at [`NOTES_MAX`] characters with a
+/// marker saying how long it is.
+fn one_line(what: &str, text: &str) -> String {
+    let joined = text
         .lines()
         .map(str::trim_end)
         .filter(|l| !l.trim().is_empty())
@@ -94,7 +102,7 @@ fn notes_text(notes: &str) -> String {
     }
     let cut: String = joined.chars().take(NOTES_MAX).collect();
     format!(
-        "{}… [notes cut: {n} characters in all; claim_next returns them whole]",
+        "{}… [{what} cut: {n} characters in all; claim_next returns them whole]",
         printable(&cut)
     )
 }

@@ -73,3 +73,27 @@ fn at_most_twenty_claims() {
         "{text}"
     );
 }
+
+/// A held task's verification comes back with the rule it brings, on one
+/// clean line.
+#[test]
+fn a_verification_comes_back_with_its_rule() {
+    let mut f = Fixture::new();
+    let l = f.list("planner", "Parser", json!({}));
+    let ids = f.tasks("planner", &l, &["Write the parser"]);
+    f.update(
+        "planner",
+        &ids[0],
+        json!({"verification": format!("cargo test\n{NASTY}")}),
+    );
+    f.claim("me", &l);
+    let text = memory(&f, Some("me"));
+    let line = text
+        .lines()
+        .find(|l| l.contains("verification"))
+        .expect("a verification line");
+    assert!(
+        line.starts_with("  verification (done needs verification_result): cargo test / "),
+        "{line}"
+    );
+}
