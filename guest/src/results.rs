@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
 use crate::clock::format_ms;
-use crate::model::{ListRow, Priority, Status, TaskForm, TaskRow, Visibility};
+use crate::model::{Approval, ListRow, Priority, Status, TaskForm, TaskRow, Visibility};
 use crate::text_budget::{self, Cut};
 
 /// The contract's task object: whole (create, update, claims) or as a row
@@ -81,6 +81,10 @@ pub struct TaskJson {
     /// Soft-deletion time.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deleted_at: Option<String>,
+    /// Added to an approved list: not handed out until a person approves
+    /// it (left out when false).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub awaits_approval: bool,
 }
 
 impl TaskJson {
@@ -117,6 +121,7 @@ impl TaskJson {
             started_at: history(row.started_at),
             completed_at: history(row.completed_at),
             deleted_at: time(row.deleted_at),
+            awaits_approval: row.awaits_approval,
         };
         let mut texts: Vec<&mut String> = task.texts_mut().1.into_iter().flatten().collect();
         text_budget::fit(&mut texts, text_budget::TASK_TEXT_BYTES, Cut::OverBound);
@@ -166,6 +171,74 @@ pub struct ListJson {
     /// Soft-deletion time.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deleted_at: Option<String>,
+    /// Where its plan stands; only for a list created with
+    /// `requires_approval`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub approval: Option<ApprovalJson>,
+}
+
+/// A plan's approval as the agents read it: the state, the person's
+/// note (approved) or reason (rejected), who decided and when.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApprovalJson {
+    /// `pending`, `approved` or `rejected`.
+    pub state: Approval,
+    /// Why the person rejected the plan (when rejected).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The person's note (when approved with one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// The person who decided last.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<String>,
+    /// When (RFC 3339).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
+    /// What changed since the approval (`task_lists get` of an approved
+    /// list, when anything did).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changes: Option<ChangeCounts>,
+}
+
+/// How many tasks of an approved plan were added (they await their own
+/// approval), removed and retitled since the person approved it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ChangeCounts {
+    /// Added since (each awaits approval).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub added: i64,
+    /// Deleted since.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub removed: i64,
+    /// Retitled since.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub retitled: i64,
+}
+
+fn is_zero(n: &i64) -> bool {
+    *n == 0
+}
+
+impl ApprovalJson {
+    /// The approval of `list`, if it needs one.
+    pub fn of(list: &ListRow) -> Option<ApprovalJson> {
+        let state = list.approval?;
+        let (reason, note) = match state {
+            Approval::Rejected => (list.approval_note.clone(), None),
+            Approval::Approved => (None, list.approval_note.clone()),
+            Approval::Pending => (None, None),
+        };
+        Some(ApprovalJson {
+            state,
+            reason,
+            note,
+            by: list.approval_by.clone(),
+            at: list.approval_at.map(format_ms),
+            changes: None,
+        })
+    }
 }
 
 impl From<&ListRow> for ListJson {
@@ -181,6 +254,7 @@ impl From<&ListRow> for ListJson {
             created_at: format_ms(l.created_at),
             updated_at: format_ms(l.updated_at),
             deleted_at: l.deleted_at.map(format_ms),
+            approval: ApprovalJson::of(l),
         }
     }
 }

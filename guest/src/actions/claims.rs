@@ -18,10 +18,10 @@ use crate::contract::DEFAULT_LEASE_MS;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::IdKind;
 use crate::model::{
-    DEPS_OF_T, END_CLAIM, LIST_COLS, ListRow, Status, TASK_COLS, TaskForm, TaskRow, VISIBLE_TO,
-    aliased, deps_column,
+    Approval, DEPS_OF_T, END_CLAIM, LIST_COLS, ListRow, Status, TASK_COLS, TaskForm, TaskRow,
+    VISIBLE_TO, aliased, deps_column,
 };
-use crate::results::TaskJson;
+use crate::results::{ApprovalJson, TaskJson};
 use crate::store::Value;
 use crate::text::plural;
 
@@ -75,9 +75,23 @@ pub struct Waiting {
     /// Paused.
     #[serde(default)]
     pub blocked: i64,
+    /// Added to an approved plan: waiting for a person's approval.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub awaiting_approval: i64,
+    /// The list's plan is not approved (pending or rejected): nothing is
+    /// handed out until a person approves it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approval: Option<Box<ApprovalJson>>,
+    /// What unblocks the wait, when only a person can.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
     /// Reasons a newer guest may add (never set by this one).
     #[serde(flatten)]
     pub more: Map<String, Json>,
+}
+
+fn is_zero(n: &i64) -> bool {
+    *n == 0
 }
 
 /// `claim_next` with nothing ready → `{task: null, waiting}`.
@@ -158,7 +172,7 @@ fn claim_next(call: &mut Call) -> ToolResult<Done<ClaimNext>> {
     let list = access::usable(call, ListRow::from_row(row), false)?;
     let picked = &row[list_width..];
     if picked.first().is_none_or(|id| id.as_str().is_none()) {
-        return nothing_ready(call, &list.id, &agent);
+        return nothing_ready(call, &list, &agent);
     }
     let mut task = TaskRow::from_row(picked);
     let deps = deps_column(picked.get(TASK_COLS.split(',').count()));
@@ -216,7 +230,9 @@ static PICK: LazyLock<String> = LazyLock::new(pick_query);
 /// its dependencies. The task is the caller's held claim if any (found
 /// through the claimer index; a caller holds at most one per list), else
 /// the first ready task by priority, then position (the index of open
-/// tasks, migration 0005, is in that order).
+/// tasks, migration 0005, is in that order), none while the list's plan
+/// is not approved and never one that awaits a person's approval (the
+/// gate rides in this query: no statement more on the hot path).
 pub(crate) fn pick_query() -> String {
     // The redundant `status IN (…)` term lets SQLite use the partial index
     // of open tasks (migration 0002) instead of walking closed ones.
@@ -228,6 +244,7 @@ pub(crate) fn pick_query() -> String {
           AND c.status IN ('todo', 'in_progress') \
           AND (c.status = 'todo' OR (c.status = 'in_progress' AND c.claim_expires_at <= ?3)) \
           AND (c.assigned_to_agent_id IS NULL OR c.assigned_to_agent_id = ?2) \
+          AND c.awaits_approval = 0 AND (l.approval IS NULL OR l.approval = 'approved') \
           AND NOT EXISTS (SELECT 1 FROM task_deps d JOIN tasks u ON u.id = d.depends_on_id \
               WHERE d.task_id = c.id AND u.deleted_at IS NULL AND u.status NOT IN ('done', 'canceled')) \
           ORDER BY c.priority, c.position LIMIT 1)) \
@@ -267,24 +284,29 @@ fn handed_out(done: ToolResult<Done<Claimed>>) -> ToolResult<Done<ClaimNext>> {
 /// Why no task could be handed out, as counts: one aggregate query, so
 /// the answer costs the same memory for a list of any length. Each open
 /// task counts once, for the first reason that applies: paused, claimed
-/// by another agent, assigned to another agent, waiting on dependencies.
-fn nothing_ready(call: &Call, list_id: &str, agent: &str) -> ToolResult<Done<ClaimNext>> {
+/// by another agent, waiting for a person's approval, assigned to another
+/// agent, waiting on dependencies. A plan that is not approved holds
+/// every task back: `approval` says where it stands, `hint` who can
+/// unblock it.
+fn nothing_ready(call: &Call, list: &ListRow, agent: &str) -> ToolResult<Done<ClaimNext>> {
     // A lease without an end (not written by this component) holds nothing.
     let held = "(t.status = 'in_progress' AND COALESCE(t.claim_expires_at, 0) > ?)";
     let other = "(t.assigned_to_agent_id IS NOT NULL AND t.assigned_to_agent_id <> ?)";
+    let free = format!("t.status <> 'blocked' AND NOT {held} AND t.awaits_approval = 0");
     let rows = call.rows(
         &format!(
             "SELECT \
              COALESCE(SUM(CASE WHEN t.status = 'blocked' THEN 1 ELSE 0 END), 0), \
              COALESCE(SUM(CASE WHEN t.status <> 'blocked' AND {held} THEN 1 ELSE 0 END), 0), \
-             COALESCE(SUM(CASE WHEN t.status <> 'blocked' AND NOT {held} AND {other} THEN 1 ELSE 0 END), 0), \
-             COALESCE(SUM(CASE WHEN t.status <> 'blocked' AND NOT {held} AND NOT {other} AND EXISTS \
+             COALESCE(SUM(CASE WHEN {free} AND {other} THEN 1 ELSE 0 END), 0), \
+             COALESCE(SUM(CASE WHEN {free} AND NOT {other} AND EXISTS \
                  (SELECT 1 FROM task_deps d JOIN tasks u ON u.id = d.depends_on_id WHERE d.task_id = t.id \
-                  AND u.deleted_at IS NULL AND u.status NOT IN ('done', 'canceled')) THEN 1 ELSE 0 END), 0) \
+                  AND u.deleted_at IS NULL AND u.status NOT IN ('done', 'canceled')) THEN 1 ELSE 0 END), 0), \
+             COALESCE(SUM(CASE WHEN t.status <> 'blocked' AND NOT {held} AND t.awaits_approval = 1 THEN 1 ELSE 0 END), 0) \
              FROM tasks t WHERE t.list_id = ? AND t.deleted_at IS NULL AND t.status IN ('todo', 'in_progress', 'blocked')"
         ),
-        // held; held, other; held, other; the list.
-        crate::params![call.now, call.now, agent, call.now, agent, list_id],
+        // held; free (held), other; free (held), other; held; the list.
+        crate::params![call.now, call.now, agent, call.now, agent, call.now, list.id.as_str()],
     )?;
     let count = |i: usize| {
         rows.first()
@@ -292,16 +314,12 @@ fn nothing_ready(call: &Call, list_id: &str, agent: &str) -> ToolResult<Done<Cla
             .and_then(Value::as_i64)
             .unwrap_or(0)
     };
-    let (blocked, by_others, assigned_others, on_deps) = (count(0), count(1), count(2), count(3));
-    let waiting = Waiting {
-        claimed_by_others: by_others,
-        waiting_on_dependencies: on_deps,
-        assigned_to_others: assigned_others,
-        blocked,
-        more: Default::default(),
-    };
+    let (blocked, by_others, assigned_others, on_deps, awaiting) =
+        (count(0), count(1), count(2), count(3), count(4));
+    let approval = ApprovalJson::of(list).filter(|a| a.state != Approval::Approved);
     let reasons: Vec<String> = [
         (by_others, "claimed by others"),
+        (awaiting, "awaiting a person's approval"),
         (on_deps, "waiting on dependencies"),
         (assigned_others, "assigned to others"),
         (blocked, "blocked"),
@@ -310,15 +328,52 @@ fn nothing_ready(call: &Call, list_id: &str, agent: &str) -> ToolResult<Done<Cla
     .filter(|(n, _)| *n > 0)
     .map(|(n, why)| format!("{n} {why}"))
     .collect();
-    let summary = if reasons.is_empty() {
-        format!("no task to claim in {list_id}: nothing left to do")
-    } else {
-        format!("no task to claim in {list_id}: {}", reasons.join(", "))
+    let hint = (approval.is_some() || awaiting > 0).then(|| approve_hint(&list.id));
+    let mut summary = match &approval {
+        Some(a) if a.state == Approval::Rejected => format!(
+            "no task to claim in {}: a person rejected its plan{}",
+            list.id,
+            a.reason
+                .as_deref()
+                .map(|r| format!(" ({})", quoted(r)))
+                .unwrap_or_default()
+        ),
+        Some(_) => format!(
+            "no task to claim in {}: its plan awaits a person's approval",
+            list.id
+        ),
+        None if reasons.is_empty() => {
+            format!("no task to claim in {}: nothing left to do", list.id)
+        }
+        None => format!("no task to claim in {}: {}", list.id, reasons.join(", ")),
+    };
+    if let Some(hint) = &hint {
+        summary.push_str("; ");
+        summary.push_str(hint);
+    }
+    let waiting = Waiting {
+        claimed_by_others: by_others,
+        waiting_on_dependencies: on_deps,
+        assigned_to_others: assigned_others,
+        blocked,
+        awaiting_approval: awaiting,
+        approval: approval.map(Box::new),
+        hint,
+        more: Default::default(),
     };
     Ok(Done {
         summary,
         result: ClaimNext::Nothing(NothingToClaim { task: (), waiting }),
     })
+}
+
+/// What an agent waiting on a plan is told: only a person approves, and
+/// where.
+fn approve_hint(list_id: &str) -> String {
+    format!(
+        "only a person can approve (Pi: /task-approve {list_id}; shell: tasklists approve {list_id}); \
+         meanwhile revise the plan or work elsewhere, then call claim_next again"
+    )
 }
 
 /// `task_claims refresh`, as one type: its spec, its result, its handler.

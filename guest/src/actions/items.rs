@@ -19,7 +19,7 @@ use super::summary::{id_sample, quoted};
 use crate::contract::Params;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::IdKind;
-use crate::model::{END_CLAIM, Priority, Status, TaskForm, TaskRow};
+use crate::model::{Approval, END_CLAIM, ListRow, Priority, Status, TaskForm, TaskRow};
 use crate::results::TaskJson;
 use crate::text::plural;
 use crate::text::quote;
@@ -118,8 +118,12 @@ impl NewTask {
 }
 
 /// Inserts tasks at consecutive positions from `at`, with their
-/// dependencies and a `created` event each; returns them as stored.
-fn insert(call: &Call, list_id: &str, at: i64, tasks: &[NewTask]) -> ToolResult<Vec<TaskRow>> {
+/// dependencies and a `created` event each; returns them as stored. A
+/// task added to an approved plan waits for a person's approval (one
+/// added while the plan is pending or rejected waits with the plan).
+fn insert(call: &Call, list: &ListRow, at: i64, tasks: &[NewTask]) -> ToolResult<Vec<TaskRow>> {
+    let list_id = list.id.as_str();
+    let awaits_approval = list.approval == Some(Approval::Approved);
     let mut out = Vec::with_capacity(tasks.len());
     for (i, t) in tasks.iter().enumerate() {
         let row = TaskRow {
@@ -144,12 +148,12 @@ fn insert(call: &Call, list_id: &str, at: i64, tasks: &[NewTask]) -> ToolResult<
             priority: t.priority,
             verification: t.verification.clone(),
             verification_result: None,
-            awaits_approval: false,
+            awaits_approval,
             approved_title: None,
         };
         call.exec(
             "INSERT INTO tasks (id, list_id, position, title, description, notes, status, assigned_to_agent_id, \
-             created_at, updated_at, priority, verification) VALUES (?, ?, ?, ?, ?, ?, 'todo', ?, ?, ?, ?, ?)",
+             created_at, updated_at, priority, verification, awaits_approval) VALUES (?, ?, ?, ?, ?, ?, 'todo', ?, ?, ?, ?, ?, ?)",
             crate::params![
                 row.id.as_str(),
                 list_id,
@@ -161,15 +165,15 @@ fn insert(call: &Call, list_id: &str, at: i64, tasks: &[NewTask]) -> ToolResult<
                 call.now,
                 call.now,
                 row.priority.rank(),
-                row.verification.clone()
+                row.verification.clone(),
+                i64::from(awaits_approval)
             ],
         )?;
-        call.event(
-            "created",
-            Some(list_id),
-            Some(&row.id),
-            json!({"title": row.title, "position": row.position}),
-        )?;
+        let mut data = json!({"title": row.title, "position": row.position});
+        if awaits_approval {
+            data["awaits_approval"] = json!(true);
+        }
+        call.event("created", Some(list_id), Some(&row.id), data)?;
         out.push(row);
     }
     // Dependencies go in once every task of the batch exists: an item may
@@ -231,7 +235,7 @@ fn create(call: &mut Call) -> ToolResult<Done<TaskResult>> {
     let wanted = call.params.strs("depends_on").unwrap_or_default();
     task.depends_on = deps::check_existing(call, &list.id, None, &wanted)?;
     let at = positions::make_room(call, &list, call.params.int("position"), 1)?;
-    let row = insert(call, &list.id, at, std::slice::from_ref(&task))?.remove(0);
+    let row = insert(call, &list, at, std::slice::from_ref(&task))?.remove(0);
     let summary = format!(
         "created task {} {} at #{} in {}",
         row.id,
@@ -393,7 +397,7 @@ fn add_many(call: &mut Call) -> ToolResult<Done<TasksResult>> {
     }
 
     let at = positions::make_room(call, &list, call.params.int("position"), tasks.len() as i64)?;
-    let rows = insert(call, &list.id, at, &tasks)?;
+    let rows = insert(call, &list, at, &tasks)?;
     let mut data = TasksResult {
         tasks: rows
             .iter()

@@ -18,7 +18,7 @@ use crate::contract::DEFAULT_PAGE;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::IdKind;
 use crate::model::{
-    Counts, END_CLAIM, LIST_COLS, ListRow, TASK_COLS, TaskRow, VISIBLE_TO, Visibility,
+    Approval, Counts, END_CLAIM, LIST_COLS, ListRow, TASK_COLS, TaskRow, VISIBLE_TO, Visibility,
 };
 use crate::results::ListJson;
 use crate::store::Value;
@@ -106,6 +106,12 @@ impl Action for CreateList {
                 false,
                 "return the existing list if any",
             ),
+            param(
+                "requires_approval",
+                Ty::Bool,
+                false,
+                "nothing is claimable until a person approves",
+            ),
         ],
         access: Access::None,
         writes: true,
@@ -118,7 +124,10 @@ impl Action for CreateList {
 
 /// `create`: a new list, or with `get_or_create` the visible one with the same
 /// scope, name and visibility (a private one only if it is the caller's
-/// own). Atomic under races because writes hold the write lock.
+/// own). Atomic under races because writes hold the write lock. With
+/// `requires_approval` a new list's plan waits for a person (`pending`);
+/// a list `get_or_create` finds is returned as it is (its approval, if
+/// any, is the person's to change, never a tool's).
 fn create(call: &mut Call) -> ToolResult<Done<ListCreated>> {
     let agent = call.agent()?.to_string();
     let p = &call.params;
@@ -186,14 +195,15 @@ fn create(call: &mut Call) -> ToolResult<Done<ListCreated>> {
         updated_at: call.now,
         deleted_at: None,
         counts: Counts::default(),
-        approval: None,
+        approval: (call.params.bool("requires_approval") == Some(true))
+            .then_some(Approval::Pending),
         approval_note: None,
         approval_by: None,
         approval_at: None,
     };
     call.exec(
         "INSERT INTO lists (id, name, name_fold, scope_type, scope_key, visibility, owner_agent_id, \
-         created_by_agent_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+         created_by_agent_id, created_at, updated_at, approval) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         crate::params![
             list.id.as_str(),
             list.name.as_str(),
@@ -204,20 +214,25 @@ fn create(call: &mut Call) -> ToolResult<Done<ListCreated>> {
             list.owner_agent_id.clone(),
             list.created_by_agent_id.as_str(),
             list.created_at,
-            list.updated_at
+            list.updated_at,
+            list.approval.map(Approval::as_str)
         ],
     )?;
-    call.event(
-        "created",
-        Some(&list.id),
-        None,
-        json!({"name": list.name, "visibility": list.visibility}),
-    )?;
+    let mut data = json!({"name": list.name, "visibility": list.visibility});
+    if list.approval.is_some() {
+        data["requires_approval"] = json!(true);
+    }
+    call.event("created", Some(&list.id), None, data)?;
     let summary = format!(
-        "created list {} {} ({})",
+        "created list {} {} ({}{})",
         list.id,
         quoted(&list.name),
-        list.visibility
+        list.visibility,
+        if list.approval.is_some() {
+            "; nothing is claimable until a person approves it"
+        } else {
+            ""
+        }
     );
     Ok(Done {
         summary,

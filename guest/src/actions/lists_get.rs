@@ -10,6 +10,7 @@ use crate::contract::{
 use serde::{Deserialize, Serialize};
 
 use super::access;
+use super::approval;
 use super::call::Call;
 use super::deps;
 use super::page::Page;
@@ -155,8 +156,12 @@ fn get(call: &mut Call) -> ToolResult<Done<ListDetail>> {
     let include_deleted = call.params.bool("include_deleted") == Some(true);
     let list = access::list_param(call, include_deleted)?;
     let counts = list.counts;
+    let mut json = ListJson::from(&list);
+    if let Some(approval) = json.approval.as_mut() {
+        approval.changes = approval::count_changes(call, &list)?;
+    }
     let mut detail = ListDetail {
-        list: ListJson::from(&list),
+        list: json,
         counts: Some(counts),
         tasks: None,
         next_cursor: None,
@@ -183,6 +188,10 @@ fn get(call: &mut Call) -> ToolResult<Done<ListDetail>> {
             None => String::new(),
         }
     );
+    let summary = match detail.list.approval.as_ref().and_then(approval::phrase) {
+        Some(phrase) => format!("{summary}; {phrase}"),
+        None => summary,
+    };
     Ok(Done {
         summary,
         result: detail,

@@ -7,6 +7,8 @@
 pub(crate) mod access;
 mod action;
 pub mod approval;
+#[cfg(test)]
+mod approval_tests;
 pub mod audit;
 mod bypass;
 mod call;

@@ -27,6 +27,8 @@ pub const EVENT_KINDS: &[&str] = &[
     "reordered",
     "deleted",
     "private_bypass",
+    "approved",
+    "rejected",
 ];
 
 /// Page size of find and audit get when `limit` is not given.

@@ -26,9 +26,12 @@ pub(crate) fn events(page: AuditPage) -> Option<Vec<Line>> {
             let kind = fmt::opt(&e.kind).unwrap_or("?");
             // Bypasses and expiries are what an audit is read for.
             let kind_style = match kind {
-                "private_bypass" | "expired" => Style::Warning,
+                "private_bypass" | "expired" | "rejected" => Style::Warning,
+                "approved" => Style::Success,
                 _ => Style::Text,
             };
+            // A person's action names the person, marked as one.
+            let by_person = str_of(&e.data, "by") == Some("person");
             let target = fmt::opt(&e.task_id)
                 .or_else(|| fmt::opt(&e.list_id))
                 .map(fmt::short_id);
@@ -38,6 +41,9 @@ pub(crate) fn events(page: AuditPage) -> Option<Vec<Line>> {
                     Style::Muted,
                 ),
                 match fmt::opt(&e.agent_id) {
+                    Some(a) if by_person => {
+                        cell(format!("{} (person)", fmt::truncate(a, 24)), Style::Accent)
+                    }
                     Some(a) => cell(fmt::truncate(a, 24), Style::Text),
                     None => cell("—", Style::Muted),
                 },
@@ -103,6 +109,24 @@ fn event_data(kind: &str, data: &Value) -> Vec<Span> {
                 );
             }
         }
+        "approved" => {
+            if let Some(title) = str_of(data, "title") {
+                l.push(format!("\"{}\"", fmt::truncate(title, 40)), Style::Text);
+            } else {
+                let tasks = fmt::int(data, "tasks").unwrap_or(0);
+                l.push(
+                    format!("plan of {tasks} task{}", if tasks == 1 { "" } else { "s" }),
+                    Style::Text,
+                );
+            }
+            if let Some(note) = str_of(data, "note") {
+                l.push(format!(" · \"{}\"", fmt::truncate(note, 40)), Style::Muted);
+            }
+        }
+        "rejected" => {
+            let reason = str_of(data, "reason").unwrap_or("?");
+            l.push(format!("\"{}\"", fmt::truncate(reason, 60)), Style::Warning);
+        }
         _ => {
             l.push(key_values(data), Style::Muted);
         }
@@ -111,11 +135,13 @@ fn event_data(kind: &str, data: &Value) -> Vec<Span> {
     l.finish()
 }
 
-/// `key=value key=value` for small objects; compact JSON otherwise.
+/// `key=value key=value` for small objects; compact JSON otherwise. A
+/// person's mark (`by`) is left out: the agent column shows it.
 fn key_values(data: &Value) -> String {
     match data.as_object() {
         Some(map) => map
             .iter()
+            .filter(|(k, v)| !(k.as_str() == "by" && v.as_str() == Some("person")))
             .map(|(k, v)| format!("{}={}", fmt::truncate(k, 20), fmt::compact_value(v, 30)))
             .collect::<Vec<_>>()
             .join(" "),
@@ -163,6 +189,31 @@ mod tests {
             "task_id": if task { json!(task_id(2)) } else { json!(null) },
             "data": data,
         })
+    }
+
+    #[test]
+    fn a_persons_decisions_read_as_the_persons() {
+        let data = json!({"events": [
+            event(3, "2026-11-30T12:20:00.000Z", json!("ana"), "rejected", false,
+                json!({"reason": "split step two first", "by": "person"})),
+            event(2, "2026-11-30T12:10:00.000Z", json!("ana"), "approved", true,
+                json!({"title": "late step", "by": "person"})),
+            event(1, "2026-11-30T12:00:00.000Z", json!("ana"), "approved", false,
+                json!({"tasks": 3, "note": "go", "by": "person"})),
+            event(0, "2026-11-30T11:50:00.000Z", json!("ana"), "updated", true,
+                json!({"fields": ["title"], "by": "person"})),
+        ], "next_cursor": null});
+        let out = render_result("task_audit", "get", &data);
+        assert_eq!(
+            to_plain(&out),
+            "2026-11-30 12:20  ana (person)  rejected  list_…3X5Z7B  \"split step two first\"\n\
+             2026-11-30 12:10  ana (person)  approved  task_…TASK02  \"late step\"\n\
+             2026-11-30 12:00  ana (person)  approved  list_…3X5Z7B  plan of 3 tasks · \"go\"\n\
+             2026-11-30 11:50  ana (person)  updated   task_…TASK02  fields=[\"title\"]"
+        );
+        assert_eq!(style_of(&out, "ana (person)"), Some(Style::Accent));
+        assert_eq!(style_of(&out, "rejected"), Some(Style::Warning));
+        assert_eq!(style_of(&out, "approved"), Some(Style::Success));
     }
 
     #[test]

@@ -7,6 +7,7 @@ use super::items::id_list;
 use super::{Line, LineBuf, Style, line, task};
 use crate::actions::claims;
 use crate::actions::claims::{ClaimJson, ClaimNext, Claimed, Released, Waiting};
+use crate::model::Approval;
 use crate::results::TaskJson;
 
 /// `lease until 12:15 (15m) · claim_…ZZZZZZ`: when the lease ends, and how
@@ -44,7 +45,14 @@ pub(crate) fn claimed_next(result: ClaimNext) -> Option<Vec<Line>> {
         ClaimNext::Claimed(claimed) => return Some(claimed_lines(&claimed)),
         ClaimNext::Nothing(nothing) => nothing.waiting,
     };
-    Some(vec![waiting_line(&waiting)])
+    let mut lines = vec![waiting_line(&waiting)];
+    if let Some(hint) = waiting.hint.as_deref().and_then(fmt::nonblank) {
+        lines.push(line(
+            format!("  {}", fmt::truncate(hint, 200)),
+            Style::Muted,
+        ));
+    }
+    Some(lines)
 }
 
 /// A claimed (or resumed) task: its name, lease and notes.
@@ -76,6 +84,7 @@ fn claimed_lines(claimed: &Claimed) -> Vec<Line> {
 fn waiting_line(waiting: &Waiting) -> Line {
     let known = [
         (waiting.claimed_by_others, "claimed by others"),
+        (waiting.awaiting_approval, "awaiting approval"),
         (waiting.waiting_on_dependencies, "waiting on dependencies"),
         (waiting.assigned_to_others, "assigned to others"),
         (waiting.blocked, "paused"),
@@ -92,12 +101,37 @@ fn waiting_line(waiting: &Waiting) -> Line {
             reasons.push(format!("{n} {}", fmt::truncate(&key.replace('_', " "), 30)));
         }
     }
-    if reasons.is_empty() {
+    // A plan that is not approved holds back every task, whatever each
+    // one waits for.
+    let plan = waiting.approval.as_ref().map(|a| match a.state {
+        Approval::Rejected => {
+            let by =
+                a.by.as_deref()
+                    .map(|b| format!(" by {}", fmt::truncate(b, 24)));
+            let reason = a
+                .reason
+                .as_deref()
+                .map(|r| format!(": \"{}\"", fmt::truncate(r, 80)));
+            format!(
+                "plan rejected{}{}",
+                by.unwrap_or_default(),
+                reason.unwrap_or_default()
+            )
+        }
+        _ => "plan awaits a person's approval".to_string(),
+    });
+    if reasons.is_empty() && plan.is_none() {
         return line("✓ list is finished: nothing left to claim", Style::Success);
     }
     let mut l = LineBuf::new();
-    l.push("nothing to claim: ", Style::Warning)
-        .push(reasons.join(" · "), Style::Muted);
+    l.push("nothing to claim: ", Style::Warning);
+    if let Some(plan) = plan {
+        l.push(plan, Style::Warning);
+        if !reasons.is_empty() {
+            l.push(" · ", Style::Muted);
+        }
+    }
+    l.push(reasons.join(" · "), Style::Muted);
     l.finish()
 }
 
@@ -204,6 +238,17 @@ mod tests {
             "nothing to claim: 2 claimed by others · 1 waiting on dependencies · 1 paused"
         );
         assert_eq!(style_of(&out, "nothing to claim"), Some(Style::Warning));
+        let gated = json!({"task": null, "waiting": {"claimed_by_others": 0, "waiting_on_dependencies": 0, "assigned_to_others": 0, "blocked": 0,
+            "approval": {"state": "rejected", "reason": "split it", "by": "ana"}, "hint": "only a person can approve"}});
+        let out = render_result("task_claims", "claim_next", &gated);
+        assert_eq!(
+            to_plain(&out),
+            "nothing to claim: plan rejected by ana: \"split it\"\n  only a person can approve"
+        );
+        let late = json!({"task": null, "waiting": {"claimed_by_others": 0, "waiting_on_dependencies": 0, "assigned_to_others": 0, "blocked": 0,
+            "awaiting_approval": 2}});
+        let out = render_result("task_claims", "claim_next", &late);
+        assert_eq!(to_plain(&out), "nothing to claim: 2 awaiting approval");
         let done = json!({"task": null, "waiting": {"claimed_by_others": 0, "waiting_on_dependencies": 0, "assigned_to_others": 0, "blocked": 0}});
         let out = render_result("task_claims", "claim_next", &done);
         assert_eq!(to_plain(&out), "✓ list is finished: nothing left to claim");

@@ -8,7 +8,7 @@ use super::{Line, LineBuf, Span, Style, line, task};
 use crate::actions::lists::{ListCreated, ListDeleted, ListsPage};
 use crate::actions::lists_get::ListDetail;
 use crate::actions::{lists, lists_get};
-use crate::model::Visibility;
+use crate::model::{Approval, Visibility};
 use crate::results::ListJson;
 
 /// Names longer than this are cut in tables.
@@ -41,6 +41,61 @@ fn whereabouts(list: &ListJson, l: &mut LineBuf) {
     }
 }
 
+/// Where the plan of a list that requires approval stands, in a few
+/// words: awaiting (warning), rejected with the reason (error), approved
+/// by whom (with the note and, in `get`, what changed since). None for a
+/// list that needs no approval.
+fn approval(list: &ListJson, reason_max: usize) -> Option<LineBuf> {
+    let a = list.approval.as_ref()?;
+    let by =
+        a.by.as_deref()
+            .and_then(fmt::nonblank)
+            .map(|b| format!(" by {}", fmt::truncate(b, 24)))
+            .unwrap_or_default();
+    let mut l = LineBuf::new();
+    match a.state {
+        Approval::Pending => {
+            l.push("awaiting approval", Style::Warning);
+        }
+        Approval::Rejected => {
+            l.push(format!("rejected{by}"), Style::Error);
+            if let Some(reason) = a.reason.as_deref().and_then(fmt::nonblank) {
+                l.push(
+                    format!(
+                        ": \"{}\"",
+                        fmt::truncate(&fmt::one_line(reason), reason_max)
+                    ),
+                    Style::Error,
+                );
+            }
+        }
+        Approval::Approved => {
+            l.push(format!("approved{by}"), Style::Success);
+            if let Some(note) = a.note.as_deref().and_then(fmt::nonblank) {
+                l.push(
+                    format!(" · \"{}\"", fmt::truncate(&fmt::one_line(note), reason_max)),
+                    Style::Muted,
+                );
+            }
+            if let Some(c) = a.changes {
+                let parts: Vec<String> = [
+                    (c.added, "added"),
+                    (c.removed, "removed"),
+                    (c.retitled, "retitled"),
+                ]
+                .iter()
+                .filter(|(n, _)| *n > 0)
+                .map(|(n, what)| format!("{n} {what}"))
+                .collect();
+                if !parts.is_empty() {
+                    l.push(format!(" · since: {}", parts.join(", ")), Style::Warning);
+                }
+            }
+        }
+    }
+    Some(l)
+}
+
 /// The list's name, or a placeholder for nameless data.
 fn name(list: &ListJson, max: usize) -> String {
     fmt::nonblank(&list.name)
@@ -66,6 +121,9 @@ pub(crate) fn created(result: ListCreated) -> Option<Vec<Line>> {
     let mut more = LineBuf::new();
     more.push("  ", Style::Text);
     whereabouts(list, &mut more);
+    if let Some(a) = approval(list, 60) {
+        more.push(" · ", Style::Muted).extend(&a.finish());
+    }
     let mut lines = vec![head.finish()];
     let more = more.finish();
     if !more.is_empty() {
@@ -91,6 +149,13 @@ pub(crate) fn found(page: ListsPage) -> Option<Vec<Line>> {
                     text: "  deleted".into(),
                     style: Style::Error,
                 });
+            }
+            if let Some(a) = approval(list, 30) {
+                tail.push(Span {
+                    text: "  ".into(),
+                    style: Style::Text,
+                });
+                tail.extend(a.finish());
             }
             t.row(vec![
                 cell(name(list, NAME_MAX), Style::Accent),
@@ -159,6 +224,11 @@ pub(crate) fn detail(detail: ListDetail) -> Option<Vec<Line>> {
     let sub = sub.finish();
     if !sub.is_empty() {
         lines.push(sub);
+    }
+    if let Some(a) = approval(list, 200) {
+        let mut l = LineBuf::new();
+        l.push("  plan ", Style::Muted).extend(&a.finish());
+        lines.push(l.finish());
     }
     match tasks {
         Some([]) => lines.push(line("  no tasks", Style::Muted)),
@@ -267,6 +337,56 @@ mod tests {
             "↺ existing list Sprint 12  list_…3X5Z7B\n  workspace:/work/main · private · owner @builder-1"
         );
         assert_eq!(style_of(&out, "private"), Some(Style::Warning));
+    }
+
+    #[test]
+    fn a_plans_approval_shows_where_it_stands() {
+        let mut pending = list_json();
+        pending["approval"] = json!({"state": "pending"});
+        let out = render_result(
+            "task_lists",
+            "create",
+            &json!({"list": pending, "created": true}),
+        );
+        assert!(
+            to_plain(&out).ends_with("shared · awaiting approval"),
+            "{}",
+            to_plain(&out)
+        );
+        assert_eq!(style_of(&out, "awaiting approval"), Some(Style::Warning));
+
+        let mut rejected = list_json();
+        rejected["approval"] = json!({"state": "rejected", "reason": "split step two", "by": "ana", "at": "2026-11-30T12:00:00.000Z"});
+        let out = render_result(
+            "task_lists",
+            "get",
+            &json!({"list": rejected, "counts": {"todo": 1, "in_progress": 0, "blocked": 0, "done": 0, "canceled": 0}, "tasks": []}),
+        );
+        assert!(
+            to_plain(&out).contains("\n  plan rejected by ana: \"split step two\""),
+            "{}",
+            to_plain(&out)
+        );
+        assert_eq!(style_of(&out, "rejected by ana"), Some(Style::Error));
+        let out = render_result(
+            "task_lists",
+            "find",
+            &json!({"lists": [{"approval": {"state": "rejected", "reason": "split step two", "by": "ana"}, "id": "list_1", "name": "P"}], "next_cursor": null}),
+        );
+        assert!(
+            to_plain(&out).ends_with("rejected by ana: \"split step two\""),
+            "{}",
+            to_plain(&out)
+        );
+
+        let mut approved = list_json();
+        approved["approval"] = json!({"state": "approved", "note": "go", "by": "ana", "changes": {"added": 2, "retitled": 1}});
+        let out = render_result("task_lists", "get", &json!({"list": approved}));
+        assert!(
+            to_plain(&out).ends_with("plan approved by ana · \"go\" · since: 2 added, 1 retitled"),
+            "{}",
+            to_plain(&out)
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use super::board::Group;
 use crate::clock::format_ms;
-use crate::model::{Counts, Status, TaskRow};
+use crate::model::{Approval, Counts, Status, TaskRow};
 use crate::render::{Line, LineBuf, Span, Style, fmt};
 
 /// A title is never cut below this many columns to make room for details:
@@ -16,9 +16,29 @@ const TITLE_MIN: usize = 12;
 const TITLE_WANTED: usize = 24;
 
 /// `todo N · run N · blocked N · done N`, exactly these four (the widget
-/// has no room for canceled work, which nobody watches).
-fn counters(c: &Counts) -> Vec<Span> {
-    fmt::counters(&Counts { canceled: 0, ..*c })
+/// has no room for canceled work, which nobody watches), then where the
+/// plan stands while it is not approved: nothing of it is handed out.
+fn counters(group: &Group) -> Vec<Span> {
+    let mut spans = fmt::counters(&Counts {
+        canceled: 0,
+        ..group.counts
+    });
+    let approval = match group.list.approval {
+        Some(Approval::Pending) => Some(("awaiting approval", Style::Warning)),
+        Some(Approval::Rejected) => Some(("rejected", Style::Error)),
+        Some(Approval::Approved) | None => None,
+    };
+    if let Some((text, style)) = approval {
+        spans.push(Span {
+            text: " · ".into(),
+            style: Style::Muted,
+        });
+        spans.push(Span {
+            text: text.into(),
+            style,
+        });
+    }
+    spans
 }
 
 /// The list's name as the header shows it (before any cut).
@@ -28,10 +48,7 @@ pub(crate) fn name(group: &Group) -> String {
 
 /// Columns the header's counters take.
 pub(crate) fn counters_width(group: &Group) -> usize {
-    counters(&group.counts)
-        .iter()
-        .map(|s| fmt::width(&s.text))
-        .sum()
+    counters(group).iter().map(|s| fmt::width(&s.text)).sum()
 }
 
 /// Names are cut to this width before counters are (when the frame is
@@ -52,7 +69,7 @@ pub(crate) fn header(group: &Group, column: Option<usize>, inner: usize) -> Line
     let mut l = LineBuf::new();
     l.push(name, Style::Accent)
         .push(" ".repeat(pad + 2), Style::Text)
-        .extend(&counters(&group.counts));
+        .extend(&counters(group));
     l.finish()
 }
 
@@ -78,7 +95,7 @@ pub(crate) fn header_counters(group: &Group, inner: usize) -> Line {
         ""
     };
     let mut l = LineBuf::new();
-    l.push(indent, Style::Text).extend(&counters(&group.counts));
+    l.push(indent, Style::Text).extend(&counters(group));
     l.finish()
 }
 

@@ -402,3 +402,24 @@ fn priorities_show_as_a_mark_before_the_title() {
         draw(&f, Some("me"), WidgetMode::Full, 60)
     );
 }
+
+/// A plan that waits for a person says so in its header, in the header's
+/// own budget of columns (the counters line up with the other lists').
+#[test]
+fn a_plan_awaiting_approval_says_so_in_its_header() {
+    let mut f = Fixture::new();
+    let l = f.list("planner", "Plan", json!({"requires_approval": true}));
+    f.tasks("planner", &l, &["step one"]);
+    let plain = f.list("planner", "Plain", json!({}));
+    f.tasks("planner", &plain, &["other"]);
+    let out = draw(&f, Some("me"), WidgetMode::Compact, 80);
+    let header = out
+        .lines()
+        .find(|l| l.contains("]Plan[/]"))
+        .unwrap_or_else(|| panic!("no header of Plan:\n{out}"));
+    assert!(header.contains("awaiting approval"), "{out}");
+    let other = out.lines().find(|l| l.contains("Plain")).unwrap();
+    assert!(!other.contains("approval"), "{out}");
+    // Narrow: still within the width (draw checks it), the mark kept or cut.
+    draw(&f, Some("me"), WidgetMode::Compact, 30);
+}
