@@ -52,6 +52,9 @@ test("list ids complete from the visible lists, widget actions from the componen
   };
   const shared = await make("Docs sprint", "shared");
   const hidden = await make("Seeder's own", "private");
+  const awaiting = JSON.parse(
+    (await host.call("task_lists", JSON.stringify({ action: "create", params: { name: "Plan to approve", scope_type: "workspace", requires_approval: true } }), ctx)).structured,
+  ).list.id;
   const expected = await host.complete("tasks", "", { agentId: "nobody-else", agentPinned: false, workspace: home.workspace });
   await host.close();
 
@@ -62,6 +65,8 @@ test("list ids complete from the visible lists, widget actions from the componen
     ["task-widget", ""],
     ["task-widget", "co"],
     ["task-audit", ""],
+    ["task-approve", ""],
+    ["task-reject", ""],
   ]);
   /**
    * @param {string} name
@@ -78,4 +83,10 @@ test("list ids complete from the visible lists, widget actions from the componen
   const actions = by("task-widget", "").items.map((/** @type {any} */ i) => i.value);
   for (const a of ["on", "off", "compact", "full", "refresh"]) assert.ok(actions.includes(a), `${a} in ${actions}`);
   assert.deepEqual(by("task-widget", "co").items.map((/** @type {any} */ i) => i.value), ["compact"]);
+  // Approval: only the lists awaiting it.
+  for (const name of ["task-approve", "task-reject"]) {
+    const values = by(name, "").items?.map((/** @type {any} */ i) => i.value) ?? [];
+    assert.ok(values.some((/** @type {string} */ v) => v.startsWith(awaiting)), `${name}: ${values}`);
+    assert.ok(!values.some((/** @type {string} */ v) => v.startsWith(shared)), `${name} offers only lists awaiting approval: ${values}`);
+  }
 });
