@@ -19,7 +19,9 @@ ALTER TABLE tasks ADD COLUMN approved_title TEXT;
 ALTER TABLE lists ADD COLUMN approval TEXT CHECK (approval IN ('pending', 'approved', 'rejected'));
 ALTER TABLE lists ADD COLUMN approval_note TEXT;
 ALTER TABLE lists ADD COLUMN approval_by TEXT;
-ALTER TABLE lists ADD COLUMN approval_at INTEGER;
+-- A time in ms: BIGINT, as every time column (PostgreSQL's INTEGER is
+-- 32 bits; SQLite reads BIGINT as INTEGER).
+ALTER TABLE lists ADD COLUMN approval_at BIGINT;
 -- claim_next now picks by priority, then position: the open tasks' index
 -- follows that order.
 DROP INDEX tasks_open_by_position;
