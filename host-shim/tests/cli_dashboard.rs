@@ -111,10 +111,10 @@ fn dashboard(db: &Path, extra: &[&str]) -> Pty {
 }
 
 #[test]
-fn a_person_steers_with_keys() {
+fn a_person_approves_a_plan_and_steers_it_with_keys() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("tasks.db");
-    let list_id = release_list(&db, json!({}));
+    let list_id = release_list(&db, json!({"requires_approval": true}));
     let mut term = dashboard(&db, &[]);
 
     // One list: it opens on its tasks, the first selected.
@@ -123,6 +123,14 @@ fn a_person_steers_with_keys() {
         selected(&screen).contains("Write the changelog"),
         "{screen}"
     );
+
+    // A: approve the plan, after a yes.
+    term.send("A");
+    term.wait_text("Approve list");
+    term.send("y");
+    until("the approval", || {
+        get(&db, &list_id)["list"]["approval"]["state"] == "approved"
+    });
 
     // j/k select; T moves the selected task first.
     term.send("j");
@@ -174,8 +182,8 @@ fn a_person_steers_with_keys() {
         t["status"] == "done" && t["outcome"] == "written"
     });
 
-    // Every change was Ann's: the move, the block, the priority, the new
-    // task and its closing.
+    // Every change was Ann's: the approval, the move, the block, the
+    // priority, the new task and its closing.
     let events = call(
         &db,
         "planner",
@@ -188,7 +196,7 @@ fn a_person_steers_with_keys() {
         .iter()
         .filter(|e| e["agent_id"] == "ann")
         .count();
-    assert!(mine >= 5, "{events}");
+    assert!(mine >= 6, "{events}");
 
     // q closes it, and the terminal is as it was.
     term.send("q");

@@ -331,3 +331,38 @@ fn done_takes_what_the_verification_showed() {
     assert_eq!(closed["verification"], "the CI run is green");
     assert_eq!(closed["verification_result"], "run 812 green");
 }
+
+#[test]
+fn a_person_approves_or_rejects_a_plan() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("tasks.db");
+    let (list_id, ids) = list(&db, json!({"requires_approval": true}), &["One", "Two"]);
+
+    // Pending: nothing would be handed out.
+    let next = ann_json(&db, &["next", &list_id]);
+    assert_eq!(next["task"], Value::Null, "{next}");
+
+    ann(&db, &["reject", &list_id, "--reason", "split step one"]);
+    let rejected = get(&db, &list_id);
+    assert_eq!(
+        rejected["list"]["approval"]["state"], "rejected",
+        "{rejected}"
+    );
+    assert_eq!(rejected["list"]["approval"]["reason"], "split step one");
+
+    ann(&db, &["approve", &list_id, "--note", "go"]);
+    let approved = get(&db, &list_id);
+    assert_eq!(
+        approved["list"]["approval"]["state"], "approved",
+        "{approved}"
+    );
+    let next = ann_json(&db, &["next", &list_id]);
+    assert_eq!(next["task"]["id"], ids[0].as_str(), "{next}");
+    let claimed = call(
+        &db,
+        "builder-1",
+        "task_claims",
+        json!({"action": "claim_next", "params": {"list_id": list_id}}),
+    );
+    assert_eq!(claimed["task"]["id"], ids[0].as_str(), "{claimed}");
+}
