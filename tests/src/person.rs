@@ -4,8 +4,8 @@
 
 use serde_json::Value;
 pub use tasklists_host::{
-    DashboardInput, DashboardScreen, DashboardView, KeyBinding, KeyInput, PersonReply,
-    PersonRequest,
+    CommandEffect, DashboardInput, DashboardScreen, DashboardView, KeyBinding, KeyInput,
+    PersonReply, PersonRequest,
 };
 
 use crate::{CallContext, TestDb, ToolError, plain};

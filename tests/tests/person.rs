@@ -339,3 +339,113 @@ fn a_read_only_dashboard_shows_no_write_keys() {
     assert!(d.text().contains("--person NAME"), "{}", d.text());
     assert_eq!(db.task(AGENT, &list, &ids[0])["status"], "todo");
 }
+
+#[test]
+fn a_person_approves_and_rejects_plans() {
+    let db = TestDb::new();
+    let plan = s(
+        &db.ok(
+            AGENT,
+            "task_lists",
+            "create",
+            json!({"name": "Plan", "requires_approval": true}),
+        ),
+        "/list/id",
+    );
+    let ids = db.add(&plan, &["Step one", "Step two"]);
+    // Rejected with the reason the agents read.
+    let nobody = person_ctx(AGENT, None);
+    expect(
+        &db.person_err(&nobody, "reject", &plan, json!({"reason": "too vague"})),
+        ErrorCode::AgentRequired,
+        &[],
+    );
+    expect(
+        &db.person_err(&alice(), "reject", &plan, json!(null)),
+        ErrorCode::InvalidParams,
+        &["reason"],
+    );
+    db.person_ok(&alice(), "reject", &plan, json!({"reason": "too vague"}));
+    by_alice(&db, &plan, "rejected");
+    let got = db.get(AGENT, &plan);
+    assert_eq!(got["list"]["approval"]["state"], "rejected", "{got}");
+    assert_eq!(got["list"]["approval"]["reason"], "too vague", "{got}");
+    // Approved through the slash command, by a tail of its id.
+    let out = db
+        .host()
+        .run_command(
+            "task-approve",
+            &format!("{} looks right", &plan[plan.len() - 6..]),
+            &alice(),
+            100,
+            false,
+        )
+        .expect("the command runs");
+    let CommandEffect::Show(shown) = out else {
+        panic!("{out:?}")
+    };
+    assert!(!shown.failed, "{}", plain(&shown.lines));
+    by_alice(&db, &plan, "approved");
+    let got = db.get(AGENT, &plan);
+    assert_eq!(got["list"]["approval"]["state"], "approved", "{got}");
+    assert_eq!(got["list"]["approval"]["note"], "looks right", "{got}");
+    assert_eq!(s(&db.claim("builder-1", &plan), "/task/id"), ids[0]);
+    // A task added since waits for its own approval, which the person gives.
+    let added = db.add(&plan, &["Step three"]);
+    let d = db.person_ok(&alice(), "approve", &added[0], json!(null));
+    assert!(d.to_string().contains(&added[0]), "{d}");
+    by_alice(&db, &plan, "approved");
+}
+
+#[test]
+fn the_dashboard_shows_plans_awaiting_approval_first_and_approves_them() {
+    let db = TestDb::new();
+    let plain_list = db.list(AGENT, "Plain");
+    db.add(&plain_list, &["Anything"]);
+    let plan = s(
+        &db.ok(
+            AGENT,
+            "task_lists",
+            "create",
+            json!({"name": "Plan", "requires_approval": true}),
+        ),
+        "/list/id",
+    );
+    db.add(&plan, &["Step one"]);
+    // Plain was updated last, yet the plan awaiting approval comes first.
+    db.add(&plain_list, &["More"]);
+    let mut d = Dash::open(&db, alice());
+    assert!(d.selected().contains("Plan"), "{}", d.text());
+    assert!(d.selected().contains("awaiting approval"), "{}", d.text());
+    d.keys(&["A"]);
+    assert!(
+        d.text().contains("Approve list \"Plan\"?  y/n"),
+        "{}",
+        d.text()
+    );
+    d.keys(&["y"]);
+    assert!(
+        d.text().contains("✓ approved list \"Plan\""),
+        "{}",
+        d.text()
+    );
+    by_alice(&db, &plan, "approved");
+    // A task added since: the list says so, and the task awaits approval.
+    let added = db.add(&plan, &["Step two"]);
+    d.input(DashboardInput::Refresh);
+    assert!(
+        d.text().contains("1 task awaiting approval"),
+        "{}",
+        d.text()
+    );
+    d.keys(&["enter", "j"]);
+    assert!(d.selected().contains("awaits approval"), "{}", d.text());
+    assert!(d.text().contains("since approval: 1 added"), "{}", d.text());
+    d.keys(&["A", "y"]);
+    by_alice(&db, &plan, "approved");
+    assert!(!d.selected().contains("awaits approval"), "{}", d.text());
+    assert_eq!(
+        s(&db.claim("builder-1", &plan), "/task/id").len(),
+        added[0].len()
+    );
+}
