@@ -395,6 +395,18 @@ fn a_person_approves_and_rejects_plans() {
     let d = db.person_ok(&alice(), "approve", &added[0], json!(null));
     assert!(d.to_string().contains(&added[0]), "{d}");
     by_alice(&db, &plan, "approved");
+    // A step the person adds is approved by adding it, audited as both.
+    let d = db.person_ok(&alice(), "add", &plan, json!({"title": "Step four"}));
+    let four = s(&d, "/task/id");
+    assert!(d["task"].get("awaits_approval").is_none(), "{d}");
+    let events = db.events(AGENT, &plan);
+    assert_eq!(kinds(&events[..2]), ["approved", "created"]);
+    for e in &events[..2] {
+        assert_eq!(e["task_id"], four.as_str(), "{e}");
+        assert_eq!(e["data"]["by"], "person", "{e}");
+    }
+    let got = db.task(AGENT, &plan, &four);
+    assert!(got.get("awaits_approval").is_none(), "{got}");
 }
 
 #[test]

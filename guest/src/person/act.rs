@@ -13,13 +13,13 @@ use crate::actions::items::{CreateTask, DeleteTasks};
 use crate::actions::items_update::UpdateTask;
 use crate::actions::lists::DeleteList;
 use crate::actions::reorder::ReorderTasks;
-use crate::actions::{Done, Request, invoke, invoke_fn};
+use crate::actions::{Action, Done, Request, invoke, invoke_fn};
 use crate::bindings::{CallContext, Confirmation, PersonRequest};
 use crate::clock::Clock;
 use crate::context::effective_agent;
 use crate::contract::{Access, ActionSpec, TASK_LISTS};
 use crate::error::{ErrorCode, ToolError, ToolResult};
-use crate::model::{Priority, Status, TaskRow};
+use crate::model::{Approval, Priority, Status, TaskRow};
 use crate::render::{Line, Render, Style, fmt, line, render_as};
 use crate::results::to_json;
 use crate::store::Store;
@@ -167,12 +167,7 @@ impl Act<'_> {
     fn tool<A: Render>(&self, params: Json, said: String) -> ToolResult<Outcome> {
         let text = params.to_string();
         let done = invoke::<A>(self.env.request(&text, self.person))?;
-        let data = to_json(&done.result);
-        Ok(Outcome::Done(Carried {
-            said,
-            lines: render_as::<A>(done.result),
-            data,
-        }))
+        Ok(shown::<A>(done, said))
     }
 
     fn approve(&self, target: &Target) -> ToolResult<Outcome> {
@@ -230,7 +225,26 @@ impl Act<'_> {
                 params[key] = json!(v);
             }
         }
-        self.tool::<CreateTask>(params, format!("added {}", quote(title)))
+        let said = format!("added {}", quote(title));
+        if list.approval != Some(Approval::Approved) {
+            return self.tool::<CreateTask>(params, said);
+        }
+        // A step the person adds to an approved plan is approved by adding
+        // it (in the same transaction, audited as both).
+        let text = params.to_string();
+        let done = invoke_fn(
+            self.env.request(&text, self.person),
+            CreateTask::SPEC,
+            |call| {
+                let mut done = CreateTask::run(call)?;
+                if done.result.task.awaits_approval {
+                    approval::approve(call, &list.id, Some(&done.result.task.id), None)?;
+                    done.result.task.awaits_approval = false;
+                }
+                Ok(done)
+            },
+        )?;
+        Ok(shown::<CreateTask>(done, said))
     }
 
     fn delete_task(&self, task: &TaskRow) -> ToolResult<Outcome> {
@@ -441,6 +455,17 @@ impl Act<'_> {
             }
         }
     }
+}
+
+/// A tool action's result as the person's outcome: the action's own
+/// rendering and data.
+fn shown<A: Render>(done: Done<A::Result>, said: String) -> Outcome {
+    let data = to_json(&done.result);
+    Outcome::Done(Carried {
+        said,
+        lines: render_as::<A>(done.result),
+        data,
+    })
 }
 
 /// The outcome of an approval or a rejection.
