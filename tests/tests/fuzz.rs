@@ -16,6 +16,10 @@
 //!   closed tasks, dependencies acyclic and within one list, one live
 //!   claim per agent and list) and its text is one safe summary line plus
 //!   the JSON data;
+//! - no tool call approves or rejects a plan, nor hands out a task of a
+//!   plan that is not approved or one awaiting approval, whatever its
+//!   params and even with a person named in its context (seeded: a plan
+//!   awaiting approval, and an approved one with a task added since);
 //! - the renderers (`render_result`, `render_call`, `render_reply`,
 //!   `render_error`) and the views (`widget`, `run_command`, `complete`)
 //!   never trap and never emit a raw control or invisible character,
@@ -294,7 +298,35 @@ fn run_case(seed: &Seed, steps: &[Step], stats: &RefCell<Stats>) -> Result<(), T
             }
         }
     }
-    Ok(())
+    nothing_handed_out(&db, seed)
+}
+
+/// After any calls, the plan awaiting approval still awaits it and hands
+/// out nothing, even to an agent whose context names a person (unless a
+/// call deleted it).
+fn nothing_handed_out(db: &TestDb, seed: &Seed) -> Result<(), TestCaseError> {
+    let ctx = CallContext {
+        person: Some("fuzz-person".into()),
+        ..CallContext::agent("fuzz-checker")
+    };
+    let params = json!({"list_id": seed.gated});
+    match db.call(&ctx, "task_claims", "claim_next", &params) {
+        Ok(out) => {
+            let state = &out.data["waiting"]["approval"]["state"];
+            if !out.data["task"].is_null() || state != "pending" {
+                return Err(fail(format!(
+                    "the plan awaiting approval answered claim_next with {}",
+                    clip(&out.data.to_string())
+                )));
+            }
+            Ok(())
+        }
+        Err(e) if e.code == ErrorCode::NotFound => Ok(()),
+        Err(e) => Err(fail(format!(
+            "claim_next on the plan awaiting approval: {}",
+            clip(&e.message)
+        ))),
+    }
 }
 
 /// Random and mutated tool calls on the seeded database: no trap, only
@@ -656,13 +688,41 @@ fn the_snapshot_and_invariants_see_what_they_must() {
         ),
         ("outcome", "UPDATE tasks SET outcome = ' ' WHERE id = ?3"),
         ("dependency on", "INSERT INTO task_deps VALUES (?1, ?1)"),
+        (
+            "approval changed by no person",
+            "UPDATE lists SET approval = 'approved', approval_by = 'owner' WHERE id = ?6",
+        ),
+        (
+            "approval changed by no person",
+            "UPDATE lists SET approval_note = 'sneaky' WHERE id = ?6",
+        ),
+        (
+            "approval event or a person's event",
+            "UPDATE events SET agent_id = 'owner' WHERE kind = 'approved' AND list_id = ?7",
+        ),
+        (
+            "not approved handed out",
+            "UPDATE tasks SET started_at = 1 WHERE id = ?4",
+        ),
+        (
+            "awaiting approval handed out",
+            "UPDATE tasks SET started_at = 1 WHERE id = ?5",
+        ),
+        (
+            "let go without its approval",
+            "UPDATE tasks SET awaits_approval = 0 WHERE id = ?5",
+        ),
     ];
     for (what, sql) in breakages {
         rw.execute_batch("SAVEPOINT s").unwrap();
         let sql = sql
             .replace("?1", &format!("'{}'", seed.tasks[3]))
             .replace("?2", &format!("'{}'", seed.tasks[0]))
-            .replace("?3", &format!("'{}'", seed.tasks[1]));
+            .replace("?3", &format!("'{}'", seed.tasks[1]))
+            .replace("?4", &format!("'{}'", seed.tasks[8]))
+            .replace("?5", &format!("'{}'", seed.tasks[11]))
+            .replace("?6", &format!("'{}'", seed.gated))
+            .replace("?7", &format!("'{}'", seed.lists[5]));
         assert_eq!(rw.execute(&sql, []).unwrap(), 1, "{sql}");
         // On the writing connection: the change is not committed.
         let broken = broken_invariant(&rw, now).unwrap_or_default();

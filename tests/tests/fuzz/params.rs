@@ -21,6 +21,9 @@ pub struct Caller {
     pub workspace: Option<String>,
     /// The thread the host passes.
     pub thread: Option<String>,
+    /// A person at the keyboard: tools must ignore it (only the person's
+    /// entry point acts as a person).
+    pub person: Option<String>,
 }
 
 impl Caller {
@@ -31,7 +34,7 @@ impl Caller {
             agent_pinned: self.pinned,
             workspace: self.workspace.clone(),
             thread: self.thread.clone(),
-            person: None,
+            person: self.person.clone(),
         }
     }
 }
@@ -74,12 +77,24 @@ fn caller() -> BoxedStrategy<Caller> {
         1 => select(&["/repo", ""][..]).prop_map(|s| Some(s.to_string())),
         1 => nasty_string().prop_map(Some),
     ];
-    (agent, prop::bool::weighted(0.15), place.clone(), place)
-        .prop_map(|(agent, pinned, workspace, thread)| Caller {
+    let person = prop_oneof![
+        3 => Just(None),
+        1 => select(&[OWNER, A, "ana"][..]).prop_map(|p| Some(p.to_string())),
+        1 => nasty_string().prop_map(Some),
+    ];
+    (
+        agent,
+        prop::bool::weighted(0.15),
+        place.clone(),
+        place,
+        person,
+    )
+        .prop_map(|(agent, pinned, workspace, thread, person)| Caller {
             agent,
             pinned,
             workspace,
             thread,
+            person,
         })
         .boxed()
 }
@@ -147,7 +162,9 @@ fn boolean() -> BoxedStrategy<Value> {
 
 /// Valid (or nearly) params of `tool action` on the seed.
 fn valid(seed: &Seed, tool: &str, action: &str) -> BoxedStrategy<Value> {
-    let lists = &seed.lists[..2];
+    // main, other and the two plans that require approval.
+    let picked: Vec<String> = [0, 1, 4, 5].map(|i| seed.lists[i].clone()).into();
+    let lists = &picked[..];
     let all_lists = &seed.lists;
     let tasks = &seed.tasks;
     let scope =
@@ -161,6 +178,7 @@ fn valid(seed: &Seed, tool: &str, action: &str) -> BoxedStrategy<Value> {
             opt("visibility", vis()),
             opt("owner_agent_id", agent()),
             opt("get_or_create", boolean()),
+            opt("requires_approval", boolean()),
         ],
         ("task_lists", "find") => vec![
             opt("scope_type", scope()),

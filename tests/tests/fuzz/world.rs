@@ -16,6 +16,10 @@ pub const OWNER: &str = "owner";
 pub const A: &str = "builder-1";
 /// Paused a task in the main list (it stays assigned to B).
 pub const B: &str = "builder-2";
+/// The one person who decides in the seed: no decision or person's
+/// event after it names anyone else (the fuzzed calls are tools only,
+/// some with a person in their context, which tools must ignore).
+pub const SEED_PERSON: &str = "seed-person";
 
 /// The seeded database (closed, so it can be copied) and its ids.
 pub struct Seed {
@@ -25,11 +29,17 @@ pub struct Seed {
     pub path: PathBuf,
     /// The clock at the end of seeding: each case starts there.
     pub now_ms: i64,
-    /// main, other, private (of OWNER), deleted.
+    /// main, other, private (of OWNER), deleted; then two plans that
+    /// require approval: `gated` (pending) and `approved` (by
+    /// [`SEED_PERSON`]).
     pub lists: Vec<String>,
     /// main: held by A, done, blocked by B, free, depends on held, deleted;
-    /// then other's two tasks (the second depends on the first).
+    /// then other's two tasks (the second depends on the first); then
+    /// gated's two tasks, approved's approved task and its `late` one
+    /// (added after the approval: it awaits its own).
     pub tasks: Vec<String>,
+    /// The plan awaiting approval.
+    pub gated: String,
     /// A's claim token on `tasks[0]`.
     pub token: String,
     /// Every id the generators may pick: the real ones above, plus
@@ -86,10 +96,34 @@ impl Seed {
             ]}),
         );
         tasks.extend(strs(&d, "/tasks", "id"));
+        // Two plans: one awaiting approval, one a person approved before
+        // a task was added to it.
+        let plan = |name: &str| {
+            s(
+                &db.ok(
+                    OWNER,
+                    "task_lists",
+                    "create",
+                    json!({"name": name, "requires_approval": true}),
+                ),
+                "/list/id",
+            )
+        };
+        let gated = plan("Gated");
+        tasks.extend(db.add(&gated, &["gated first", "gated second"]));
+        let approved = plan("Approved");
+        tasks.extend(db.add(&approved, &["approved first"]));
+        db.person_ok(
+            &person_ctx(OWNER, Some(SEED_PERSON)),
+            "approve",
+            &approved,
+            json!(null),
+        );
+        tasks.extend(db.add(&approved, &["late"]));
         db.advance(5);
         let now_ms = db.clock.now_ms();
         let (dir, path, _) = db.close();
-        let lists = vec![main, other, private, deleted];
+        let lists = vec![main, other, private, deleted, gated.clone(), approved];
         let mut ids: Vec<String> = lists.iter().chain(&tasks).cloned().collect();
         ids.push(token.clone());
         ids.extend(
@@ -118,6 +152,7 @@ impl Seed {
             now_ms,
             lists,
             tasks,
+            gated,
             token,
             ids,
         }
@@ -199,7 +234,37 @@ pub fn snapshot(conn: &rusqlite::Connection) -> Vec<(String, u64, u64)> {
 /// a query returning the offending rows; the description of the first
 /// broken one, if any. `now_ms` is the host clock.
 pub fn broken_invariant(conn: &rusqlite::Connection, now_ms: i64) -> Option<String> {
-    let rules: [(&str, &str); 9] = [
+    let rules: [(&str, &str); 14] = [
+        // Plans a person approves: no tool call decides, nor hands out what
+        // waits for a person (first, so a breakage shows as itself).
+        (
+            "a plan's approval changed by no person",
+            "SELECT id || ' ' || COALESCE(approval, '-') FROM lists WHERE approval IS NOT NULL
+             AND NOT (approval = 'pending' AND approval_by IS NULL AND approval_at IS NULL AND approval_note IS NULL)
+             AND NOT (approval = 'approved' AND approval_by = 'seed-person')",
+        ),
+        (
+            "an approval event or a person's event after the seed's",
+            "SELECT id || ' ' || kind FROM events WHERE (kind IN ('approved', 'rejected')
+             OR (json_valid(data) AND json_extract(data, '$.by') = 'person'))
+             AND COALESCE(agent_id, '') <> 'seed-person'",
+        ),
+        (
+            "a task of a plan that is not approved handed out",
+            "SELECT t.id FROM tasks t JOIN lists l ON l.id = t.list_id
+             WHERE l.approval IS NOT NULL AND l.approval <> 'approved'
+             AND (t.claimed_by_agent_id IS NOT NULL OR t.started_at IS NOT NULL)",
+        ),
+        (
+            "a task awaiting approval handed out",
+            "SELECT id FROM tasks WHERE awaits_approval = 1
+             AND (claimed_by_agent_id IS NOT NULL OR started_at IS NOT NULL)",
+        ),
+        (
+            "a task of an approved plan let go without its approval",
+            "SELECT t.id FROM tasks t JOIN lists l ON l.id = t.list_id
+             WHERE l.approval = 'approved' AND t.awaits_approval = 0 AND t.approved_title IS NULL",
+        ),
         (
             "positions are not dense (1..n) among a list's live tasks",
             "SELECT list_id || ': n=' || COUNT(*) || ' min=' || MIN(position) || ' max=' || MAX(position) || ' distinct=' || COUNT(DISTINCT position)
