@@ -378,3 +378,93 @@ fn done_asks_the_verification_result_after_the_outcome() {
     d.key("p");
     assert_eq!(w.task(&w.tasks[0])["priority"], "high", "{}", d.text());
 }
+
+/// A plan's approval on the dashboard: awaiting first, then approved with
+/// the person and note, what changed since, the task awaiting its own.
+#[test]
+fn plans_awaiting_approval() {
+    let w = World::new(&["Plain task"]);
+    w.h.advance_secs(1);
+    let plan = w.h.ok(
+        "agent-1",
+        "task_lists",
+        "create",
+        json!({"name": "Plan", "scope_type": "workspace", "requires_approval": true}),
+    )["list"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let steps = w.h.ok(
+        "agent-1",
+        "task_items",
+        "add_many",
+        json!({"list_id": plan, "tasks": [{"title": "Step one"}, {"title": "Step two"}]}),
+    );
+    let step_one = steps["tasks"][0]["id"].as_str().unwrap().to_string();
+    w.h.advance_secs(1);
+    // The plain list is touched last, yet the plan comes first.
+    w.h.ok(
+        "agent-1",
+        "task_items",
+        "update",
+        json!({"task_id": w.tasks[0], "notes": "n"}),
+    );
+    let mut d = Dash::open(&w, Some("alice"), 100, 0);
+    assert!(d.selected().contains("Plan"), "{}", d.text());
+    assert!(
+        d.selected().contains("⏳ awaiting approval"),
+        "{}",
+        d.text()
+    );
+    d.keys(&["A", "y"]);
+    assert!(
+        d.text().contains("✓ approved list \"Plan\""),
+        "{}",
+        d.text()
+    );
+    // Changed since: one retitled, one added (awaiting its own approval).
+    w.h.ok(
+        "agent-1",
+        "task_items",
+        "update",
+        json!({"task_id": step_one, "title": "Step 1"}),
+    );
+    w.h.ok(
+        "agent-1",
+        "task_items",
+        "create",
+        json!({"list_id": plan, "title": "Step three"}),
+    );
+    d.input(DashboardInput::Refresh);
+    assert!(
+        d.selected().contains("1 task awaiting approval"),
+        "{}",
+        d.text()
+    );
+    d.key("enter");
+    let text = d.text();
+    assert!(text.contains("✓ approved by @alice"), "{text}");
+    assert!(
+        text.contains("since approval: 1 added, 1 retitled"),
+        "{text}"
+    );
+    assert!(text.contains("Step three  ⏳ awaits approval"), "{text}");
+    d.keys(&["j", "j", "A"]);
+    assert!(
+        d.text().contains("Approve task \"Step three\"?"),
+        "{}",
+        d.text()
+    );
+    d.key("y");
+    assert!(
+        d.text().contains("✓ approved task \"Step three\""),
+        "{}",
+        d.text()
+    );
+    assert!(!d.text().contains("awaits approval"), "{}", d.text());
+    // Rejected with a reason: the reason on the list's header.
+    d.keys(&["R"]).typing("too vague").key("enter");
+    let text = d.text();
+    assert!(text.contains("✗ rejected by @alice"), "{text}");
+    assert!(text.contains("reason: too vague"), "{text}");
+}
