@@ -335,6 +335,14 @@ fn an_empty_verification_removes_the_check() {
         json!({"list_id": list, "title": "t", "verification": "run it"}),
     );
     let id = s(&t, "/task/id");
+    // Not in the closing call itself: the check stands until removed.
+    let e = db.err(
+        A,
+        "task_items",
+        "update",
+        json!({"task_id": id, "status": "done", "outcome": "skipped", "verification": ""}),
+    );
+    expect(&e, ErrorCode::VerificationRequired, &[&id, "run it"]);
     let u = db.update(A, json!({"task_id": id, "verification": "  "}));
     assert!(u["task"].get("verification").is_none(), "{u}");
     db.update(
@@ -343,4 +351,28 @@ fn an_empty_verification_removes_the_check() {
     );
     let got = db.task(A, &list, &id);
     assert_eq!(got["status"], "done");
+
+    // An empty verification at creation is none, as in update.
+    for (action, params) in [
+        (
+            "create",
+            json!({"list_id": list, "title": "u", "verification": " "}),
+        ),
+        (
+            "add_many",
+            json!({"list_id": list, "tasks": [{"title": "v", "verification": ""}]}),
+        ),
+    ] {
+        let made = db.ok(A, "task_items", action, params);
+        let task = if action == "create" {
+            &made["task"]
+        } else {
+            &made["tasks"][0]
+        };
+        assert!(task.get("verification").is_none(), "{made}");
+        db.update(
+            A,
+            json!({"task_id": task["id"], "status": "done", "outcome": "no check to run"}),
+        );
+    }
 }

@@ -94,7 +94,11 @@ impl NewTask {
                 .str("priority")
                 .and_then(Priority::parse)
                 .unwrap_or_default(),
-            verification: p.str("verification").map(str::to_string),
+            // As in update: an empty verification is none.
+            verification: p
+                .str("verification")
+                .filter(|v| !v.trim().is_empty())
+                .map(str::to_string),
             assigned: p.str("assigned_to_agent_id").map(str::to_string),
             depends_on: Vec::new(),
         }

@@ -142,8 +142,11 @@ fn update(call: &mut Call) -> ToolResult<Done<TaskResult>> {
         // A closed task keeps a real outcome: it cannot be blanked later.
         return Err(outcome_required(&old.id, new.status));
     }
-    if new.status == Status::Done && needs_verification_result(&new, p) {
-        return Err(verification_required(&new));
+    if new.status == Status::Done && needs_verification_result(&old, &new, p) {
+        return Err(verification_required(
+            &new.id,
+            new.verification.as_deref().or(old.verification.as_deref()),
+        ));
     }
 
     let new_deps = match call.params.strs("depends_on") {
@@ -328,14 +331,17 @@ fn texts(t: &TaskRow) -> [Option<&str>; text_budget::LONG_TEXTS] {
 /// with a verification is closed as done only with a non-empty
 /// `verification_result` in the same call (as its outcome: a result kept
 /// from an earlier close does not count), and a done task's result is
-/// never blanked, nor missing after a verification is added to it.
-fn needs_verification_result(new: &TaskRow, p: &Params) -> bool {
+/// never blanked, nor missing after a verification is added to it. A
+/// verification removed in the closing call itself still counts: an agent
+/// cannot skip its check by clearing it as it closes.
+fn needs_verification_result(old: &TaskRow, new: &TaskRow, p: &Params) -> bool {
     let blank = |v: Option<&str>| v.is_none_or(|v| v.trim().is_empty());
+    if p.str("status") == Some(Status::Done.as_str()) {
+        let checked = new.verification.is_some() || old.verification.is_some();
+        return checked && blank(p.str("verification_result"));
+    }
     if new.verification.is_none() {
         return false;
-    }
-    if p.str("status") == Some(Status::Done.as_str()) {
-        return blank(p.str("verification_result"));
     }
     blank(new.verification_result.as_deref())
 }
@@ -347,13 +353,13 @@ fn same_set(a: &[String], b: &[String]) -> bool {
 
 /// The `verification_required` error for closing `task` as done without
 /// the result of its verification.
-fn verification_required(task: &TaskRow) -> ToolError {
-    let check = task.verification.as_deref().unwrap_or_default();
+fn verification_required(task_id: &str, check: Option<&str>) -> ToolError {
+    let check = check.unwrap_or_default();
     ToolError::new(
         ErrorCode::VerificationRequired,
         format!(
             "task {} has a verification ({}): closing it as done needs a non-empty verification_result",
-            task.id,
+            task_id,
             quote(check)
         ),
         "run the check and pass verification_result: what it showed (verification: \"\" removes the check)",

@@ -27,6 +27,7 @@ pub fn call(
     store: &dyn Store,
     clock: &dyn Clock,
 ) -> ToolReply {
+    let ctx = &for_tools(ctx);
     let result = check_tool(tool)
         .and_then(|()| parse_arguments(arguments))
         .and_then(|(action, params)| call_tool(tool, &action, &params, ctx, store, clock));
@@ -43,8 +44,19 @@ pub fn call_action(
     store: &dyn Store,
     clock: &dyn Clock,
 ) -> ToolReply {
+    let ctx = &for_tools(ctx);
     // call_tool answers an unknown tool the same way.
     reply(call_tool(tool, action, params, ctx, store, clock))
+}
+
+/// The context a tool call runs in: the host's, without the person. The
+/// five tools never act as a person (no tool call can approve a plan),
+/// whatever a host put in its context.
+fn for_tools(ctx: &CallContext) -> CallContext {
+    CallContext {
+        person: None,
+        ..ctx.clone()
+    }
 }
 
 /// The reply the agent receives for `result`: on success the summary, a
