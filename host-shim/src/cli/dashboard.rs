@@ -112,6 +112,8 @@ fn key_name(key: &KeyEvent) -> Option<String> {
         return None;
     }
     let name = match key.code {
+        // The WIT names the space bar `space`, as Pi's host does.
+        KeyCode::Char(' ') => "space",
         KeyCode::Char(c) if !c.is_control() => return Some(c.to_string()),
         KeyCode::Up => "up",
         KeyCode::Down => "down",
@@ -271,7 +273,7 @@ mod tests {
         let mut release = event("j");
         release.kind = KeyEventKind::Release;
         assert_eq!(key_name(&release), None);
-        assert_eq!(key_name(&event(" ")).as_deref(), Some(" "));
+        assert_eq!(key_name(&event(" ")).as_deref(), Some("space"));
         assert!(is_interrupt(&KeyEvent::new(
             KeyCode::Char('c'),
             KeyModifiers::CONTROL
