@@ -192,3 +192,33 @@ fn every_decision_is_audited_under_the_person() {
     let e = db.person_err(&ana(), "approve", &plain, json!(null));
     expect(&e, ErrorCode::Conflict, &["needs no approval"]);
 }
+
+#[test]
+fn an_agent_cannot_close_as_done_what_a_person_has_not_approved() {
+    let db = TestDb::new();
+    let list = gated(&db);
+    let ids = db.add(&list, &["One", "Two"]);
+    let done = |id: &str| json!({"task_id": id, "status": "done", "outcome": "did it anyway"});
+    let before = db.snapshot(AGENT, &list);
+    let e = db.err(AGENT, "task_items", "update", done(&ids[0]));
+    expect(&e, ErrorCode::Conflict, &[&ids[0], &list, "pending"]);
+    assert!(e.hint.contains("/task-approve"), "{}", e.hint);
+    assert_eq!(db.snapshot(AGENT, &list), before);
+    // Revising the plan stays free: a step is canceled.
+    db.update(
+        AGENT,
+        json!({"task_id": ids[1], "status": "canceled", "outcome": "not needed"}),
+    );
+    db.person_ok(&ana(), "approve", &list, json!(null));
+    let late = db.add(&list, &["Late"]);
+    let e = db.err(AGENT, "task_items", "update", done(&late[0]));
+    expect(
+        &e,
+        ErrorCode::Conflict,
+        &[&late[0], "after the plan's approval"],
+    );
+    db.update(AGENT, done(&ids[0]));
+    // A person may close it: the person is who approves.
+    db.person_ok(&ana(), "done", &late[0], json!({"outcome": "done by hand"}));
+    assert_eq!(db.task(AGENT, &list, &late[0])["status"], "done");
+}

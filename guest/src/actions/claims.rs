@@ -369,7 +369,7 @@ fn nothing_ready(call: &Call, list: &ListRow, agent: &str) -> ToolResult<Done<Cl
 
 /// What an agent waiting on a plan is told: only a person approves, and
 /// where.
-fn approve_hint(list_id: &str) -> String {
+pub(crate) fn approve_hint(list_id: &str) -> String {
     format!(
         "only a person can approve (Pi: /task-approve {list_id}; shell: tasklists approve {list_id}); \
          meanwhile revise the plan or work elsewhere, then call claim_next again"

@@ -17,7 +17,7 @@ use super::summary::quoted;
 use crate::clock::format_ms;
 use crate::contract::{DEFAULT_LEASE_MS, Params};
 use crate::error::{ErrorCode, ToolError, ToolResult};
-use crate::model::{Priority, Status, TaskForm, TaskRow};
+use crate::model::{Approval, ListRow, Priority, Status, TaskForm, TaskRow};
 use crate::results::TaskJson;
 use crate::text::quote;
 use crate::text_budget;
@@ -130,6 +130,9 @@ fn update(call: &mut Call) -> ToolResult<Done<TaskResult>> {
         && old.claimed_by_agent_id.as_deref() == Some(agent.as_str());
     if let Some(status) = p.str("status").and_then(Status::parse) {
         apply_status(call, &old, &mut new, status, &agent)?;
+        if status == Status::Done && old.status != Status::Done && call.person.is_none() {
+            not_before_approval(&list, &old)?;
+        }
     }
     if holds_claim && new.status == Status::InProgress {
         // An update by the claim holder renews its lease.
@@ -364,6 +367,33 @@ fn verification_required(task_id: &str, check: Option<&str>) -> ToolError {
         ),
         "run the check and pass verification_result: what it showed (verification: \"\" removes the check)",
     )
+}
+
+/// An agent closes as done only what it may work on: a task of a plan a
+/// person approved, not awaiting its own approval (claim_next's gate, for
+/// an agent that would close a task without claiming it).
+fn not_before_approval(list: &ListRow, task: &TaskRow) -> ToolResult<()> {
+    let gated = match list.approval {
+        Some(Approval::Approved) => task.awaits_approval,
+        Some(_) => true,
+        None => false,
+    };
+    if !gated {
+        return Ok(());
+    }
+    let why = match list.approval {
+        Some(Approval::Approved) => "it was added after the plan's approval".to_string(),
+        Some(state) => format!("its plan {} is {state}", list.id),
+        None => String::new(),
+    };
+    Err(ToolError::new(
+        ErrorCode::Conflict,
+        format!(
+            "task {} cannot be closed as done before a person approves it: {why}",
+            task.id
+        ),
+        super::claims::approve_hint(&list.id),
+    ))
 }
 
 /// The `outcome_required` error for closing `task_id` as `status`.
