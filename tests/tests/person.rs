@@ -133,6 +133,8 @@ fn a_task_an_agent_holds_is_refused_to_a_person() {
         ("cancel", json!({"outcome": "x"})),
         ("edit", json!({"title": "y"})),
         ("assign", json!({"agent": "z"})),
+        ("priority", json!({"priority": "high"})),
+        ("unassign", json!(null)),
         ("delete", json!(null)),
     ] {
         let e = db.person_err(&alice(), action, &ids[0], fields);
@@ -140,9 +142,47 @@ fn a_task_an_agent_holds_is_refused_to_a_person() {
         assert!(e.hint.contains("agent is working on it"), "{}", e.hint);
     }
     assert_eq!(db.task(AGENT, &list, &ids[0])["status"], "in_progress");
+    // A move changes only the order, nothing the agent works on: allowed.
+    let two = db.add(&list, &["Two"]);
+    db.person_ok(&alice(), "move", &ids[0], json!({"to": "last"}));
+    assert_eq!(db.task(AGENT, &list, &two[0])["position"], 1);
+    assert_eq!(db.task(AGENT, &list, &ids[0])["status"], "in_progress");
     // Once its lease runs out, the person may act.
     db.advance(3600);
     db.person_ok(&alice(), "block", &ids[0], json!(null));
+}
+
+#[test]
+fn a_person_named_like_the_holder_is_still_refused() {
+    let db = TestDb::new();
+    let list = db.list(AGENT, "Release");
+    let ids = db.add(&list, &["One"]);
+    db.claim("alice", &list);
+    for (action, fields) in [
+        ("edit", json!({"title": "y"})),
+        ("priority", json!({"priority": "high"})),
+        ("block", json!(null)),
+        ("done", json!({"outcome": "x"})),
+        ("delete", json!(null)),
+    ] {
+        let e = db.person_err(&alice(), action, &ids[0], fields);
+        expect(&e, ErrorCode::Conflict, &["claimed by alice"]);
+    }
+    let task = db.task(AGENT, &list, &ids[0]);
+    assert_eq!(task["status"], "in_progress", "{task}");
+    assert_eq!(task["title"], "One", "{task}");
+}
+
+#[test]
+fn a_person_pausing_a_task_keeps_its_assignee() {
+    let db = TestDb::new();
+    let list = db.list(AGENT, "Release");
+    let ids = db.add(&list, &["One"]);
+    db.person_ok(&alice(), "assign", &ids[0], json!({"agent": "builder-2"}));
+    db.person_ok(&alice(), "block", &ids[0], json!(null));
+    let task = db.task(AGENT, &list, &ids[0]);
+    assert_eq!(task["status"], "blocked", "{task}");
+    assert_eq!(task["assigned_to_agent_id"], "builder-2", "{task}");
 }
 
 #[test]
@@ -332,6 +372,11 @@ fn a_read_only_dashboard_shows_no_write_keys() {
     let text = d.text();
     let footer = text.lines().last().unwrap_or_default();
     assert!(footer.contains("esc/q close"), "{text}");
+    // How to act is said before any write key is tried.
+    assert!(
+        text.contains("to act, name yourself: TASKLISTS_PERSON"),
+        "{text}"
+    );
     for k in db.key_map().iter().filter(|k| k.writes) {
         assert!(!footer.contains(&k.label), "{} shown: {text}", k.label);
     }

@@ -73,6 +73,16 @@ impl Call<'_> {
         )
     }
 
+    /// Whose running lease counts as the caller's own: the agent's for a
+    /// tool call; nobody's for a person's action (a person never holds an
+    /// agent's claim, not even one of an agent named like the person).
+    pub fn claim_holder(&self) -> Option<&str> {
+        match self.person {
+            Some(_) => None,
+            None => self.agent.as_deref(),
+        }
+    }
+
     /// Whether this call reached `list_id` through a bypass: then its
     /// errors tell no more than the call would have shown had it worked
     /// ([`super::bypass`]).

@@ -476,7 +476,7 @@ fn delete(call: &mut Call) -> ToolResult<Done<TasksDeleted>> {
     let mut lists: Vec<String> = Vec::new();
     for id in &ids {
         let access::Loaded { task, list, .. } = access::task(call, id)?;
-        if task.held_by_other(call.agent.as_deref(), call.now) {
+        if task.held_by_other(call.claim_holder(), call.now) {
             return Err(access::claimed_conflict(call, &task));
         }
         call.exec(

@@ -94,7 +94,7 @@ fn update(call: &mut Call) -> ToolResult<Done<TaskResult>> {
         list,
         deps: old_deps,
     } = access::task(call, &task_id)?;
-    if old.held_by_other(Some(&agent), call.now) {
+    if old.held_by_other(call.claim_holder(), call.now) {
         return Err(access::claimed_conflict(call, &old));
     }
     access::check_token(call.params.str("claim_token"), &old)?;
@@ -127,7 +127,8 @@ fn update(call: &mut Call) -> ToolResult<Done<TaskResult>> {
     }
 
     let holds_claim = old.status == Status::InProgress
-        && old.claimed_by_agent_id.as_deref() == Some(agent.as_str());
+        && call.claim_holder().is_some()
+        && old.claimed_by_agent_id.as_deref() == call.claim_holder();
     if let Some(status) = p.str("status").and_then(Status::parse) {
         apply_status(call, &old, &mut new, status, &agent)?;
         if status == Status::Done && old.status != Status::Done && call.person.is_none() {
@@ -273,11 +274,13 @@ fn apply_status(
     new.status = status;
     if status == Status::Blocked
         && old.status != Status::Blocked
+        && call.person.is_none()
         && !call.params.has("assigned_to_agent_id")
     {
         // A paused task stays with whoever paused it unless released (null)
         // or transferred explicitly in the same call; pausing it again does
-        // not take it from them.
+        // not take it from them. Paused by a person, it stays with whom it
+        // is reserved for now (read in this call's transaction).
         new.assigned_to_agent_id = Some(agent.to_string());
     }
     // `in_progress` was refused above: every status set here ends the claim.

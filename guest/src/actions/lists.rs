@@ -426,18 +426,24 @@ impl Action for DeleteList {
 /// their history untouched. The tasks are read a page at a time (for their
 /// audit events), so a list of any length is deleted in one call.
 fn delete(call: &mut Call) -> ToolResult<Done<ListDeleted>> {
-    let agent = call.agent()?.to_string();
+    call.agent()?;
     let list = access::list_param(call, false)?;
     // As for a single task: work another agent is doing is not deleted
-    // from under it.
-    let held = call.rows(
-        &format!(
-            "SELECT {TASK_COLS} FROM tasks WHERE list_id = ? AND deleted_at IS NULL \
-             AND status = 'in_progress' AND claim_expires_at > ? \
-             AND (claimed_by_agent_id IS NULL OR claimed_by_agent_id <> ?) LIMIT 1"
-        ),
-        crate::params![list.id.as_str(), call.now, agent.as_str()],
-    )?;
+    // from under it (for a person, any agent's running lease is another's).
+    let sql = format!(
+        "SELECT {TASK_COLS} FROM tasks WHERE list_id = ? AND deleted_at IS NULL \
+         AND status = 'in_progress' AND claim_expires_at > ?"
+    );
+    let held = match call.claim_holder() {
+        Some(holder) => call.rows(
+            &format!("{sql} AND (claimed_by_agent_id IS NULL OR claimed_by_agent_id <> ?) LIMIT 1"),
+            crate::params![list.id.as_str(), call.now, holder],
+        )?,
+        None => call.rows(
+            &format!("{sql} LIMIT 1"),
+            crate::params![list.id.as_str(), call.now],
+        )?,
+    };
     if let Some(row) = held.first() {
         let mut e = access::claimed_conflict(call, &TaskRow::from_row(row));
         e.message = if call.redacts(&list.id) {

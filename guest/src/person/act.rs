@@ -319,9 +319,9 @@ impl Act<'_> {
                 format!("{title}: priority {priority}")
             }
             Verb::Block => {
+                // Paused by a person, it stays with whom it is reserved for
+                // (the update keeps the assignee it reads).
                 params["status"] = json!("blocked");
-                // Paused by a person, it stays with whom it was reserved for.
-                params["assigned_to_agent_id"] = json!(task.assigned_to_agent_id);
                 format!("blocked {title}")
             }
             Verb::Unblock => {
@@ -373,6 +373,11 @@ impl Act<'_> {
     }
 
     /// `move` to `up`, `down`, `first`, `last` or a position.
+    ///
+    /// Allowed on a task under an agent's running lease, unlike the verbs
+    /// that change the task: a move changes only where the task stands in
+    /// the list, none of what the agent works on (title, texts, status,
+    /// priority, assignee, claim), as `task_items reorder` does for tools.
     fn move_task(&self, task: &TaskRow) -> ToolResult<Outcome> {
         let list = self.env.resolve(&task.list_id, super::fields::Aim::List)?;
         let last = list.list().counts.total().max(1);
