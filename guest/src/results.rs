@@ -217,8 +217,30 @@ pub struct ChangeCounts {
     pub retitled: i64,
 }
 
-fn is_zero(n: &i64) -> bool {
+/// What a plan awaiting approval is called, in every summary and view.
+pub const PLAN_AWAITS: &str = "plan awaits a person's approval";
+
+/// Whether a count is zero: counts are left out of the JSON then.
+pub(crate) fn is_zero(n: &i64) -> bool {
     *n == 0
+}
+
+impl ChangeCounts {
+    /// The counts that are not zero, as `1 added, 2 retitled` (`added`
+    /// names the added ones); None when nothing changed. The one wording
+    /// every view and summary of the changes uses.
+    pub fn said(&self, added: &str) -> Option<String> {
+        let parts: Vec<String> = [
+            (self.added, added),
+            (self.removed, "removed"),
+            (self.retitled, "retitled"),
+        ]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| format!("{n} {what}"))
+        .collect();
+        (!parts.is_empty()).then(|| parts.join(", "))
+    }
 }
 
 impl ApprovalJson {

@@ -36,20 +36,6 @@ pub struct Decided {
     pub approved_tasks: Vec<String>,
 }
 
-/// What changed in an approved list since its approval.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct ApprovalChanges {
-    /// Tasks added since (waiting for their own approval): id and title.
-    #[serde(default)]
-    pub added: Vec<(String, String)>,
-    /// Tasks deleted since: id and the approved title.
-    #[serde(default)]
-    pub removed: Vec<(String, String)>,
-    /// Tasks retitled since: id, approved title, title now.
-    #[serde(default)]
-    pub retitled: Vec<(String, String, String)>,
-}
-
 /// The person a decision is made by, or why there is none: a tool call
 /// never carries one, so no tool can approve.
 fn person<'c>(call: &'c Call) -> ToolResult<&'c str> {
@@ -258,34 +244,6 @@ const CHANGED: &str =
 const CHANGED_WHERE: &str = "list_id = ? AND ((deleted_at IS NULL AND (awaits_approval = 1 OR approved_title <> title)) \
      OR (deleted_at IS NOT NULL AND approved_title IS NOT NULL AND deleted_at > ?))";
 
-/// What changed in `list` since its approval (empty when not approved).
-pub fn changes_since_approval(call: &Call, list: &ListRow) -> ToolResult<ApprovalChanges> {
-    let mut changes = ApprovalChanges::default();
-    let Some(at) = list
-        .approval_at
-        .filter(|_| list.approval == Some(Approval::Approved))
-    else {
-        return Ok(changes);
-    };
-    let rows = call.rows(
-        &format!(
-            "SELECT {CHANGED}, id, title, approved_title FROM tasks WHERE {CHANGED_WHERE} \
-             ORDER BY position, id"
-        ),
-        crate::params![list.id.as_str(), at],
-    )?;
-    let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
-    for r in &rows {
-        let (id, title, approved) = (text(&r[1]), text(&r[2]), text(&r[3]));
-        match r[0].as_i64() {
-            Some(0) => changes.added.push((id, title)),
-            Some(1) => changes.removed.push((id, approved)),
-            _ => changes.retitled.push((id, approved, title)),
-        }
-    }
-    Ok(changes)
-}
-
 /// How many tasks of `list` were added, removed and retitled since its
 /// approval, in one aggregate query (what `task_lists get` shows); None
 /// when it is not approved or nothing changed.
@@ -323,23 +281,15 @@ pub fn count_changes(call: &Call, list: &ListRow) -> ToolResult<Option<ChangeCou
 /// with nothing changed since.
 pub fn phrase(approval: &ApprovalJson) -> Option<String> {
     match approval.state {
-        Approval::Pending => Some("plan awaits a person's approval".into()),
+        Approval::Pending => Some(crate::results::PLAN_AWAITS.into()),
         Approval::Rejected => Some(format!(
             "plan rejected by {}: {}",
             approval.by.as_deref().unwrap_or("a person"),
             quoted(approval.reason.as_deref().unwrap_or_default())
         )),
-        Approval::Approved => approval.changes.map(|c| {
-            let parts: Vec<String> = [
-                (c.added, "added (awaiting approval)"),
-                (c.removed, "removed"),
-                (c.retitled, "retitled"),
-            ]
-            .iter()
-            .filter(|(n, _)| *n > 0)
-            .map(|(n, what)| format!("{n} {what}"))
-            .collect();
-            format!("since approval: {}", parts.join(", "))
-        }),
+        Approval::Approved => approval
+            .changes
+            .and_then(|c| c.said("added (awaiting approval)"))
+            .map(|since| format!("since approval: {since}")),
     }
 }

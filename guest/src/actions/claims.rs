@@ -76,7 +76,7 @@ pub struct Waiting {
     #[serde(default)]
     pub blocked: i64,
     /// Added to an approved plan: waiting for a person's approval.
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "crate::results::is_zero")]
     pub awaiting_approval: i64,
     /// The list's plan is not approved (pending or rejected): nothing is
     /// handed out until a person approves it.
@@ -88,10 +88,6 @@ pub struct Waiting {
     /// Reasons a newer guest may add (never set by this one).
     #[serde(flatten)]
     pub more: Map<String, Json>,
-}
-
-fn is_zero(n: &i64) -> bool {
-    *n == 0
 }
 
 /// `claim_next` with nothing ready → `{task: null, waiting}`.
@@ -339,8 +335,9 @@ fn nothing_ready(call: &Call, list: &ListRow, agent: &str) -> ToolResult<Done<Cl
                 .unwrap_or_default()
         ),
         Some(_) => format!(
-            "no task to claim in {}: its plan awaits a person's approval",
-            list.id
+            "no task to claim in {}: its {}",
+            list.id,
+            crate::results::PLAN_AWAITS
         ),
         None if reasons.is_empty() => {
             format!("no task to claim in {}: nothing left to do", list.id)

@@ -7,9 +7,10 @@ use crate::error::{ErrorCode, ToolError, ToolResult};
 use crate::ids::{AGENT_ID_RULE, is_agent_id};
 use crate::text::quote;
 
-/// What a person's surface says when it has no person to act as.
-pub(crate) const NO_PERSON_HINT: &str =
-    "start it with --person NAME or set TASKLISTS_PERSON (the name audits your actions)";
+/// What a person's surface says when it has no person to act as: the
+/// environment variable every host reads, and each host's own flag.
+pub(crate) const NO_PERSON_HINT: &str = "name yourself: TASKLISTS_PERSON, or your host's flag \
+     (tasklists --person NAME, pi --tasklists-person NAME); the name audits your actions";
 
 /// The person of `ctx` (obeying the agent-id rule), or why not: `what`
 /// names the action that needs one.
@@ -31,7 +32,8 @@ pub(crate) fn person<'a>(ctx: &'a CallContext, what: &str) -> ToolResult<&'a str
                 "the person's name {} is not a valid name ({AGENT_ID_RULE})",
                 quote(name)
             ),
-            "start it again with a valid --person NAME or TASKLISTS_PERSON",
+            "start it again with a valid name: TASKLISTS_PERSON, or your host's flag \
+             (tasklists --person NAME, pi --tasklists-person NAME)",
         ));
     }
     Ok(name)

@@ -118,7 +118,7 @@ fn waiting_line(waiting: &Waiting) -> Line {
                 reason.unwrap_or_default()
             )
         }
-        _ => "plan awaits a person's approval".to_string(),
+        _ => crate::results::PLAN_AWAITS.to_string(),
     });
     if reasons.is_empty() && plan.is_none() {
         return line("✓ list is finished: nothing left to claim", Style::Success);

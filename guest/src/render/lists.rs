@@ -77,19 +77,8 @@ fn approval(list: &ListJson, reason_max: usize) -> Option<LineBuf> {
                     Style::Muted,
                 );
             }
-            if let Some(c) = a.changes {
-                let parts: Vec<String> = [
-                    (c.added, "added"),
-                    (c.removed, "removed"),
-                    (c.retitled, "retitled"),
-                ]
-                .iter()
-                .filter(|(n, _)| *n > 0)
-                .map(|(n, what)| format!("{n} {what}"))
-                .collect();
-                if !parts.is_empty() {
-                    l.push(format!(" · since: {}", parts.join(", ")), Style::Warning);
-                }
+            if let Some(since) = a.changes.and_then(|c| c.said("added")) {
+                l.push(format!(" · since: {since}"), Style::Warning);
             }
         }
     }

@@ -2,13 +2,13 @@
 //! visible lists (awaiting approval first), the opened list with its
 //! tasks, or one task's details; as the context's agent sees them.
 
-use crate::actions::approval::{self, ApprovalChanges};
+use crate::actions::approval;
 use crate::actions::{Call, Done, Request, access, invoke_fn};
 use crate::bindings::{CallContext, DashboardView};
 use crate::clock::Clock;
 use crate::error::{ErrorCode, ToolResult};
-use crate::model::{Approval, ListRow, TASK_COLS, TaskForm, TaskRow};
-use crate::results::TaskJson;
+use crate::model::{ListRow, TaskForm, TaskRow};
+use crate::results::{ChangeCounts, TaskJson};
 use crate::store::Store;
 use crate::views::read::Viewer;
 use crate::views::visible;
@@ -19,6 +19,24 @@ use super::state::State;
 /// Most tasks of the opened list read: far more than a screen shows.
 pub(crate) const MAX_TASKS: usize = 500;
 
+/// Longest title a row reads, in characters: wider than any terminal.
+const ROW_TITLE_CHARS: usize = 512;
+
+/// The columns of a task's row, in [`crate::model::TASK_COLS`] order: what
+/// a row shows and a key needs (title cut to [`ROW_TITLE_CHARS`], whether
+/// there is a verification), and none of the long texts. Read on every
+/// key and refresh for up to [`MAX_TASKS`] tasks, they keep the board
+/// small; the opened task is read whole on its own.
+fn row_cols() -> String {
+    format!(
+        "id, list_id, position, SUBSTR(title, 1, {ROW_TITLE_CHARS}), CAST(NULL AS TEXT), \
+         CAST(NULL AS TEXT), status, assigned_to_agent_id, claimed_by_agent_id, CAST(NULL AS TEXT), \
+         claim_expires_at, lease_ms, CAST(NULL AS TEXT), created_at, updated_at, started_at, \
+         completed_at, deleted_at, priority, CASE WHEN verification IS NULL THEN NULL ELSE '' END, \
+         CAST(NULL AS TEXT), awaits_approval, CAST(NULL AS TEXT)"
+    )
+}
+
 /// A list as the dashboard shows it.
 #[derive(Debug, Clone)]
 pub(crate) struct Entry {
@@ -26,8 +44,9 @@ pub(crate) struct Entry {
     pub list: ListRow,
     /// Its tasks awaiting approval (added after the list was approved).
     pub awaiting: i64,
-    /// What changed since approval (approved lists).
-    pub changes: Option<ApprovalChanges>,
+    /// How many tasks changed since approval (approved lists; None when
+    /// none did).
+    pub changes: Option<ChangeCounts>,
 }
 
 impl Entry {
@@ -146,11 +165,8 @@ fn entries(call: &Call, lists: Vec<ListRow>) -> ToolResult<Vec<Entry>> {
     lists
         .into_iter()
         .map(|list| {
-            let changes = if list.approval == Some(Approval::Approved) {
-                Some(approval::changes_since_approval(call, &list)?)
-            } else {
-                None
-            };
+            // Counted in one query: the board shows only the counts.
+            let changes = approval::count_changes(call, &list)?;
             let awaiting = awaiting
                 .iter()
                 .find(|(id, _)| *id == list.id)
@@ -164,7 +180,7 @@ fn entries(call: &Call, lists: Vec<ListRow>) -> ToolResult<Vec<Entry>> {
         .collect()
 }
 
-/// The live tasks of a list by position, the finished ones counted and
+/// The live tasks of a list by position (their rows' columns only), the finished ones counted and
 /// left out when hidden.
 fn tasks(
     call: &Call,
@@ -173,8 +189,9 @@ fn tasks(
 ) -> ToolResult<(Vec<TaskRow>, usize, bool)> {
     let rows = call.rows(
         &format!(
-            "SELECT {TASK_COLS} FROM tasks WHERE list_id = ? AND deleted_at IS NULL \
-             ORDER BY position, id LIMIT ?"
+            "SELECT {} FROM tasks WHERE list_id = ? AND deleted_at IS NULL \
+             ORDER BY position, id LIMIT ?",
+            row_cols()
         ),
         crate::params![list_id, MAX_TASKS as i64 + 1],
     )?;

@@ -281,23 +281,8 @@ fn approval_spans(e: &Entry, long: bool) -> Vec<Span> {
             Style::Warning,
         ));
     }
-    if let Some(c) = &e.changes {
-        let mut since = Vec::new();
-        if !c.added.is_empty() {
-            since.push(format!("{} added", c.added.len()));
-        }
-        if !c.removed.is_empty() {
-            since.push(format!("{} removed", c.removed.len()));
-        }
-        if !c.retitled.is_empty() {
-            since.push(format!("{} retitled", c.retitled.len()));
-        }
-        if !since.is_empty() {
-            out.push(span(
-                format!("since approval: {}", since.join(", ")),
-                Style::Warning,
-            ));
-        }
+    if let Some(since) = e.changes.and_then(|c| c.said("added")) {
+        out.push(span(format!("since approval: {since}"), Style::Warning));
     }
     out
 }
@@ -368,7 +353,7 @@ fn prompt_line(p: &Prompt, width: usize) -> Line {
 /// The footer: the key map's keys, those of one action (or one label)
 /// side by side as one entry (`↑/k/↓/j select`, `K/J/T move
 /// up/down/first`); write keys
-/// only when a person may act; while a prompt is open, how to answer it.
+/// only when a person may act, else how to name one; while a prompt is open, how to answer it.
 fn footer(can_act: bool, prompting: bool, width: usize) -> Vec<Line> {
     if prompting {
         return vec![line("enter ok · esc cancel", Style::Muted)];
@@ -394,7 +379,17 @@ fn footer(can_act: bool, prompting: bool, width: usize) -> Vec<Line> {
             )
         })
         .collect();
-    pack(&pieces, 0, width)
+    let mut out = Vec::new();
+    if !can_act {
+        // Read-only says how to act before a write key is tried; the keys
+        // stay the last line.
+        out.push(line(
+            fmt::truncate(&format!("to act, {}", identity::NO_PERSON_HINT), width),
+            Style::Muted,
+        ));
+    }
+    out.extend(pack(&pieces, 0, width));
+    out
 }
 
 /// Labels of one action as one: `move up`, `move down` → `move up/down`.

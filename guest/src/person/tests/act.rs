@@ -23,6 +23,7 @@ fn without_a_person_every_write_is_refused_with_the_hint() {
         assert_eq!(e.code, ErrorCode::AgentRequired, "{action}");
         assert!(e.hint.contains("--person NAME"), "{}", e.hint);
         assert!(e.hint.contains("TASKLISTS_PERSON"), "{}", e.hint);
+        assert!(e.hint.contains("pi --tasklists-person NAME"), "{}", e.hint);
     }
     // A name that breaks the agent-id rule is refused too.
     let e = refused(w.act_as(Some("bad\nname"), "block", &w.tasks[0], json!(null), false));

@@ -158,6 +158,11 @@ fn read_only_without_a_person_hides_write_keys_and_refuses_them() {
     assert!(text.contains("read-only"), "{text}");
     assert!(!text.contains("block/unblock"), "{text}");
     assert!(text.contains("select"), "{text}");
+    // How to act is said before a write key is tried.
+    assert!(
+        text.contains("to act, name yourself: TASKLISTS_PERSON"),
+        "{text}"
+    );
     d.key("b");
     assert!(d.text().contains("--person NAME"), "{}", d.text());
     assert_eq!(w.task(&w.tasks[0])["status"], "todo");
