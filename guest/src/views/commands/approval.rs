@@ -33,7 +33,12 @@ pub(crate) fn reject(words: &[&str], run: &Run) -> CommandEffect {
 }
 
 /// The person's `action` on `list_id`, as the command's output.
-fn decide(run: &Run, action: &str, list_id: &str, fields: serde_json::Value) -> CommandEffect {
+pub(super) fn decide(
+    run: &Run,
+    action: &str,
+    list_id: &str,
+    fields: serde_json::Value,
+) -> CommandEffect {
     let request = PersonRequest {
         action: action.into(),
         target: list_id.into(),

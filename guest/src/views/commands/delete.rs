@@ -1,5 +1,6 @@
 //! `task-list-delete <list_id>`: asks first, naming the list and how many
-//! active tasks go with it, then deletes through `task_lists delete`.
+//! active tasks go with it, then deletes through `task_lists delete`; as
+//! the person's `delete` when a person is at the keyboard.
 
 use serde_json::json;
 
@@ -20,6 +21,16 @@ pub(crate) fn run(words: &[&str], run: &Run) -> CommandEffect {
             "task-list-delete takes exactly one list id",
         ));
     };
+    // With a person at the keyboard, the person deletes (asked and
+    // audited as the person's action, as on the dashboard).
+    if run
+        .ctx
+        .person
+        .as_deref()
+        .is_some_and(|p| !p.trim().is_empty())
+    {
+        return super::approval::decide(run, "delete", list_id, json!({}));
+    }
     // Without an identity the deletion would fail after the question:
     // say so before asking.
     let agent = Viewer::new(run.ctx, run.clock).map(|v| v.agent);

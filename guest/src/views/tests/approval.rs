@@ -113,3 +113,39 @@ fn they_complete_the_lists_awaiting_a_decision() {
         assert_eq!(out[0].value, pending);
     }
 }
+
+#[test]
+fn a_person_deletes_a_list_as_the_person() {
+    let mut f = Fixture::new();
+    let list = f.list("me", "Plan", json!({}));
+    let ctx = CallContext {
+        person: Some("alice".into()),
+        ..ctx(Some("me"))
+    };
+    let go = |confirmed| {
+        run_command(
+            "task-list-delete",
+            &list,
+            &ctx,
+            80,
+            confirmed,
+            &f.h.store,
+            &f.h.clock,
+            crate::person::act,
+        )
+    };
+    assert!(matches!(go(false), CommandEffect::Confirm(_)));
+    let CommandEffect::Show(CommandOutput { failed, .. }) = go(true) else {
+        panic!("deleted without a question");
+    };
+    assert!(!failed);
+    let events = f.h.ok(
+        "me",
+        "task_audit",
+        "get",
+        json!({"list_id": list, "kinds": "deleted"}),
+    );
+    let e = &events["events"][0];
+    assert_eq!(e["agent_id"], "alice", "{events}");
+    assert_eq!(e["data"]["by"], "person", "{events}");
+}
