@@ -210,6 +210,37 @@ impl Harness {
         }
     }
 
+    /// Creates a list as `agent` with `params` (`name` and the rest); its id.
+    pub fn create_list(&self, agent: &str, params: serde_json::Value) -> String {
+        let d = self.ok(agent, "task_lists", "create", params);
+        d["list"]["id"].as_str().unwrap().to_string()
+    }
+
+    /// Adds `tasks` (task objects) to `list` as `planner`; their ids.
+    pub fn add_many(&self, list: &str, tasks: serde_json::Value) -> Vec<String> {
+        let d = self.ok(
+            "planner",
+            "task_items",
+            "add_many",
+            serde_json::json!({"list_id": list, "tasks": tasks}),
+        );
+        d["tasks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["id"].as_str().unwrap().to_string())
+            .collect()
+    }
+
+    /// Adds one task per title to `list` as `planner`; their ids.
+    pub fn add(&self, list: &str, titles: &[&str]) -> Vec<String> {
+        let tasks: Vec<serde_json::Value> = titles
+            .iter()
+            .map(|t| serde_json::json!({"title": t}))
+            .collect();
+        self.add_many(list, tasks.into())
+    }
+
     /// Advances the clock.
     pub fn advance_secs(&self, s: i64) {
         self.clock.0.set(self.clock.0.get() + s * 1000);

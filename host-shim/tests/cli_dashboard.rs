@@ -3,75 +3,24 @@
 //! effect of every key checked through the tools. The terminal is given
 //! back as it was however the dashboard ends.
 
+mod plan;
 mod pty;
 
+use plan::{call, get};
 use pty::Pty;
 use serde_json::{Value, json};
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-/// Calls a tool as the agent `agent` and returns its data.
-fn call(db: &Path, agent: &str, tool: &str, request: Value) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_tasklists"))
-        .arg("--db")
-        .arg(db)
-        .args(["--workspace", "/work/demo", "--color", "never"])
-        .args(["--agent-id", agent, "call", "--json", tool])
-        .arg(request.to_string())
-        .env_remove("TASKLISTS_DB")
-        .env_remove("TASKLISTS_AGENT_ID")
-        .env_remove("TASKLISTS_PERSON")
-        .env(
-            "TASKLISTS_CACHE_DIR",
-            std::env::temp_dir().join("tasklists-tests-cache"),
-        )
-        .stdin(Stdio::null())
-        .output()
-        .expect("the binary runs");
-    assert!(out.status.success(), "{out:?}");
-    let reply = String::from_utf8(out.stdout).unwrap();
-    let json = reply
-        .split_once('\n')
-        .map(|(_, json)| json)
-        .unwrap_or(&reply);
-    serde_json::from_str(json).expect("the data is JSON")
-}
 
 /// A workspace list (`extra` merged into its create params) with three
 /// tasks; its id.
 fn release_list(db: &Path, extra: Value) -> String {
-    let mut params = json!({"name": "Release 2.0", "scope_type": "workspace"});
-    params
-        .as_object_mut()
-        .unwrap()
-        .extend(extra.as_object().unwrap().clone());
-    let created = call(
+    plan::list(
         db,
-        "planner",
-        "task_lists",
-        json!({"action": "create", "params": params}),
-    );
-    let id = created["list"]["id"].as_str().unwrap().to_string();
-    call(
-        db,
-        "planner",
-        "task_items",
-        json!({"action": "add_many", "params": {"list_id": id, "tasks": [
-            {"title": "Write the changelog"}, {"title": "Tag the release"}, {"title": "Announce it"}
-        ]}}),
-    );
-    id
-}
-
-/// The list as the agents see it.
-fn get(db: &Path, list_id: &str) -> Value {
-    call(
-        db,
-        "planner",
-        "task_lists",
-        json!({"action": "get", "params": {"list_id": list_id}}),
+        extra,
+        &["Write the changelog", "Tag the release", "Announce it"],
     )
+    .0
 }
 
 /// The task titled `title`, as the agents see it.

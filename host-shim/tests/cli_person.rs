@@ -2,25 +2,17 @@
 //! person runs them: each acts through the component's person-act, and the
 //! agents see the effect through the tools.
 
+mod plan;
+
+use plan::{call, get, list, tasklists};
 use serde_json::{Value, json};
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
-/// The binary on `db` in a workspace of its own, as `person` (none: no
-/// person at all, neither flag nor environment).
+/// The binary on `db` as `person` (none: no person at all, neither flag
+/// nor environment).
 fn command(db: &Path, person: Option<&str>, args: &[&str]) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tasklists"));
-    cmd.arg("--db")
-        .arg(db)
-        .args(["--workspace", "/work/demo", "--color", "never"])
-        .env_remove("TASKLISTS_DB")
-        .env_remove("TASKLISTS_AGENT_ID")
-        .env_remove("TASKLISTS_PERSON")
-        .env(
-            "TASKLISTS_CACHE_DIR",
-            std::env::temp_dir().join("tasklists-tests-cache"),
-        )
-        .stdin(Stdio::null());
+    let mut cmd = tasklists(db);
     if let Some(person) = person {
         cmd.args(["--person", person]);
     }
@@ -51,62 +43,6 @@ fn ann_json(db: &Path, args: &[&str]) -> Value {
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).expect("UTF-8 output")
-}
-
-/// Calls a tool as the agent `agent` and returns its data.
-fn call(db: &Path, agent: &str, tool: &str, request: Value) -> Value {
-    let out = command(db, None, &["--agent-id", agent])
-        .args(["call", "--json", tool, &request.to_string()])
-        .output()
-        .expect("the binary runs");
-    assert!(out.status.success(), "{out:?}");
-    let reply = text(&out.stdout);
-    let json = reply
-        .split_once('\n')
-        .map(|(_, json)| json)
-        .unwrap_or(&reply);
-    serde_json::from_str(json).expect("the data is JSON")
-}
-
-/// A workspace list (`extra` merged into its create params) with the
-/// tasks `titles`; its id and the tasks' ids in order.
-fn list(db: &Path, extra: Value, titles: &[&str]) -> (String, Vec<String>) {
-    let mut params = json!({"name": "Release 2.0", "scope_type": "workspace"});
-    params
-        .as_object_mut()
-        .unwrap()
-        .extend(extra.as_object().unwrap().clone());
-    let created = call(
-        db,
-        "planner",
-        "task_lists",
-        json!({"action": "create", "params": params}),
-    );
-    let id = created["list"]["id"].as_str().unwrap().to_string();
-    let tasks: Vec<Value> = titles.iter().map(|t| json!({"title": t})).collect();
-    let added = call(
-        db,
-        "planner",
-        "task_items",
-        json!({"action": "add_many", "params": {"list_id": id, "tasks": tasks}}),
-    );
-    let ids = added["tasks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["id"].as_str().unwrap().to_string())
-        .collect();
-    (id, ids)
-}
-
-/// The list as the agents see it: `{list, counts, tasks}`.
-fn get(db: &Path, list_id: &str) -> Value {
-    call(
-        db,
-        "planner",
-        "task_lists",
-        json!({"action": "get", "params": {"list_id": list_id}}),
-    )
 }
 
 /// The task `id` in the list as the agents see it.

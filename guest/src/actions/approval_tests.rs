@@ -16,29 +16,14 @@ use crate::store::Store;
 use crate::testing::Harness;
 
 fn gated(h: &Harness) -> String {
-    let d = h.ok(
+    h.create_list(
         "planner",
-        "task_lists",
-        "create",
         json!({"name": "Plan", "requires_approval": true}),
-    );
-    d["list"]["id"].as_str().unwrap().to_string()
+    )
 }
 
 fn add(h: &Harness, list: &str, titles: &[&str]) -> Vec<String> {
-    let tasks: Vec<Value> = titles.iter().map(|t| json!({"title": t})).collect();
-    let d = h.ok(
-        "planner",
-        "task_items",
-        "add_many",
-        json!({"list_id": list, "tasks": tasks}),
-    );
-    d["tasks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["id"].as_str().unwrap().to_string())
-        .collect()
+    h.add(list, titles)
 }
 
 /// Runs `f` in one committed transaction as `person` (None: as a tool

@@ -8,23 +8,11 @@ use crate::error::ErrorCode;
 use crate::testing::Harness;
 
 fn list(h: &Harness) -> String {
-    let d = h.ok("planner", "task_lists", "create", json!({"name": "Work"}));
-    d["list"]["id"].as_str().unwrap().to_string()
+    h.create_list("planner", json!({"name": "Work"}))
 }
 
 fn add(h: &Harness, list: &str, tasks: Value) -> Vec<String> {
-    let d = h.ok(
-        "planner",
-        "task_items",
-        "add_many",
-        json!({"list_id": list, "tasks": tasks}),
-    );
-    d["tasks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["id"].as_str().unwrap().to_string())
-        .collect()
+    h.add_many(list, tasks)
 }
 
 fn claim(h: &Harness, agent: &str, list: &str) -> Value {

@@ -7,24 +7,11 @@ use crate::error::ErrorCode;
 use crate::testing::Harness;
 
 fn list(h: &Harness, agent: &str) -> String {
-    let d = h.ok(agent, "task_lists", "create", json!({"name": "Work"}));
-    d["list"]["id"].as_str().unwrap().to_string()
+    h.create_list(agent, json!({"name": "Work"}))
 }
 
 fn add(h: &Harness, list: &str, titles: &[&str]) -> Vec<String> {
-    let tasks: Vec<Value> = titles.iter().map(|t| json!({"title": t})).collect();
-    let d = h.ok(
-        "planner",
-        "task_items",
-        "add_many",
-        json!({"list_id": list, "tasks": tasks}),
-    );
-    d["tasks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["id"].as_str().unwrap().to_string())
-        .collect()
+    h.add(list, titles)
 }
 
 fn code(r: crate::error::ToolResult<crate::actions::Output>) -> ErrorCode {
