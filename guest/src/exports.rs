@@ -1,5 +1,5 @@
 //! The component's exports, at the top of the crate (wasm only): the WIT
-//! `tools` and `ui` interfaces forwarded to plain Rust, each call handed the
+//! `tools`, `ui` and `web` interfaces forwarded to plain Rust, each call handed the
 //! imported store and clock (`store/wit.rs`).
 
 #![allow(
@@ -9,13 +9,14 @@
 
 use crate::bindings::exports::tasklists::component::tools::Guest as ToolsGuest;
 use crate::bindings::exports::tasklists::component::ui::Guest as UiGuest;
+use crate::bindings::exports::tasklists::component::web::Guest as WebGuest;
 use crate::bindings::{
     CallContext, CallFailure, CommandEffect, CommandInfo, Completion, DashboardInput,
     DashboardScreen, DashboardView, FailureKind, KeyBinding, Line, PersonReply, PersonRequest,
-    StoreDown, ToolError, ToolInfo, ToolReply, WidgetView,
+    StoreDown, ToolError, ToolInfo, ToolReply, WebRefusal, WebRequest, WebResponse, WidgetView,
 };
 use crate::store::wit::{WitClock, WitStore};
-use crate::{envelope, person, registry, render, views};
+use crate::{envelope, person, registry, render, views, web};
 
 struct Component;
 crate::bindings::export!(Component with_types_in crate::bindings);
@@ -104,5 +105,14 @@ impl UiGuest for Component {
         ctx: CallContext,
     ) -> DashboardScreen {
         person::dashboard(&state, &input, &view, &ctx, &WitStore, &WitClock)
+    }
+}
+
+impl WebGuest for Component {
+    fn handle(request: WebRequest, ctx: CallContext) -> WebResponse {
+        web::handle(&request, &ctx, &WitStore, &WitClock)
+    }
+    fn refusal(why: WebRefusal) -> WebResponse {
+        web::refusal(why)
     }
 }

@@ -6,7 +6,7 @@
 //! the imports. Modules depend one way, bottom to top
 //! (`scripts/guest-layers` checks it): bindings; text, ids, clock, store,
 //! schema; error; contract; context, model, results, text_budget; actions;
-//! render; registry; views, person; envelope; exports.
+//! render; registry; views, person; web; envelope; exports.
 
 pub mod actions;
 mod bindings;
@@ -26,6 +26,7 @@ pub mod store;
 pub mod text;
 pub mod text_budget;
 pub mod views;
+pub mod web;
 
 #[cfg(target_arch = "wasm32")]
 mod exports;

@@ -39,8 +39,8 @@ pub use bindings::{
     CallContext, CallFailure, Choice, CommandEffect, CommandInfo, CommandOutput, Completion,
     Confirmation, DashboardInput, DashboardScreen, DashboardView, ErrorCode, FailureKind,
     KeyBinding, KeyInput, Line, PersonDone, PersonRefused, PersonReply, PersonRequest, SizeLimit,
-    Span, Style, ToolAnnotations, ToolError, ToolInfo, ToolReply, WidgetAction, WidgetChange,
-    WidgetMode, WidgetView, WriteState,
+    Span, Style, ToolAnnotations, ToolError, ToolInfo, ToolReply, WebMethod, WebRefusal,
+    WebRequest, WebResponse, WidgetAction, WidgetChange, WidgetMode, WidgetView, WriteState,
 };
 pub use component_host::Host;
 pub use config::{

@@ -1,12 +1,14 @@
 //! The views a person sees outside tool calls (the widget, the slash
 //! commands, their completions, the compaction memory) and the person's
-//! own surface (a person's action, the dashboard and its key map), as the
+//! own surface (a person's action, the dashboard and its key map, the web
+//! board's pages), as the
 //! component lays them out: the host passes the context and the
 //! terminal's width, and shows the lines it gets back.
 
 use crate::bindings::{
     CallContext, CommandEffect, CommandInfo, Completion, DashboardInput, DashboardScreen,
-    DashboardView, KeyBinding, Line, PersonReply, PersonRequest, WidgetView,
+    DashboardView, KeyBinding, Line, PersonReply, PersonRequest, WebRefusal, WebRequest,
+    WebResponse, WidgetView,
 };
 use crate::component_host::Host;
 use crate::error::HostError;
@@ -91,5 +93,20 @@ impl Host {
             b.tasklists_component_ui()
                 .call_dashboard(store, state, input, view, ctx)
         })
+    }
+
+    /// The web board's answer to one authenticated request, as `ctx.person`.
+    pub fn web(
+        &mut self,
+        request: &WebRequest,
+        ctx: &CallContext,
+    ) -> Result<WebResponse, HostError> {
+        self.plain(|b, store| b.tasklists_component_web().call_handle(store, request, ctx))
+    }
+
+    /// The component's page for a request the server refused before it
+    /// reached the board (touches no store).
+    pub fn web_refusal(&mut self, why: WebRefusal) -> Result<WebResponse, HostError> {
+        self.plain(|b, store| b.tasklists_component_web().call_refusal(store, why))
     }
 }
