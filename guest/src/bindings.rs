@@ -25,5 +25,5 @@ pub use exports::tasklists::component::ui::{
     PersonReply, PersonRequest, Span, StoreDown, Style, WidgetAction, WidgetChange, WidgetMode,
     WidgetView,
 };
-pub use exports::tasklists::component::web::{WebRefusal, WebRequest, WebResponse};
+pub use exports::tasklists::component::web::{WebMethod, WebRefusal, WebRequest, WebResponse};
 pub use tasklists::component::types::{CallContext, ErrorCode, ToolError, ToolReply};

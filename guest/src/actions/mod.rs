@@ -13,7 +13,7 @@ pub mod audit;
 mod bypass;
 mod call;
 pub mod claims;
-mod deps;
+pub(crate) mod deps;
 pub mod help;
 #[cfg(test)]
 mod hot_path_tests;

@@ -10,12 +10,12 @@
 //! `keys.rs` the key map, `dashboard/` the dashboard (state, input, what
 //! it reads, its layout).
 
-mod act;
-mod dashboard;
+pub(crate) mod act;
+pub(crate) mod dashboard;
 pub(crate) mod fields;
-mod identity;
-mod keys;
-mod reply;
+pub(crate) mod identity;
+pub(crate) mod keys;
+pub(crate) mod reply;
 mod resolve;
 #[cfg(test)]
 mod tests;

@@ -1,10 +1,43 @@
 //! The web board (`tasklists serve`): every page, asset and answer to a
 //! person's form, as HTML the component writes. The host authenticated the
 //! request and checked where it came from; this decides what it gets.
+//!
+//! One concern a file: `route.rs` reads the request (path, query, form),
+//! `html.rs` is the one HTML builder (every text cleaned and escaped),
+//! `page.rs` the document around a page, `read.rs` what a page shows (one
+//! read transaction each), `list.rs` and `card.rs` a list's summary and a
+//! task's card, `forms.rs` the action forms (keys from the key map),
+//! `overview.rs`, `board.rs`, `task.rs`, `audit.rs` (+ `timeline.rs`) the
+//! pages, `act.rs` a person's form carried out, `assets.rs` the script and
+//! stylesheet, `refusal.rs` the pages of requests the host refused.
+
+mod act;
+mod assets;
+mod audit;
+mod board;
+mod card;
+mod forms;
+mod html;
+mod list;
+mod overview;
+mod page;
+mod read;
+mod refusal;
+mod route;
+mod task;
+#[cfg(test)]
+mod tests;
+mod timeline;
 
 use crate::bindings::{CallContext, WebRefusal, WebRequest, WebResponse};
 use crate::clock::Clock;
+use crate::error::{ErrorCode, ToolError, ToolResult};
+use crate::person::identity;
 use crate::store::Store;
+use html::Html;
+use page::Page;
+use read::Source;
+use route::{BadRequest, Route};
 
 /// Answers one request of the board as `ctx.person`.
 pub fn handle(
@@ -13,30 +46,82 @@ pub fn handle(
     store: &dyn Store,
     clock: &dyn Clock,
 ) -> WebResponse {
-    let _ = (request, ctx, store, clock);
-    WebResponse {
-        status: 404,
-        content_type: "text/plain; charset=utf-8".into(),
-        body: "not found".into(),
-        location: String::new(),
-        immutable: false,
+    let query = route::query(&request.query);
+    let fragment = query.has("part", "main");
+    let route = match route::route(request) {
+        Ok(route) => route,
+        Err(BadRequest(why)) => {
+            let e = ToolError::invalid(why, "open the board from its lists: /");
+            return failed(&e, ctx, fragment);
+        }
+    };
+    let own = route::without_part(&query);
+    let ret = if own.is_empty() {
+        request.path.clone()
+    } else {
+        format!("{}?{own}", request.path)
+    };
+    let can_act = identity::can_act(ctx);
+    let src = Source { ctx, store, clock };
+    let page: ToolResult<Page> = match route {
+        Route::Overview => src.overview().map(|o| overview::page(&o, can_act, &ret)),
+        Route::Board(id) => {
+            let view = match query.get("view") {
+                Some("order") => board::View::Order,
+                _ => board::View::Columns,
+            };
+            let hide = query.has("finished", "hide");
+            src.board(&id)
+                .map(|b| board::page(&b, view, hide, can_act, &ret))
+        }
+        Route::Task(id) => src.task(&id).map(|d| task::page(&d, can_act, &ret)),
+        Route::Audit(id) => {
+            let cursor = query.get("before").map(|b| format!("e{b}"));
+            src.audit(&id, cursor.as_deref())
+                .map(|a| audit::page(&a, can_act, &ret))
+        }
+        Route::Asset(name) => {
+            return assets::serve(&name)
+                .unwrap_or_else(|| failed(&nowhere(&request.path), ctx, fragment));
+        }
+        Route::Act => return act::answer(&request.body, &query, ctx, store, clock),
+        Route::Unknown => Err(nowhere(&request.path)),
+    };
+    match page {
+        Ok(page) => page::respond(page, 200, ctx, fragment),
+        Err(e) => failed(&e, ctx, fragment),
     }
 }
 
 /// The page for a request the host refused before it reached the board.
 pub fn refusal(why: WebRefusal) -> WebResponse {
-    let status = match why {
-        WebRefusal::Unauthenticated => 401,
-        WebRefusal::WrongHost => 421,
-        WebRefusal::CrossOrigin => 403,
-        WebRefusal::TooLarge => 413,
-        WebRefusal::Busy => 503,
+    refusal::answer(why)
+}
+
+/// `not_found` for a path the board has no page at.
+fn nowhere(path: &str) -> ToolError {
+    ToolError::new(
+        ErrorCode::NotFound,
+        format!("the board has no page at {}", crate::text::quote(path)),
+        "its pages: / (the lists), /lists/<list id>, /tasks/<task id>, /lists/<list id>/audit",
+    )
+}
+
+/// A page that could not be shown: the error's status and the
+/// component's words for it.
+fn failed(e: &ToolError, ctx: &CallContext, fragment: bool) -> WebResponse {
+    let status = act::status_of(e.code);
+    let heading = match status {
+        404 => "Not found",
+        400 => "Bad request",
+        403 => "Not allowed",
+        _ => "Cannot show this page",
     };
-    WebResponse {
-        status,
-        content_type: "text/plain; charset=utf-8".into(),
-        body: format!("{why:?}"),
-        location: String::new(),
-        immutable: false,
-    }
+    let mut body = Html::new();
+    body.open("div", &[("class", "error")])
+        .lines(&crate::render::render_error(
+            &crate::actions::printable_error(e.clone()),
+        ))
+        .close("div");
+    page::respond(page::message(heading, body), status, ctx, fragment)
 }

@@ -155,7 +155,7 @@ fn read(call: &mut Call, state: &State, view: &DashboardView) -> ToolResult<Boar
 
 /// `lists` with their tasks awaiting approval and, approved, what changed
 /// since.
-fn entries(call: &Call, lists: Vec<ListRow>) -> ToolResult<Vec<Entry>> {
+pub(crate) fn entries(call: &Call, lists: Vec<ListRow>) -> ToolResult<Vec<Entry>> {
     let needs: Vec<&str> = lists
         .iter()
         .filter(|l| l.approval.is_some())

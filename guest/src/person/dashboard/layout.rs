@@ -229,7 +229,7 @@ fn list_head(e: &Entry, width: usize) -> Vec<Line> {
 
 /// The approval state of a list (none for a list that needs none), and,
 /// approved, what changed since; `long` adds who and the note or reason.
-fn approval_spans(e: &Entry, long: bool) -> Vec<Span> {
+pub(crate) fn approval_spans(e: &Entry, long: bool) -> Vec<Span> {
     let l = &e.list;
     let mut out = Vec::new();
     let Some(state) = l.approval else {

@@ -7,9 +7,9 @@
 //! `state.rs` what is kept between inputs, `input.rs` what an input does,
 //! `board.rs` what is read, `layout.rs` the lines.
 
-mod board;
+pub(crate) mod board;
 mod input;
-mod layout;
+pub(crate) mod layout;
 mod state;
 
 use super::act::{self, Outcome};

@@ -1,0 +1,68 @@
+//! The board's two static files, compiled into the component: the script
+//! (transport only: live refresh, forms by fetch, the key map's keys) and
+//! the stylesheet. Their addresses carry a hash of their bytes, so the
+//! browser may keep them for good and a new build is fetched anew.
+
+use crate::bindings::WebResponse;
+
+/// A static file.
+pub(crate) struct Asset {
+    /// Its name under `/assets/`.
+    pub name: &'static str,
+    /// Its media type.
+    pub content_type: &'static str,
+    /// Its text.
+    pub body: &'static str,
+    /// FNV-1a of its bytes.
+    pub hash: u64,
+}
+
+impl Asset {
+    /// Its address: `/assets/<name>?v=<hash>`.
+    pub(crate) fn address(&self) -> String {
+        format!("/assets/{}?v={:016x}", self.name, self.hash)
+    }
+}
+
+/// The 64-bit FNV-1a hash of `bytes`, at compile time.
+pub(crate) const fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut i = 0;
+    while i < bytes.len() {
+        hash ^= bytes[i] as u64;
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+        i += 1;
+    }
+    hash
+}
+
+const JS_TEXT: &str = include_str!("assets/board.js");
+const CSS_TEXT: &str = include_str!("assets/board.css");
+
+/// `board.js`.
+pub(crate) static JS: Asset = Asset {
+    name: "board.js",
+    content_type: "text/javascript; charset=utf-8",
+    body: JS_TEXT,
+    hash: fnv1a(JS_TEXT.as_bytes()),
+};
+
+/// `board.css`.
+pub(crate) static CSS: Asset = Asset {
+    name: "board.css",
+    content_type: "text/css; charset=utf-8",
+    body: CSS_TEXT,
+    hash: fnv1a(CSS_TEXT.as_bytes()),
+};
+
+/// The asset named `name` (whatever its `v`), or None.
+pub(crate) fn serve(name: &str) -> Option<WebResponse> {
+    let asset = [&JS, &CSS].into_iter().find(|a| a.name == name)?;
+    Some(WebResponse {
+        status: 200,
+        content_type: asset.content_type.into(),
+        body: asset.body.into(),
+        location: String::new(),
+        immutable: true,
+    })
+}

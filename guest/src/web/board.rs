@@ -1,0 +1,144 @@
+//! `GET /lists/{id}`: a list's board. `view=columns` (the default) sets
+//! its tasks side by side by where they stand (todo, running, paused,
+//! closed); `view=order` lists them in the order agents take them, open
+//! ones first. `finished=hide` leaves done and canceled tasks out, as the
+//! dashboard's `f` does.
+
+use super::card;
+use super::forms;
+use super::html::Html;
+use super::list::{self, Shown};
+use super::page::Page;
+use super::read::{Board, Card};
+use crate::model::Status;
+use crate::render::fmt;
+
+/// How the board is laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum View {
+    /// By status, side by side.
+    Columns,
+    /// By position.
+    Order,
+}
+
+/// The columns: their `data-column`, heading, and the statuses they hold.
+const COLUMNS: [(&str, &str, &[Status]); 4] = [
+    ("todo", "todo", &[Status::Todo]),
+    ("running", "running", &[Status::InProgress]),
+    ("paused", "paused", &[Status::Blocked]),
+    ("closed", "closed", &[Status::Done, Status::Canceled]),
+];
+
+/// The board's page.
+pub(crate) fn page(
+    board: &Board,
+    view: View,
+    hide_finished: bool,
+    can_act: bool,
+    ret: &str,
+) -> Page {
+    let mut h = Html::new();
+    let shown = match view {
+        View::Columns => Shown::Columns,
+        View::Order => Shown::Order,
+    };
+    list::header(&mut h, &board.entry, shown, can_act, ret);
+    let cards: Vec<&Card> = board
+        .cards
+        .iter()
+        .filter(|c| !(hide_finished && c.task.is_closed()))
+        .collect();
+    let hidden = board.cards.len() - cards.len();
+    match view {
+        View::Columns => {
+            h.open("div", &[("class", "columns")]);
+            for (key, heading, statuses) in COLUMNS {
+                if hide_finished && key == "closed" {
+                    continue;
+                }
+                let here: Vec<&&Card> = cards
+                    .iter()
+                    .filter(|c| statuses.contains(&c.task.status))
+                    .collect();
+                h.open("section", &[("class", "column"), ("data-column", key)]);
+                h.open("h2", &[])
+                    .text(heading)
+                    .text(" ")
+                    .elem(
+                        "span",
+                        &[("class", "count s-muted")],
+                        &here.len().to_string(),
+                    )
+                    .close("h2");
+                for c in here {
+                    write_card(&mut h, c, board.now, can_act, ret);
+                }
+                h.close("section");
+            }
+            h.close("div");
+        }
+        View::Order => {
+            h.open("section", &[("class", "order")]);
+            let (open, closed): (Vec<&Card>, Vec<&Card>) =
+                cards.iter().partition(|c| !c.task.is_closed());
+            for c in open.into_iter().chain(closed) {
+                write_card(&mut h, c, board.now, can_act, ret);
+            }
+            h.close("section");
+        }
+    }
+    if board.cards.is_empty() {
+        h.elem("p", &[("class", "empty s-muted")], "no tasks");
+    }
+    let toggle = toggle_href(&board.entry.list.id, view, !hide_finished);
+    h.open("p", &[("class", "finished s-muted")]);
+    if hidden > 0 {
+        h.text(&format!("{} hidden ", fmt::plural(hidden, "finished task")));
+        h.elem("a", &[("href", &toggle)], "show them");
+    } else {
+        h.elem(
+            "a",
+            &[("href", &toggle)],
+            if hide_finished {
+                "show finished"
+            } else {
+                "hide finished"
+            },
+        );
+    }
+    h.close("p");
+    if board.more {
+        h.elem("p", &[("class", "more s-muted")], "more tasks follow");
+    }
+    Page {
+        title: list::name(&board.entry).to_string(),
+        refresh_at: card::next_expiry(board.cards.iter().map(|c| &c.task), board.now),
+        main: h,
+    }
+}
+
+/// The board's address with finished tasks hidden or not.
+fn toggle_href(list_id: &str, view: View, hide: bool) -> String {
+    let view = match view {
+        View::Columns => "columns",
+        View::Order => "order",
+    };
+    let mut href = format!("{}?view={view}", card::list_href(list_id));
+    if hide {
+        href.push_str("&finished=hide");
+    }
+    href
+}
+
+/// One task's card on the board.
+fn write_card(h: &mut Html, c: &Card, now: i64, can_act: bool, ret: &str) {
+    card::open(h, &c.task, true);
+    card::holders(h, &c.task, now);
+    card::deps(h, "after", &c.deps);
+    card::texts(h, &c.task, c.note_lines);
+    if can_act {
+        forms::task_actions(h, &c.task, ret, false);
+    }
+    h.close("article");
+}

@@ -1,0 +1,166 @@
+//! A task's card, on a board and atop its details: position, status
+//! badge, priority, title, who holds it and its lease, who it is reserved
+//! for, what it waits for, its notes, outcome and verification, in the
+//! words the terminal views use.
+
+use super::html::{Html, style_class};
+use super::read::Dep;
+use super::route::encode;
+use crate::clock::format_ms;
+use crate::model::{Status, TaskRow};
+use crate::render::fmt;
+
+/// The address of a task's details.
+pub(crate) fn task_href(id: &str) -> String {
+    format!("/tasks/{}", encode(id))
+}
+
+/// The address of a list's board.
+pub(crate) fn list_href(id: &str) -> String {
+    format!("/lists/{}", encode(id))
+}
+
+/// Opens `<article class="task">` for `task` and writes its head: the
+/// caller writes the rest and closes it.
+pub(crate) fn open(h: &mut Html, task: &TaskRow, link: bool) {
+    let class = format!(
+        "task prio-{} st-{}",
+        task.priority.as_str(),
+        task.status.as_str()
+    );
+    h.open(
+        "article",
+        &[
+            ("class", &class),
+            ("data-task", &task.id),
+            ("data-status", task.status.as_str()),
+            ("tabindex", "0"),
+        ],
+    );
+    h.open("div", &[("class", "head")]);
+    h.elem("span", &[("class", "pos")], &format!("{}.", task.position));
+    let badge = fmt::status(task.status.as_str());
+    h.elem(
+        "span",
+        &[("class", &format!("badge {}", style_class(badge.style)))],
+        &badge.span().text,
+    );
+    if let Some(mark) = fmt::priority(task.priority) {
+        h.elem(
+            "span",
+            &[("class", &format!("prio {}", style_class(mark.style)))],
+            &format!("{} {}", mark.text, task.priority),
+        );
+    }
+    let title = fmt::nonblank(&task.title).unwrap_or("(untitled)");
+    if link {
+        h.open("a", &[("href", &task_href(&task.id))])
+            .elem("span", &[("class", "title")], title)
+            .close("a");
+    } else {
+        h.elem("span", &[("class", "title")], title);
+    }
+    h.close("div");
+}
+
+/// Who holds `task` and until when, who it is reserved for, and whether
+/// it awaits approval.
+pub(crate) fn holders(h: &mut Html, task: &TaskRow, now: i64) {
+    let mut any = false;
+    let mut item = |h: &mut Html, class: &'static str, text: &str| {
+        if !any {
+            h.open("div", &[("class", "meta")]);
+            any = true;
+        }
+        h.elem("span", &[("class", class)], text);
+    };
+    if task.status == Status::InProgress
+        && let Some(c) = task.claimed_by_agent_id.as_deref().and_then(fmt::nonblank)
+    {
+        item(h, "claimer s-accent", &format!("@{c}"));
+        match task.claim_expires_at {
+            Some(at) if at > now => item(
+                h,
+                "lease s-muted",
+                &format!(
+                    "until {}",
+                    fmt::compact_date(&format_ms(at), Some(&format_ms(now)))
+                ),
+            ),
+            _ => item(h, "lease expired s-warning", "lease expired"),
+        }
+    }
+    if let Some(a) = task.assigned_to_agent_id.as_deref().and_then(fmt::nonblank) {
+        item(h, "assignee s-muted", &format!("→{a}"));
+    }
+    if task.awaits_approval {
+        item(h, "wait s-warning", "⏳ awaits approval");
+    }
+    if any {
+        h.close("div");
+    }
+}
+
+/// `after #2 Title, #3 Other` (open ones marked), or nothing.
+pub(crate) fn deps(h: &mut Html, label: &str, deps: &[Dep]) {
+    if deps.is_empty() {
+        return;
+    }
+    h.open("div", &[("class", "deps")]);
+    h.elem("span", &[("class", "label")], label);
+    for d in deps {
+        let class = if d.open { "dep open" } else { "dep closed" };
+        let text = if d.title.is_empty() {
+            fmt::short_id(&d.id)
+        } else {
+            format!("#{} {}", d.position, fmt::truncate(&d.title, 60))
+        };
+        h.text(" ")
+            .elem("a", &[("class", class), ("href", &task_href(&d.id))], &text);
+    }
+    h.close("div");
+}
+
+/// A card's texts: notes (how many lines, the last), outcome,
+/// verification and its result; each cut to a line.
+pub(crate) fn texts(h: &mut Html, task: &TaskRow, note_lines: i64) {
+    if note_lines > 0
+        && let Some(last) = task
+            .notes
+            .as_deref()
+            .and_then(|n| n.lines().rev().find(|l| !l.trim().is_empty()))
+    {
+        let label = format!("notes ({}):", crate::text::plural(note_lines, "line"));
+        field(h, "notes", &label, last);
+    }
+    for (class, label, text) in [
+        ("outcome", "outcome:", &task.outcome),
+        ("verification", "verification:", &task.verification),
+        (
+            "verification-result",
+            "verification result:",
+            &task.verification_result,
+        ),
+    ] {
+        if let Some(text) = fmt::opt(text) {
+            field(h, class, label, text);
+        }
+    }
+}
+
+fn field(h: &mut Html, class: &'static str, label: &str, text: &str) {
+    h.open("div", &[("class", class)])
+        .elem("span", &[("class", "label")], label)
+        .text(" ")
+        .text(&fmt::truncate(&fmt::one_line(text), 200))
+        .close("div");
+}
+
+/// The earliest lease expiry after `now` among `tasks`.
+pub(crate) fn next_expiry<'a>(tasks: impl Iterator<Item = &'a TaskRow>, now: i64) -> Option<i64> {
+    tasks
+        .filter(|t| t.status == Status::InProgress)
+        .filter_map(|t| t.claim_expires_at)
+        .filter(|at| *at > now)
+        .min()
+}

@@ -1,0 +1,184 @@
+//! The document around every page: the head (stylesheet and script by
+//! their hashed addresses, nothing inline), the body's key map and
+//! person, the flash region, the `<main>` a live refresh replaces; or,
+//! for `part=main`, that main's inner HTML alone. And the answers built
+//! from it.
+
+use super::assets;
+use super::html::Html;
+use crate::bindings::{CallContext, KeyInput, WebResponse};
+use crate::person::identity;
+
+/// HTML's media type.
+pub(crate) const HTML: &str = "text/html; charset=utf-8";
+
+/// A page's content: its title, its main, and when the page should
+/// refresh itself (the next lease expiry shown, ms since the epoch).
+pub(crate) struct Page {
+    /// The document's title.
+    pub title: String,
+    /// The inner HTML of `<main>`.
+    pub main: Html,
+    /// The next lease expiry the page shows.
+    pub refresh_at: Option<i64>,
+}
+
+/// `page` as an answer with `status`: the whole document, or only the
+/// main's inner HTML when `fragment` (a live refresh).
+pub(crate) fn respond(page: Page, status: u16, ctx: &CallContext, fragment: bool) -> WebResponse {
+    let body = if fragment {
+        let mut main = Html::new();
+        refresh_mark(&mut main, page.refresh_at);
+        main.append(&page.main);
+        main.finish()
+    } else {
+        document(page, ctx)
+    };
+    WebResponse {
+        status,
+        content_type: HTML.into(),
+        body,
+        location: String::new(),
+        immutable: false,
+    }
+}
+
+/// The whole document.
+fn document(page: Page, ctx: &CallContext) -> String {
+    let mut h = Html::new();
+    h.open("html", &[("lang", "en")]).open("head", &[]);
+    h.void("meta", &[("charset", "utf-8")]);
+    h.void(
+        "meta",
+        &[
+            ("name", "viewport"),
+            ("content", "width=device-width, initial-scale=1"),
+        ],
+    );
+    h.elem("title", &[], &page.title);
+    h.void(
+        "link",
+        &[("rel", "stylesheet"), ("href", &assets::CSS.address())],
+    );
+    h.open(
+        "script",
+        &[("src", &assets::JS.address()), ("defer", "defer")],
+    )
+    .close("script");
+    h.close("head");
+    let person = if identity::can_act(ctx) {
+        ctx.person.as_deref().unwrap_or_default()
+    } else {
+        ""
+    };
+    h.open(
+        "body",
+        &[("data-keys", &key_map_json()), ("data-person", person)],
+    );
+    h.open("header", &[("class", "top")]);
+    h.open("a", &[("class", "home"), ("href", "/")])
+        .text("Tasks")
+        .close("a");
+    who(&mut h, ctx);
+    h.close("header");
+    h.open(
+        "div",
+        &[("id", "flash"), ("role", "status"), ("aria-live", "polite")],
+    )
+    .close("div");
+    let refresh = page.refresh_at.map(|t| t.to_string()).unwrap_or_default();
+    h.open("main", &[("id", "board"), ("data-refresh-at", &refresh)]);
+    refresh_mark(&mut h, page.refresh_at);
+    h.append(&page.main);
+    h.close("main").close("body").close("html");
+    format!("<!doctype html>\n{}", h.finish())
+}
+
+/// The refresh time again inside `<main>`, where a live refresh (which
+/// replaces only main's inner HTML) finds it.
+fn refresh_mark(h: &mut Html, refresh_at: Option<i64>) {
+    let at = refresh_at.map(|t| t.to_string()).unwrap_or_default();
+    h.open(
+        "div",
+        &[
+            ("class", "refresh"),
+            ("hidden", "hidden"),
+            ("data-refresh-at", &at),
+        ],
+    )
+    .close("div");
+}
+
+/// `as @ann`, or that the board is read-only and how to name yourself
+/// (the dashboard's words).
+fn who(h: &mut Html, ctx: &CallContext) {
+    match ctx.person.as_deref() {
+        Some(p) if identity::can_act(ctx) => {
+            h.elem("span", &[("class", "who")], &format!("as @{p}"));
+        }
+        _ => {
+            h.open("span", &[("class", "who read-only")])
+                .elem("strong", &[], "read-only")
+                .text(" · ")
+                .text(&format!("to act, {}", identity::NO_PERSON_HINT))
+                .close("span");
+        }
+    }
+}
+
+/// The key map as JSON: `[{key, action, label, input, writes}]`.
+fn key_map_json() -> String {
+    let keys: Vec<serde_json::Value> = crate::person::key_map()
+        .into_iter()
+        .map(|k| {
+            serde_json::json!({
+                "key": k.key,
+                "action": k.action,
+                "label": k.label,
+                "input": input_name(k.input),
+                "writes": k.writes,
+            })
+        })
+        .collect();
+    serde_json::Value::from(keys).to_string()
+}
+
+/// The key map's input as the forms and board.js name it.
+pub(crate) fn input_name(input: KeyInput) -> &'static str {
+    match input {
+        KeyInput::None => "none",
+        KeyInput::Text => "text",
+        KeyInput::Confirm => "confirm",
+    }
+}
+
+/// A short page saying `heading` and `lines` (the component's words), with
+/// a link back to the lists.
+pub(crate) fn message(heading: &str, body: Html) -> Page {
+    let mut main = Html::new();
+    main.open("section", &[("class", "message")]);
+    main.elem("h1", &[], heading);
+    main.append(&body);
+    main.open("p", &[])
+        .open("a", &[("href", "/")])
+        .text("Back to the lists")
+        .close("a")
+        .close("p");
+    main.close("section");
+    Page {
+        title: heading.to_string(),
+        main,
+        refresh_at: None,
+    }
+}
+
+/// A 303 to `location`.
+pub(crate) fn see_other(location: String) -> WebResponse {
+    WebResponse {
+        status: 303,
+        content_type: "text/plain; charset=utf-8".into(),
+        body: String::new(),
+        location,
+        immutable: false,
+    }
+}

@@ -1,0 +1,69 @@
+//! The pages of requests the host refused before they reached the board:
+//! why, and what to do. They read no store.
+
+use super::html::Html;
+use super::page::HTML;
+use crate::bindings::{WebRefusal, WebResponse};
+
+/// The answer to a refused request.
+pub(crate) fn answer(why: WebRefusal) -> WebResponse {
+    let (status, heading, says, todo) = match why {
+        WebRefusal::Unauthenticated => (
+            401,
+            "Sign in to the board",
+            "This board needs its token: the request carried none, or one the server does not know.",
+            "Open the address `tasklists serve` printed (it ends in ?token=…), or ask whoever runs the board for a token.",
+        ),
+        WebRefusal::WrongHost => (
+            421,
+            "Wrong address",
+            "The board does not answer for the host name this request was sent to.",
+            "Open it by the address `tasklists serve` printed; to reach it by another name, start it with --allow-host NAME.",
+        ),
+        WebRefusal::CrossOrigin => (
+            403,
+            "Refused: sent from another page",
+            "A change to the board must come from the board's own pages; this one came from another site, or did not say where it came from.",
+            "Reload the board and act from its own page.",
+        ),
+        WebRefusal::TooLarge => (
+            413,
+            "Too large",
+            "The request is larger than the board accepts.",
+            "Shorten the text and send it again.",
+        ),
+        WebRefusal::Busy => (
+            503,
+            "Busy",
+            "The board is busy with other requests.",
+            "Try again in a moment.",
+        ),
+    };
+    // A bare document: no script or stylesheet (it may be shown before
+    // any sign-in), nothing from the store.
+    let mut h = Html::new();
+    h.open("html", &[("lang", "en")]).open("head", &[]);
+    h.void("meta", &[("charset", "utf-8")]);
+    h.void(
+        "meta",
+        &[
+            ("name", "viewport"),
+            ("content", "width=device-width, initial-scale=1"),
+        ],
+    );
+    h.elem("title", &[], heading);
+    h.close("head")
+        .open("body", &[])
+        .open("main", &[("id", "board")]);
+    h.elem("h1", &[], heading);
+    h.elem("p", &[], says);
+    h.elem("p", &[], todo);
+    h.close("main").close("body").close("html");
+    WebResponse {
+        status,
+        content_type: HTML.into(),
+        body: format!("<!doctype html>\n{}", h.finish()),
+        location: String::new(),
+        immutable: false,
+    }
+}

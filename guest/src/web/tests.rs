@@ -1,0 +1,502 @@
+//! The web board through `web::handle` on a real SQLite store: each page's
+//! `data-*` contract, escaping of hostile texts, the order of the
+//! overview, a person's forms carried out (and refused, changing
+//! nothing), the read-only board, fragments, assets and bad input.
+
+use serde_json::json;
+
+use super::{handle, refusal};
+use crate::bindings::{CallContext, WebMethod, WebRefusal, WebRequest, WebResponse};
+use crate::testing::Harness;
+
+/// The hostile title: markup, quotes, an ampersand, an escape sequence, a
+/// bidi override and a zero-width space.
+const HOSTILE: &str = "<script>alert(1)</script> \"q\" 'a' & \u{1b}[31mred \u{202e}evil\u{200b}x";
+
+fn ctx(person: Option<&str>) -> CallContext {
+    CallContext {
+        agent_id: Some("agent-1".into()),
+        workspace: Some("/repo".into()),
+        person: person.map(String::from),
+        ..Default::default()
+    }
+}
+
+struct World {
+    h: Harness,
+    list: String,
+    tasks: Vec<String>,
+}
+
+impl World {
+    fn new(titles: &[&str]) -> World {
+        let h = Harness::default();
+        let list = h.create_list(
+            "agent-1",
+            json!({"name": "Release", "scope_type": "workspace"}),
+        );
+        let tasks = if titles.is_empty() {
+            Vec::new()
+        } else {
+            h.add(&list, titles)
+        };
+        World { h, list, tasks }
+    }
+
+    fn get(&self, path: &str, query: &str, person: Option<&str>) -> WebResponse {
+        let request = WebRequest {
+            method: WebMethod::Get,
+            path: path.into(),
+            query: query.into(),
+            body: String::new(),
+        };
+        handle(&request, &ctx(person), &self.h.store, &self.h.clock)
+    }
+
+    fn post(&self, query: &str, body: &str, person: Option<&str>) -> WebResponse {
+        let request = WebRequest {
+            method: WebMethod::Post,
+            path: "/act".into(),
+            query: query.into(),
+            body: body.into(),
+        };
+        handle(&request, &ctx(person), &self.h.store, &self.h.clock)
+    }
+
+    fn task(&self, id: &str) -> serde_json::Value {
+        self.list_data()["tasks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["id"] == id)
+            .cloned()
+            .unwrap()
+    }
+
+    fn list_data(&self) -> serde_json::Value {
+        self.h.ok(
+            "agent-1",
+            "task_lists",
+            "get",
+            json!({"list_id": self.list}),
+        )
+    }
+}
+
+fn ok_html(r: &WebResponse) -> &str {
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.content_type, "text/html; charset=utf-8");
+    &r.body
+}
+
+/// The page has no inline script, style attribute or handler.
+fn assert_no_inline(body: &str) {
+    assert!(!body.contains("<script>"), "inline script: {body}");
+    assert!(!body.contains("style="), "inline style: {body}");
+    assert!(!body.contains("<style"), "style element: {body}");
+    for handler in [
+        " onclick",
+        " onload",
+        " onerror",
+        " onsubmit",
+        " onmouseover",
+    ] {
+        assert!(!body.contains(handler), "handler {handler}: {body}");
+    }
+}
+
+#[test]
+fn the_overview_keeps_the_contract_and_puts_awaiting_lists_first() {
+    let w = World::new(&["one"]);
+    let pending = w.h.create_list(
+        "agent-1",
+        json!({"name": "Plan", "scope_type": "workspace", "requires_approval": true}),
+    );
+    let r = w.get("/", "", Some("ann"));
+    let body = ok_html(&r);
+    assert!(body.starts_with("<!doctype html>"));
+    assert!(body.contains("<html lang=\"en\">"));
+    assert!(body.contains("<meta charset=\"utf-8\">"));
+    assert!(body.contains("name=\"viewport\""));
+    assert!(body.contains("<link rel=\"stylesheet\" href=\"/assets/board.css?v="));
+    assert!(body.contains("<script src=\"/assets/board.js?v="));
+    assert!(body.contains("data-person=\"ann\""));
+    assert!(body.contains("data-keys=\"[{&quot;key&quot;:&quot;up&quot;"));
+    assert!(body.contains("<div id=\"flash\" role=\"status\" aria-live=\"polite\"></div>"));
+    assert!(body.contains("<main id=\"board\" data-refresh-at=\"\">"));
+    assert!(body.contains("as @ann"));
+    assert_no_inline(body);
+    let pending_at = body
+        .find(&format!(
+            "data-list=\"{pending}\" data-approval=\"pending\""
+        ))
+        .expect("pending list");
+    let other_at = body
+        .find(&format!("data-list=\"{}\" data-approval=\"none\"", w.list))
+        .expect("other list");
+    assert!(pending_at < other_at, "awaiting approval first");
+    assert!(body.contains("Awaiting approval"));
+    assert!(body.contains(&format!(
+        "<a class=\"name\" href=\"/lists/{pending}\">Plan</a>"
+    )));
+    assert!(body.contains("⏳ awaiting approval"));
+    // The pending list can be approved from here.
+    assert!(body.contains("data-action=\"approve\" data-key=\"A\""));
+}
+
+#[test]
+fn the_board_has_columns_cards_and_forms() {
+    let w = World::new(&["first", "second", "third"]);
+    w.h.ok(
+        "agent-1",
+        "task_items",
+        "update",
+        json!({"task_id": w.tasks[0], "priority": "low"}),
+    );
+    // claim_next takes the first by priority: the second task.
+    w.h.ok(
+        "agent-1",
+        "task_claims",
+        "claim_next",
+        json!({"list_id": w.list, "lease_seconds": 600}),
+    );
+    w.h.ok(
+        "agent-1",
+        "task_items",
+        "update",
+        json!({"task_id": w.tasks[2], "priority": "high", "depends_on": [w.tasks[0]],
+               "notes": "looked\nstill failing"}),
+    );
+    let r = w.get(&format!("/lists/{}", w.list), "", Some("ann"));
+    let body = ok_html(&r);
+    assert_no_inline(body);
+    for column in ["todo", "running", "paused", "closed"] {
+        assert!(
+            body.contains(&format!(
+                "<section class=\"column\" data-column=\"{column}\">"
+            )),
+            "column {column}"
+        );
+    }
+    assert!(body.contains(&format!(
+        "data-task=\"{}\" data-status=\"in_progress\" tabindex=\"0\"",
+        w.tasks[1]
+    )));
+    assert!(body.contains(&format!(
+        "<a href=\"/tasks/{}\"><span class=\"title\">third</span></a>",
+        w.tasks[2]
+    )));
+    assert!(body.contains("↑ high"));
+    assert!(body.contains("@agent-1"));
+    assert!(body.contains("until "));
+    assert!(body.contains("notes (2 lines):"));
+    assert!(body.contains("still failing"));
+    assert!(body.contains("#1 first"), "dependency by title");
+    assert!(body.contains("data-action=\"done\" data-key=\"x\" data-input=\"text\""));
+    assert!(body.contains("data-action=\"add\" data-key=\"a\" data-input=\"text\""));
+    assert!(body.contains(&format!(
+        "<input type=\"hidden\" name=\"target\" value=\"{}\">",
+        w.tasks[0]
+    )));
+    assert!(body.contains(&format!(
+        "<input type=\"hidden\" name=\"return\" value=\"/lists/{}\">",
+        w.list
+    )));
+    // The lease's end is when the page refreshes itself.
+    let expires = w.task(&w.tasks[1])["claim_expires_at"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let ms = crate::clock::parse_rfc3339(&expires).unwrap();
+    assert!(
+        body.contains(&format!("data-refresh-at=\"{ms}\"")),
+        "{body}"
+    );
+    // The order view lists them by position.
+    let r = w.get(&format!("/lists/{}", w.list), "view=order", Some("ann"));
+    let body = ok_html(&r);
+    let at = |id: &str| body.find(&format!("data-task=\"{id}\"")).unwrap();
+    assert!(at(&w.tasks[0]) < at(&w.tasks[1]) && at(&w.tasks[1]) < at(&w.tasks[2]));
+    assert!(!body.contains("data-column"));
+}
+
+#[test]
+fn a_hostile_title_is_escaped_and_cleaned_everywhere() {
+    let w = World::new(&[HOSTILE]);
+    w.h.ok(
+        "agent-1",
+        "task_items",
+        "update",
+        json!({"task_id": w.tasks[0], "notes": HOSTILE, "description": HOSTILE}),
+    );
+    for path in [
+        "/".to_string(),
+        format!("/lists/{}", w.list),
+        format!("/tasks/{}", w.tasks[0]),
+        format!("/lists/{}/audit", w.list),
+    ] {
+        let r = w.get(&path, "", Some("ann"));
+        let body = ok_html(&r);
+        assert!(!body.contains("<script>alert"), "{path}: {body}");
+        assert!(!body.contains('\u{1b}'), "{path}: ESC");
+        assert!(!body.contains('\u{202e}'), "{path}: bidi override");
+        assert!(!body.contains('\u{200b}'), "{path}: zero-width");
+        assert!(!body.contains("\"q\""), "{path}: raw quotes");
+        assert!(!body.contains("'a'"), "{path}: raw apostrophes");
+        assert_no_inline(body);
+        if !path.ends_with("/audit") && path != "/" {
+            assert!(
+                body.contains(
+                    "&lt;script&gt;alert(1)&lt;/script&gt; &quot;q&quot; &#39;a&#39; &amp;"
+                ),
+                "{path}: {body}"
+            );
+        }
+    }
+    // In an attribute too: the rename form carries the title as its value.
+    let r = w.get(&format!("/tasks/{}", w.tasks[0]), "", Some("ann"));
+    assert!(r.body.contains("name=\"title\" placeholder=\"title\" aria-label=\"title\" autocomplete=\"off\" required=\"required\" value=\"&lt;script&gt;"));
+}
+
+#[test]
+fn approving_through_the_web_changes_the_plan() {
+    let w = World::new(&[]);
+    let plan = w.h.create_list(
+        "agent-1",
+        json!({"name": "Plan", "scope_type": "workspace", "requires_approval": true}),
+    );
+    let r = w.post(
+        "part=json",
+        &format!("action=approve&target={plan}&return=%2F"),
+        Some("ann"),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.content_type, "application/json");
+    let reply: serde_json::Value = serde_json::from_str(&r.body).unwrap();
+    assert_eq!(reply["outcome"], "done");
+    assert!(reply["html"].as_str().unwrap().contains("approved list"));
+    let list =
+        w.h.ok("agent-1", "task_lists", "get", json!({"list_id": plan}));
+    assert_eq!(list["list"]["approval"]["state"], "approved", "{list}");
+    // Without script: a 303 back to the page.
+    let r = w.post(
+        "",
+        &format!("action=reject&target={plan}&reason=too+big&return=%2Flists%2F{plan}"),
+        Some("ann"),
+    );
+    assert_eq!(r.status, 303, "{}", r.body);
+    assert_eq!(r.location, format!("/lists/{plan}"));
+}
+
+#[test]
+fn a_refused_action_answers_409_and_changes_nothing() {
+    let w = World::new(&["one"]);
+    let before = w.list_data();
+    let r = w.post(
+        "part=json",
+        &format!("action=unblock&target={}", w.tasks[0]),
+        Some("ann"),
+    );
+    assert_eq!(r.status, 409, "{}", r.body);
+    let reply: serde_json::Value = serde_json::from_str(&r.body).unwrap();
+    assert_eq!(reply["outcome"], "refused");
+    assert_eq!(reply["code"], "conflict");
+    assert!(
+        reply["html"].as_str().unwrap().contains("not blocked"),
+        "{reply}"
+    );
+    assert_eq!(w.list_data(), before);
+    // Without script: a page with the same words and the same status.
+    let r = w.post(
+        "",
+        &format!("action=unblock&target={}&return=%2F", w.tasks[0]),
+        Some("ann"),
+    );
+    assert_eq!(r.status, 409);
+    assert!(r.body.contains("conflict"));
+    assert!(r.body.contains("not blocked"));
+    assert_eq!(w.list_data(), before);
+}
+
+#[test]
+fn deleting_asks_first() {
+    let w = World::new(&["one"]);
+    let body = format!("action=delete&target={}&return=%2F", w.tasks[0]);
+    let r = w.post("part=json", &body, Some("ann"));
+    let reply: serde_json::Value = serde_json::from_str(&r.body).unwrap();
+    assert_eq!(reply["outcome"], "confirm", "{reply}");
+    assert!(reply["title"].as_str().unwrap().starts_with("Delete task"));
+    assert_eq!(w.task(&w.tasks[0])["status"], "todo");
+    let r = w.post("", &body, Some("ann"));
+    assert_eq!(r.status, 200);
+    assert!(
+        r.body
+            .contains("<input type=\"hidden\" name=\"confirmed\" value=\"1\">")
+    );
+    let r = w.post("part=json", &format!("{body}&confirmed=1"), Some("ann"));
+    let reply: serde_json::Value = serde_json::from_str(&r.body).unwrap();
+    assert_eq!(reply["outcome"], "done", "{reply}");
+}
+
+#[test]
+fn a_read_only_board_has_no_forms_and_refuses_posts() {
+    let w = World::new(&["one"]);
+    for path in [
+        "/".to_string(),
+        format!("/lists/{}", w.list),
+        format!("/tasks/{}", w.tasks[0]),
+    ] {
+        let r = w.get(&path, "", None);
+        let body = ok_html(&r);
+        assert!(!body.contains("<form"), "{path}: {body}");
+        assert!(body.contains("data-person=\"\""));
+        assert!(body.contains("TASKLISTS_PERSON"), "{path}");
+        assert!(body.contains("--person"), "{path}");
+    }
+    let before = w.list_data();
+    let r = w.post(
+        "part=json",
+        &format!("action=block&target={}", w.tasks[0]),
+        None,
+    );
+    assert_eq!(r.status, 403, "{}", r.body);
+    assert!(r.body.contains("read-only"));
+    let r = w.post("", &format!("action=block&target={}", w.tasks[0]), None);
+    assert_eq!(r.status, 403);
+    assert!(r.body.contains("TASKLISTS_PERSON"));
+    assert_eq!(w.list_data(), before);
+}
+
+#[test]
+fn part_main_is_the_fragment_only() {
+    let w = World::new(&["one"]);
+    let r = w.get(
+        &format!("/lists/{}", w.list),
+        "view=order&part=main",
+        Some("ann"),
+    );
+    let body = ok_html(&r);
+    assert!(!body.contains("<html"));
+    assert!(!body.contains("<main"));
+    assert!(!body.contains("id=\"flash\""));
+    assert!(
+        body.starts_with("<div class=\"refresh\" hidden=\"hidden\" data-refresh-at=\"\"></div>")
+    );
+    assert!(body.contains(&format!("data-task=\"{}\"", w.tasks[0])));
+    // Forms return to the page, not to its fragment.
+    assert!(body.contains(&format!(
+        "name=\"return\" value=\"/lists/{}?view=order\"",
+        w.list
+    )));
+    let r = w.get(
+        "/lists/list_01JDQ4ZK8M3N5P7R9T1V3X5Z7B",
+        "part=main",
+        Some("ann"),
+    );
+    assert_eq!(r.status, 404);
+    assert!(!r.body.contains("<html"));
+}
+
+#[test]
+fn the_assets_are_immutable_and_typed() {
+    let w = World::new(&[]);
+    let js = w.get("/assets/board.js", "v=whatever", None);
+    assert_eq!(js.status, 200);
+    assert!(js.immutable);
+    assert_eq!(js.content_type, "text/javascript; charset=utf-8");
+    assert!(js.body.contains("EventSource"));
+    let css = w.get("/assets/board.css", "", None);
+    assert!(css.immutable);
+    assert_eq!(css.content_type, "text/css; charset=utf-8");
+    assert!(css.body.contains("prefers-color-scheme: dark"));
+    let page = w.get("/", "", None);
+    assert!(!page.immutable);
+    assert!(page.body.contains(&super::assets::JS.address()));
+    let r = w.get("/assets/other.js", "", None);
+    assert_eq!(r.status, 404);
+    assert!(!r.immutable);
+}
+
+#[test]
+fn bad_input_gets_an_error_page_and_changes_nothing() {
+    let w = World::new(&["one"]);
+    let before = w.list_data();
+    let r = w.get("/nowhere", "", Some("ann"));
+    assert_eq!(r.status, 404);
+    assert!(r.body.contains("no page at"));
+    let r = w.get("/lists/not-an-id", "", Some("ann"));
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.body.contains("invalid_params"));
+    let r = w.get("/tasks/task_01JDQ4ZK8M3N5P7R9T1V3X5Z7B", "", Some("ann"));
+    assert_eq!(r.status, 404);
+    assert!(r.body.contains("not_found"));
+    let r = w.get("/lists/%FF", "", Some("ann"));
+    assert_eq!(r.status, 400);
+    let huge = format!(
+        "action=edit&target={}&title={}",
+        w.tasks[0],
+        "a".repeat(super::route::MAX_BODY)
+    );
+    let r = w.post("part=json", &huge, Some("ann"));
+    assert_eq!(r.status, 400);
+    for broken in [
+        "action=block&target=%E0%A4%A",
+        "action=block&action=done",
+        "title=%FF%FE",
+    ] {
+        let r = w.post("part=json", broken, Some("ann"));
+        assert_eq!(r.status, 400, "{broken}: {}", r.body);
+    }
+    let r = w.post(
+        "part=json",
+        &format!("action=explode&target={}", w.tasks[0]),
+        Some("ann"),
+    );
+    assert_eq!(r.status, 400);
+    assert!(r.body.contains("unknown action"));
+    // A GET of /act and a POST elsewhere are no pages.
+    assert_eq!(w.get("/act", "", Some("ann")).status, 404);
+    assert_eq!(w.list_data(), before);
+}
+
+#[test]
+fn refusals_say_why_with_their_status() {
+    for (why, status, words) in [
+        (WebRefusal::Unauthenticated, 401, "token"),
+        (WebRefusal::WrongHost, 421, "--allow-host"),
+        (WebRefusal::CrossOrigin, 403, "another"),
+        (WebRefusal::TooLarge, 413, "larger"),
+        (WebRefusal::Busy, 503, "again"),
+    ] {
+        let r = refusal(why);
+        assert_eq!(r.status, status);
+        assert_eq!(r.content_type, "text/html; charset=utf-8");
+        assert!(r.body.contains(words), "{}", r.body);
+        assert_no_inline(&r.body);
+    }
+}
+
+#[test]
+fn a_task_page_and_the_audit_show_the_events() {
+    let w = World::new(&["one", "two"]);
+    w.h.ok(
+        "agent-1",
+        "task_items",
+        "update",
+        json!({"task_id": w.tasks[1], "depends_on": [w.tasks[0]]}),
+    );
+    let r = w.get(&format!("/tasks/{}", w.tasks[0]), "", Some("ann"));
+    let body = ok_html(&r);
+    assert!(body.contains(&format!(
+        "data-task=\"{}\" data-status=\"todo\"",
+        w.tasks[0]
+    )));
+    assert!(body.contains("needed by"));
+    assert!(body.contains("#2 two"));
+    assert!(body.contains("created"));
+    assert!(body.contains("data-action=\"delete\" data-key=\"d\" data-input=\"confirm\""));
+    let r = w.get(&format!("/lists/{}/audit", w.list), "", Some("ann"));
+    let body = ok_html(&r);
+    assert!(body.contains("class=\"timeline lines\""));
+    assert!(body.contains("created"));
+}
