@@ -28,4 +28,7 @@ pub enum HostError {
     /// The MCP server could not start or its connection failed.
     #[error("MCP server: {0}")]
     Mcp(String),
+    /// The web board's server could not start or failed.
+    #[error("tasklists serve: {0}")]
+    Serve(String),
 }

@@ -33,6 +33,7 @@ mod state;
 mod time_source;
 mod trap;
 mod views;
+pub mod web;
 
 pub use ansi::render_ansi;
 pub use bindings::{

@@ -106,6 +106,18 @@ pub(crate) enum Command {
         #[arg(long)]
         read_only: bool,
     },
+    /// The web board: every list in a browser, live, with the person's actions; prints the URL to open (with its access token), then logs to stderr until Ctrl-C
+    Serve {
+        /// Where to listen: IP:PORT, [IPv6]:PORT or localhost:PORT (port 0: a free one); beyond loopback only with --token-file
+        #[arg(long, default_value = "127.0.0.1:0", value_name = "ADDR:PORT")]
+        listen: String,
+        /// A file of `NAME TOKEN` lines (mode 600): each person who may open the board, acting as NAME; instead of one printed token
+        #[arg(long, value_name = "FILE")]
+        token_file: Option<std::path::PathBuf>,
+        /// A name (or name:port) browsers may reach the server by besides its address, e.g. a reverse proxy's; repeatable
+        #[arg(long, value_name = "NAME")]
+        allow_host: Vec<String>,
+    },
     #[command(flatten)]
     Verb(Verb),
 }

@@ -1,7 +1,7 @@
 //! The `tasklists` command line: `call`, `tools`, `mcp`, `db-path`, `demo`,
 //! the slash commands' views (`task-lists`, `tasks`, `task-audit`,
-//! `task-list-delete`), `watch` (the person's dashboard) and the person's
-//! verbs (`add`, `done`, `approve`, …).
+//! `task-list-delete`), `watch` (the person's dashboard), `serve` (the web
+//! board) and the person's verbs (`add`, `done`, `approve`, …).
 //! Exit codes: 0 success, 1 the tool refused the call (the contract error
 //! is rendered to stderr), 2 usage or host errors.
 
@@ -13,6 +13,7 @@ mod demo;
 mod demo_script;
 mod mcp;
 mod output;
+mod serve;
 mod verbs;
 mod views;
 mod watch;
@@ -128,6 +129,11 @@ pub(crate) fn run() -> ExitCode {
             compact,
             read_only,
         } => watch::run(&globals, list_id, compact, read_only),
+        Command::Serve {
+            listen,
+            token_file,
+            allow_host,
+        } => serve::run(&globals, &listen, token_file, allow_host),
         Command::Verb(verb) => verbs::run(&globals, &verb),
     };
     match result {
