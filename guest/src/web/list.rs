@@ -28,12 +28,13 @@ fn spans(h: &mut Html, spans: &[Span]) {
     }
 }
 
-/// The counters, approval and scope line.
-fn about(h: &mut Html, entry: &Entry, long: bool) {
+/// The counters, the approval in full (who, when, the note or reason)
+/// and the scope.
+fn about(h: &mut Html, entry: &Entry) {
     h.open("div", &[("class", "counters")]);
     spans(h, &fmt::counters(&entry.list.counts));
     h.close("div");
-    let approval = approval_spans(entry, long);
+    let approval = approval_spans(entry, true);
     if !approval.is_empty() {
         h.open("div", &[("class", "approval")]);
         for s in &approval {
@@ -68,7 +69,7 @@ pub(crate) fn entry(h: &mut Html, entry: &Entry, can_act: bool, ret: &str) {
         &[("class", "name"), ("href", &list_href(&list.id))],
         name(entry),
     );
-    about(h, entry, false);
+    about(h, entry);
     if can_act && entry.awaits_approval() {
         forms::list_decision(h, list, true, ret);
     }
@@ -109,7 +110,7 @@ pub(crate) fn header(h: &mut Html, entry: &Entry, shown: Shown, can_act: bool, r
     h.text(" ")
         .elem("span", &[("class", "id s-muted")], &list.id);
     h.close("h1");
-    about(h, entry, true);
+    about(h, entry);
     h.open("nav", &[("class", "views")]);
     let base = list_href(&list.id);
     for (label, href, is) in [

@@ -409,6 +409,17 @@ fn the_assets_are_immutable_and_typed() {
     assert!(css.immutable);
     assert_eq!(css.content_type, "text/css; charset=utf-8");
     assert!(css.body.contains("prefers-color-scheme: dark"));
+    // The script adds no inline style, handler or evaluated code.
+    for inline in [
+        ".style.",
+        "setAttribute(",
+        "eval(",
+        "new Function",
+        ".onclick",
+        "javascript:",
+    ] {
+        assert!(!js.body.contains(inline), "board.js uses {inline}");
+    }
     let page = w.get("/", "", None);
     assert!(!page.immutable);
     assert!(page.body.contains(&super::assets::JS.address()));
@@ -499,4 +510,56 @@ fn a_task_page_and_the_audit_show_the_events() {
     let body = ok_html(&r);
     assert!(body.contains("class=\"timeline lines\""));
     assert!(body.contains("created"));
+}
+
+#[test]
+fn a_lease_that_ran_out_says_so_and_sets_no_refresh() {
+    let w = World::new(&["one"]);
+    w.h.ok(
+        "agent-1",
+        "task_claims",
+        "claim_next",
+        json!({"list_id": w.list, "lease_seconds": 60}),
+    );
+    let path = format!("/lists/{}", w.list);
+    let body = w.get(&path, "", Some("ann")).body;
+    assert!(body.contains("until "));
+    assert!(
+        !body.contains("data-refresh-at=\"\""),
+        "a lease to wait for"
+    );
+    w.h.advance_secs(61);
+    let body = w.get(&path, "", Some("ann")).body;
+    assert!(body.contains("lease expired"), "{body}");
+    assert!(body.contains("<main id=\"board\" data-refresh-at=\"\">"));
+}
+
+#[test]
+fn every_form_key_is_a_key_of_the_key_map() {
+    let w = World::new(&["one", "two"]);
+    let keys = crate::person::key_map();
+    for path in [
+        format!("/lists/{}", w.list),
+        format!("/tasks/{}", w.tasks[0]),
+    ] {
+        let body = w.get(&path, "", Some("ann")).body;
+        let mut seen = 0;
+        for form in body.split("<form class=\"act").skip(1) {
+            let key = form
+                .split("data-key=\"")
+                .nth(1)
+                .and_then(|k| k.split('"').next())
+                .expect("data-key");
+            if key.is_empty() {
+                continue;
+            }
+            let binding = keys
+                .iter()
+                .find(|k| k.key == key)
+                .unwrap_or_else(|| panic!("{key}"));
+            assert!(binding.writes, "{key} writes");
+            seen += 1;
+        }
+        assert!(seen >= 8, "{path}: {seen} keyed forms");
+    }
 }

@@ -194,7 +194,7 @@
   function open() {
     const card = current();
     if (!card) return;
-    const link = card.querySelector('a.name, a[href^="/tasks/"]');
+    const link = card.querySelector('a.name, .head a');
     if (link) window.location.assign(link.href);
   }
 
