@@ -56,6 +56,8 @@ fn document(page: Page, ctx: &CallContext) -> String {
         ],
     );
     h.elem("title", &[], &page.title);
+    // No icon: the browser asks for none (and gets no 404 page).
+    h.void("link", &[("rel", "icon"), ("href", "data:,")]);
     h.void(
         "link",
         &[("rel", "stylesheet"), ("href", &assets::CSS.address())],

@@ -563,3 +563,33 @@ fn every_form_key_is_a_key_of_the_key_map() {
         assert!(seen >= 8, "{path}: {seen} keyed forms");
     }
 }
+
+#[test]
+fn the_audit_pages_back_through_older_events() {
+    let w = World::new(&["one"]);
+    for i in 0..60 {
+        w.h.ok(
+            "agent-1",
+            "task_items",
+            "update",
+            json!({"task_id": w.tasks[0], "notes": format!("note {i}")}),
+        );
+    }
+    let path = format!("/lists/{}/audit", w.list);
+    let body = w.get(&path, "", Some("ann")).body;
+    let older = body
+        .split(&format!("<a href=\"{path}?before="))
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("an older-events link")
+        .to_string();
+    let r = w.get(&path, &format!("before={older}"), Some("ann"));
+    let body = ok_html(&r);
+    assert!(
+        body.contains("planner  created"),
+        "the oldest events: {body}"
+    );
+    let r = w.get(&path, "before=abc", Some("ann"));
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.body.contains("cursor"));
+}
