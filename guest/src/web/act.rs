@@ -63,10 +63,14 @@ pub(crate) fn answer(
         Ok(Outcome::Done(done)) => {
             let mut h = Html::new();
             h.lines(&[line(format!("✓ {}", done.said), Style::Success)]);
+            let back = route::safe_return(form.get("return"));
             if json {
-                json_answer(200, json!({"outcome": "done", "html": h.finish()}))
+                json_answer(
+                    200,
+                    json!({"outcome": "done", "html": h.finish(), "location": back}),
+                )
             } else {
-                page::see_other(route::safe_return(form.get("return")))
+                page::see_other(back)
             }
         }
         Ok(Outcome::Confirm(question)) => {

@@ -4,6 +4,7 @@
 //! reads). Each form's key and input come from the key map
 //! (`person/keys.rs`), the one definition the dashboard reads too.
 
+use super::card::list_href;
 use super::html::Html;
 use super::page::input_name;
 use crate::bindings::KeyInput;
@@ -36,6 +37,9 @@ struct Form<'a> {
     fields: Vec<Field>,
     /// An extra class (`danger` for a delete).
     class: &'static str,
+    /// Where it returns when not to the page it is on (a task's delete,
+    /// from the task's page: the page is gone after it).
+    back: Option<String>,
 }
 
 /// The key binding of `does`.
@@ -72,7 +76,7 @@ impl Form<'_> {
         );
         hidden(h, "action", self.action);
         hidden(h, "target", self.target);
-        hidden(h, "return", ret);
+        hidden(h, "return", self.back.as_deref().unwrap_or(ret));
         for field in &self.fields {
             match field {
                 Field::Text(name, placeholder, required, value) => {
@@ -131,6 +135,7 @@ fn form<'a>(
         target,
         fields,
         class: "",
+        back: None,
     }
 }
 
@@ -258,6 +263,9 @@ pub(crate) fn task_actions(h: &mut Html, task: &TaskRow, ret: &str, whole: bool)
     }
     let mut delete = form("delete", Some(Does::Delete), "delete", id, Vec::new());
     delete.class = "danger";
+    if whole {
+        delete.back = Some(list_href(&task.list_id));
+    }
     more.push(delete);
     if whole {
         forms.extend(more);

@@ -336,6 +336,8 @@ fn deleting_asks_first() {
     let r = w.post("part=json", &format!("{body}&confirmed=1"), Some("ann"));
     let reply: serde_json::Value = serde_json::from_str(&r.body).unwrap();
     assert_eq!(reply["outcome"], "done", "{reply}");
+    assert_eq!(reply["location"], "/");
+    assert!(w.list_data()["tasks"].as_array().unwrap().is_empty());
 }
 
 #[test]
@@ -506,6 +508,9 @@ fn a_task_page_and_the_audit_show_the_events() {
     assert!(body.contains("#2 two"));
     assert!(body.contains("created"));
     assert!(body.contains("data-action=\"delete\" data-key=\"d\" data-input=\"confirm\""));
+    // Deleted from its own page, the task returns to its list.
+    let delete = body.split("data-action=\"delete\"").nth(1).unwrap();
+    assert!(delete.contains(&format!("name=\"return\" value=\"/lists/{}\"", w.list)));
     let r = w.get(&format!("/lists/{}/audit", w.list), "", Some("ann"));
     let body = ok_html(&r);
     assert!(body.contains("class=\"timeline lines\""));

@@ -25,11 +25,10 @@
     return url.pathname + url.search;
   }
 
-  /** Whether the person is typing into a form of main (a refresh would lose it). */
+  /** Whether the person is in a field of main (a refresh would take it away). */
   function typing() {
     const el = document.activeElement;
-    return !!el && main.contains(el) && el.matches('input[type=text], textarea, select') &&
-      (el.value || '') !== '';
+    return !!el && main.contains(el) && el.matches('input, textarea, select');
   }
 
   async function refresh() {
@@ -46,10 +45,18 @@
       const answer = await fetch(fragmentAddress(), { credentials: 'same-origin' });
       const html = await answer.text();
       if (answer.headers.get('content-type')?.startsWith('text/html') && !typing()) {
+        // What the person had open and where the keys were stay so.
+        const folds = [...main.querySelectorAll('details[open]')]
+          .map((d) => idOf(d.closest('article') || main));
+        const focused = main.contains(document.activeElement);
         main.innerHTML = html;
         const mark = main.querySelector('.refresh');
         main.dataset.refreshAt = mark ? mark.dataset.refreshAt || '' : '';
-        reselect();
+        for (const card of cards()) {
+          const fold = card.querySelector('details');
+          if (fold && folds.includes(idOf(card))) fold.open = true;
+        }
+        reselect(focused);
         arm();
       }
     } catch (_) {
@@ -127,7 +134,15 @@
       return;
     }
     show(reply.html || '', reply.outcome !== 'done');
-    if (reply.outcome === 'done') form.reset();
+    if (reply.outcome === 'done') {
+      form.reset();
+      // The page the form returns to, when it is another (a deleted task's list).
+      const here = window.location.pathname + window.location.search;
+      if (reply.location && reply.location !== here) {
+        window.location.assign(reply.location);
+        return;
+      }
+    }
     refresh();
   }
 
@@ -167,10 +182,12 @@
     card.scrollIntoView({ block: 'nearest' });
   }
 
-  function reselect() {
+  function reselect(focus) {
     if (!selected) return;
     const card = cards().find((el) => idOf(el) === selected);
-    if (card) card.classList.add('selected');
+    if (!card) return;
+    card.classList.add('selected');
+    if (focus) card.focus({ preventScroll: true });
   }
 
   main.addEventListener('focusin', (event) => {
