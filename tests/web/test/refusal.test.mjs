@@ -1,6 +1,8 @@
 // @ts-check
-// A button that breaks a rule: the component refuses, the page shows its
-// error in `#flash`, and nothing changed.
+// A button that breaks a rule: a person blocks, from the board, a task an
+// agent claimed meanwhile. The component refuses (a task an agent holds is
+// not changed under it), the page shows its error in `#flash` in place,
+// and nothing changed.
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -8,11 +10,11 @@ import { test } from "node:test";
 import { cli, makeList } from "../lib/agents.mjs";
 import { browse, screenshot } from "../lib/browser.mjs";
 import { tempDir } from "../lib/env.mjs";
-import { actionForm, card, flashError, markWindow, markerKept, open, signIn } from "../lib/page.mjs";
+import { actionForm, card, flashError, markWindow, markerKept, open, signIn, waitForCard } from "../lib/page.mjs";
 import { serve, withEvidence } from "../lib/server.mjs";
 
 /**
- * The task as `task_lists get` tells it.
+ * The task as an agent reads it.
  * @param {string} db
  * @param {string} listId
  * @param {string} taskId
@@ -22,31 +24,45 @@ async function taskOf(db, listId, taskId) {
   return got.tasks.find((/** @type {{ id: string }} */ task) => task.id === taskId);
 }
 
-test("closing as done a task whose verification has no result shows the component's error, and changes nothing", async (t) => {
+test("blocking a task an agent claimed meanwhile shows the component's refusal in #flash, and changes nothing", async (t) => {
   const db = join(tempDir(t), "tasks.db");
   const { listId, taskIds } = await makeList(db, {
     name: "Release 2.0",
-    tasks: [{ title: "Run the smoke tests", verification: "npm test is green", description: "All of them, on a clean checkout." }, "Announce it"],
+    tasks: [
+      { title: "Run the smoke tests", verification: "npm test is green", description: "All of them, on a clean checkout.", priority: "high" },
+      "Announce it",
+    ],
   });
   const [id] = taskIds;
   const board = await serve(t, { db, person: "ann" });
   const { page, console } = await browse(t);
   await withEvidence(board, console, async () => {
     await signIn(page, board);
-    await open(page, board, `/tasks/${id}`);
-    await screenshot(page, "task-details");
+    await open(page, board, `/lists/${listId}`);
+    await waitForCard(page, id, "todo", { column: "todo", timeoutMs: 1000 });
     await markWindow(page);
 
-    // The person closes it with an outcome and no verification result.
-    const done = actionForm(page, "done", card(page, id));
-    await done.locator('input[name="outcome"], textarea[name="outcome"]').fill("shipped");
-    await done.locator('button[type="submit"]').click();
+    // Meanwhile an agent claims it; the card moves, its block button still there.
+    const claim = await cli(db, "a1", "task_claims", "claim_next", { list_id: listId });
+    assert.equal(claim.task.id, id);
+    await cli(db, "a1", "task_items", "update", { task_id: id, notes: "running the suite on a clean checkout", claim_token: claim.claim.token });
+    await waitForCard(page, id, "in_progress", { column: "running" });
+    const block = actionForm(page, "block", card(page, id));
+    await block.locator('button[type="submit"]').click();
     const flash = await flashError(page);
-    assert.match(flash, /verification/i, `the flash names what is missing: ${flash}`);
+    assert.match(flash, /claimed by a1/, `the component's refusal: ${flash}`);
     assert.ok(await markerKept(page), "the error shows in place");
 
     const task = await taskOf(db, listId, id);
-    assert.equal(task.status, "todo", "nothing changed");
-    assert.equal(task.outcome ?? null, null);
+    assert.equal(task.status, "in_progress", "nothing changed");
+    assert.equal(task.claimed_by_agent_id, "a1");
+
+    // The task's details, as the person sees them now.
+    await open(page, board, `/tasks/${id}`);
+    const details = await page.locator("main#board").innerText();
+    for (const shown of ["Run the smoke tests", "npm test is green", "All of them, on a clean checkout.", "running the suite on a clean checkout", "@a1"]) {
+      assert.ok(details.includes(shown), `the details show ${JSON.stringify(shown)}:\n${details}`);
+    }
+    await screenshot(page, "task-details");
   });
 });

@@ -127,7 +127,7 @@ test("the board answers only the token's holder, on its own host, and changes no
   assert.equal(await approvalState(db, listId), "approved");
 });
 
-test("the board refuses to listen beyond loopback without a token file, and with one answers its tokens' holders", async (t) => {
+test("the board refuses to listen beyond loopback without a token file; with one and --allow-host it answers the file's people by that name only", async (t) => {
   const dir = tempDir(t);
   const db = join(dir, "tasks.db");
   const refused = await serveRefused({ db, args: ["--listen", "0.0.0.0:0"] });
@@ -138,10 +138,14 @@ test("the board refuses to listen beyond loopback without a token file, and with
   const tokens = join(dir, "tokens");
   const bob = randomBytes(24).toString("hex");
   writeFileSync(tokens, `bob ${bob}\n`, { mode: 0o600 });
-  const board = await serve(t, { db, person: "ann", args: ["--listen", "0.0.0.0:0", "--token-file", tokens] });
+  const board = await serve(t, { db, person: "ann", args: ["--listen", "0.0.0.0:0", "--token-file", tokens, "--allow-host", "board.test"] });
   assert.ok(!board.url.includes(bob), "the printed line never shows a token of the file");
-  assert.equal((await http(board.port, "GET", "/")).status, 401);
-  const page = await http(board.port, "GET", "/", { headers: { authorization: `Bearer ${bob}` } });
+  const host = `board.test:${board.port}`;
+  assert.equal((await http(board.port, "GET", "/", { headers: { host } })).status, 401, "no token");
+  const page = await http(board.port, "GET", "/", { headers: { host, authorization: `Bearer ${bob}` } });
   assert.equal(page.status, 200);
   assert.match(page.body, /data-person="bob"/, "the token's holder is the person");
+  // Listening on every address names no host by itself: only --allow-host's.
+  const other = await http(board.port, "GET", "/", { headers: { authorization: `Bearer ${bob}` } });
+  assert.equal(other.status, 421, "Host 127.0.0.1:PORT is not a name of this board");
 });
