@@ -174,12 +174,20 @@ export async function nodeAgent(t, db, agent) {
 /**
  * A list made by agent `planner` through the CLI: `name`, its tasks (each a
  * title or a task object of `add_many`), awaiting a person's approval when
- * `requiresApproval`. Resolves to the list's id and the tasks' ids in order.
+ * `requiresApproval`. A list of the workspace the tests run in (their
+ * current directory), as agents working in a project make: the board's
+ * overview, started in the same directory, shows it. Resolves to the
+ * list's id and the tasks' ids in order.
  * @param {string} db
  * @param {{ name: string, tasks: (string | Record<string, unknown>)[], requiresApproval?: boolean, planner?: string }} plan
  */
 export async function makeList(db, { name, tasks, requiresApproval = false, planner = "planner" }) {
-  const created = await cli(db, planner, "task_lists", "create", { name, ...(requiresApproval ? { requires_approval: true } : {}) });
+  const created = await cli(db, planner, "task_lists", "create", {
+    name,
+    scope_type: "workspace",
+    scope_key: process.cwd(),
+    ...(requiresApproval ? { requires_approval: true } : {}),
+  });
   const listId = /** @type {string} */ (created.list.id);
   const added = await cli(db, planner, "task_items", "add_many", {
     list_id: listId,

@@ -42,6 +42,8 @@ export async function startServer({ db, person = "ann", args = [], env = {}, tim
   const listen = args.includes("--listen") ? [] : ["--listen", "127.0.0.1:0"];
   const child = spawn(tasklistsBinary(), ["--db", db, "serve", ...listen, ...args], {
     env: childEnv({ ...(person ? { TASKLISTS_PERSON: person } : {}), ...env }),
+    // The workspace (its overview's lists) is the tests' directory, as the agents'.
+    cwd: process.cwd(),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let err = "";
