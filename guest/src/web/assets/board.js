@@ -136,6 +136,12 @@
     show(reply.html || '', reply.outcome !== 'done');
     if (reply.outcome === 'done') {
       form.reset();
+      // The form's field is done with: the keys go back to its card.
+      if (form.contains(document.activeElement)) {
+        const card = form.closest('article');
+        if (card) card.focus({ preventScroll: true });
+        else document.activeElement.blur();
+      }
       // The page the form returns to, when it is another (a deleted task's list).
       const here = window.location.pathname + window.location.search;
       if (reply.location && reply.location !== here) {
@@ -222,10 +228,14 @@
     window.location.assign(url.pathname + url.search);
   }
 
-  /** The form of a person's action key: in the selected card, else the page's own. */
+  /**
+   * The form of a person's action key: in the selected card (or the one
+   * card of a task's page), else the page's own.
+   */
   function formFor(key) {
     const css = `form.act[data-key="${CSS.escape(key)}"]`;
-    const card = current();
+    const all = cards();
+    const card = current() || (all.length === 1 ? all[0] : null);
     if (card) {
       const mine = card.querySelector(css);
       if (mine) return mine;
