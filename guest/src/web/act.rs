@@ -7,7 +7,7 @@
 use serde_json::{Map, Value as Json, json};
 
 use super::html::Html;
-use super::page::{self, Page};
+use super::page;
 use super::route::{self, BadRequest, Pairs};
 use crate::bindings::{CallContext, PersonReply, PersonRequest, WebResponse};
 use crate::clock::Clock;
@@ -145,11 +145,7 @@ fn refused(e: &ToolError, json: bool, ctx: &CallContext, form: &Pairs) -> WebRes
     body.open("p", &[])
         .elem("a", &[("href", &back)], "Back to the page")
         .close("p");
-    let page = Page {
-        title: "Not done".into(),
-        ..page::message("Not done", body)
-    };
-    page::respond(page, status, ctx, false)
+    page::respond(page::message("Not done", body), status, ctx, false)
 }
 
 /// The "Yes" of a question: the same form again, confirmed.

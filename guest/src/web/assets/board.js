@@ -44,6 +44,12 @@
     try {
       const answer = await fetch(fragmentAddress(), { credentials: 'same-origin' });
       const html = await answer.text();
+      if (html.startsWith('<!doctype')) {
+        // Not a fragment: the server refused the request itself (signed
+        // out: the reload shows its page; busy: the next change retries).
+        if (answer.status === 401) window.location.reload();
+        return;
+      }
       if (answer.headers.get('content-type')?.startsWith('text/html') && !typing()) {
         // What the person had open and where the keys were stay so.
         const folds = [...main.querySelectorAll('details[open]')]
