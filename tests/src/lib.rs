@@ -28,8 +28,11 @@ pub use tasklists_host::{
     ManualClock, OpenError, Span, Style, SystemClock, ToolError, ToolOutput, ToolReply,
 };
 
+mod latency_proxy;
 mod person;
 mod store_under_test;
+
+pub use latency_proxy::LatencyProxy;
 
 pub use person::*;
 

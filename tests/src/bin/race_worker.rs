@@ -1,10 +1,11 @@
 //! One agent process of the multi-process race (`tests/race.rs`).
 //!
-//! Usage: `race_worker <db-path> <list-id> <agent-id>`
+//! Usage: `race_worker <db-path> <list-id>[,<list-id>…] <agent-id>`
 //!
 //! Opens the database, prints `{"ready":true}`, waits for a line on stdin
 //! (so every process starts at once), then loops `claim_next` + `update
-//! status done` until `claim_next` returns no task. Prints one JSON line
+//! status done` until `claim_next` returns no task, on each list in turn
+//! (the `network` bench gives a process several lists). Prints one JSON line
 //! per claimed task (`{"claimed": id, "claim_us": …, "update_us": …}`),
 //! one per error (`{"error": code, "during": …, "message": …}`), and a
 //! final `{"done": true, "claims": n, "errors": m, "idle_claim_us": …}`.
@@ -16,7 +17,7 @@ use tasklists_tests::{Host, config, ctx, json};
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let [_, db, list, agent] = args.as_slice() else {
-        eprintln!("usage: race_worker <db-path> <list-id> <agent-id>");
+        eprintln!("usage: race_worker <db-path> <list-id>[,<list-id>…] <agent-id>");
         std::process::exit(2);
     };
     let mut host = match Host::open(config(db.as_str())) {
@@ -35,9 +36,10 @@ fn main() {
     let mut go = String::new();
     std::io::stdin().lock().read_line(&mut go).ok();
 
-    let claim_params = json!({"list_id": list}).to_string();
     let (mut claims, mut errors, mut consecutive_errors) = (0u32, 0u32, 0u32);
     let mut out = std::io::stdout().lock();
+    let mut lists = list.split(',');
+    let mut claim_params = json!({"list_id": lists.next()}).to_string();
     loop {
         let started = Instant::now();
         let claimed = host.call("task_claims", "claim_next", &claim_params, &me);
@@ -55,6 +57,10 @@ fn main() {
             }
         };
         if data["task"].is_null() {
+            if let Some(next) = lists.next() {
+                claim_params = json!({"list_id": next}).to_string();
+                continue;
+            }
             writeln!(out, "{}", json!({"done": true, "claims": claims, "errors": errors, "idle_claim_us": claim_us, "waiting": data["waiting"]})).ok();
             break;
         }

@@ -1,0 +1,504 @@
+//! The component on PostgreSQL across a network, beside a raw job-queue
+//! claim on the same server, in one run: claims per second and claim
+//! latency with 0, ~3 and ~20 ms round trips (a latency proxy on loopback,
+//! [`tasklists_tests::LatencyProxy`]), 1, 4 and 16 OS processes, one list
+//! and 16 lists. The component's processes are `race_worker`s (wasmtime
+//! host, `claim_next` + `update done`); the baseline's are
+//! `raw_pg_claim_worker`s (one `FOR UPDATE SKIP LOCKED` statement for the
+//! claim and its audit row, one for the close, autocommit). With 16 lists
+//! process `i` drains list `i mod 16` (and, with fewer processes than
+//! lists, the others in turn). Every run is on a fresh database copied
+//! server-side from a fixture the component built, and checks that no task
+//! was claimed twice and every task ended done.
+//!
+//! It also counts the round trips of each action through the proxy (a
+//! round trip is the client speaking again after the server answered;
+//! messages pipelined together count once).
+//!
+//! `source /tmp/pg/env` (after `bash scripts/pg-cluster start /tmp/pg`), then
+//! `cargo bench -p tasklists-tests --bench network`
+//!
+//! Environment: `TASKLISTS_TEST_PG` (an admin URL of a role that may
+//! `CREATE DATABASE`; required), `BENCH_RTTS` (round trips added, ms,
+//! default `0,3,20`), `BENCH_PROCS` (default `1,4,16`), `BENCH_LISTS`
+//! (default `1,16`), `BENCH_TASKS` (tasks per run at 0 ms, default 320;
+//! half of that at a few ms, a fifth from 10 ms on, so a slow cell still
+//! ends in seconds), `BENCH_REPS` (interleaved repetitions, medians;
+//! default 1).
+
+mod common;
+
+use common::{env_or, machine, median, percentile};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Write};
+use std::net::SocketAddr;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+use tasklists_tests::{
+    FreshStore, Host, LatencyProxy, Location, config, ctx, json, pg_connect, with_database,
+};
+
+/// Which worker drains the lists.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+enum Mode {
+    Component,
+    Raw,
+}
+
+impl Mode {
+    fn exe(self) -> &'static str {
+        match self {
+            Mode::Component => env!("CARGO_BIN_EXE_race_worker"),
+            Mode::Raw => env!("CARGO_BIN_EXE_raw_pg_claim_worker"),
+        }
+    }
+}
+
+/// One cell of the table.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+struct Cell {
+    rtt_ms: u64,
+    procs: usize,
+    lists: usize,
+}
+
+/// What one run measured.
+struct Run {
+    claims_per_s: f64,
+    p50_ms: f64,
+    p99_ms: f64,
+}
+
+/// A fixture database (the component's schema, `lists` lists of todo
+/// tasks) and the ids of its lists.
+struct Fixture {
+    store: FreshStore,
+    lists: Vec<String>,
+}
+
+/// `host:port` of a URL's authority.
+fn authority(url: &str) -> &str {
+    let rest = &url[url.find("://").map_or(0, |i| i + 3)..];
+    let rest = rest.rsplit_once('@').map_or(rest, |(_, r)| r);
+    let end = rest.find(['/', '?']).unwrap_or(rest.len());
+    &rest[..end]
+}
+
+/// `url` with its host and port replaced by 127.0.0.1:`port`.
+fn via(url: &str, port: u16) -> String {
+    url.replacen(authority(url), &format!("127.0.0.1:{port}"), 1)
+}
+
+/// Tasks per run at `rtt_ms`, a multiple of 16 so every list gets as many.
+fn tasks_at(base: usize, rtt_ms: u64) -> usize {
+    let n = match rtt_ms {
+        0 => base,
+        1..10 => base / 2,
+        _ => base / 5,
+    };
+    n.div_ceil(16).max(1) * 16
+}
+
+fn main() {
+    let Some(admin) = std::env::var("TASKLISTS_TEST_PG")
+        .ok()
+        .filter(|u| !u.is_empty())
+    else {
+        println!(
+            "network bench skipped: TASKLISTS_TEST_PG is not set (scripts/pg-cluster start DIR writes one to DIR/env)"
+        );
+        return;
+    };
+    let list_of = |name: &str, default: &str| -> Vec<usize> {
+        std::env::var(name)
+            .unwrap_or_else(|_| default.into())
+            .split(',')
+            .filter_map(|p| p.trim().parse().ok())
+            .collect()
+    };
+    let rtts: Vec<u64> = list_of("BENCH_RTTS", "0,3,20")
+        .into_iter()
+        .map(|r| r as u64)
+        .collect();
+    let procs = list_of("BENCH_PROCS", "1,4,16");
+    let list_counts = list_of("BENCH_LISTS", "1,16");
+    let base: usize = env_or("BENCH_TASKS", 320);
+    let reps: usize = env_or("BENCH_REPS", 1);
+    let upstream: SocketAddr = authority(&admin)
+        .replace("localhost", "127.0.0.1")
+        .parse()
+        .expect("the admin URL names host:port as an IP address");
+    let server: String = pg_connect(&admin)
+        .query_one("SHOW server_version", &[])
+        .expect("version")
+        .get(0);
+
+    println!(
+        "# network: the component on PostgreSQL beside raw SKIP LOCKED, through a latency proxy\n"
+    );
+    println!("machine: {}", machine());
+    println!(
+        "server: PostgreSQL {server} on loopback; parameters: round trips added {rtts:?} ms, processes {procs:?}, lists {list_counts:?}, {reps} repetition(s), tasks per run {base} at 0 ms\n"
+    );
+
+    let mut fixtures: HashMap<(usize, usize), Fixture> = HashMap::new();
+    let mut results: HashMap<(Mode, Cell), Vec<Run>> = HashMap::new();
+    let mut measured_rtt: HashMap<u64, f64> = HashMap::new();
+    let mut n = 0;
+    for &rtt_ms in &rtts {
+        let proxy = (rtt_ms > 0).then(|| {
+            LatencyProxy::start(upstream, Duration::from_micros(rtt_ms * 500)).expect("proxy")
+        });
+        let reach = |url: &str| match &proxy {
+            Some(p) => via(url, p.port()),
+            None => url.to_string(),
+        };
+        measured_rtt.insert(rtt_ms, round_trip_ms(&reach(&admin)));
+        let tasks = tasks_at(base, rtt_ms);
+        for rep in 0..reps {
+            for &p in &procs {
+                for &lists in &list_counts {
+                    let fixture = fixtures
+                        .entry((tasks, lists))
+                        .or_insert_with(|| fixture(&admin, tasks, lists));
+                    let cell = Cell {
+                        rtt_ms,
+                        procs: p,
+                        lists,
+                    };
+                    let mut order = [Mode::Component, Mode::Raw];
+                    order.rotate_left((rep + p + lists) % 2);
+                    for mode in order {
+                        n += 1;
+                        let template = fixture.store.database().expect("PostgreSQL");
+                        let name = format!("{template}_run_{n}");
+                        pg_connect(&admin)
+                            .batch_execute(&format!("CREATE DATABASE {name} TEMPLATE {template}"))
+                            .expect("copy the fixture database");
+                        let spec = with_database(&fixture.store.spec, &name);
+                        let run = run(mode, &reach(&spec), &spec, &fixture.lists, p, tasks);
+                        pg_connect(&admin)
+                            .batch_execute(&format!("DROP DATABASE {name} WITH (FORCE)"))
+                            .ok();
+                        eprintln!(
+                            "rtt {rtt_ms} ms x{p} lists {lists} {mode:?}: {:.1} claims/s, p50 {:.2} ms, p99 {:.2} ms",
+                            run.claims_per_s, run.p50_ms, run.p99_ms
+                        );
+                        results.entry((mode, cell)).or_default().push(run);
+                    }
+                }
+            }
+        }
+    }
+    let trips = round_trips(&admin, upstream);
+    print_table(&rtts, &procs, &list_counts, &results, &measured_rtt);
+    print_round_trips(&trips);
+}
+
+/// The median time of `SELECT 1` over `url` (a bare protocol round trip).
+fn round_trip_ms(url: &str) -> f64 {
+    let mut conn = pg_connect(url);
+    let statement = conn.prepare("SELECT 1").expect("prepare");
+    let times: Vec<f64> = (0..20)
+        .map(|_| {
+            let t = Instant::now();
+            conn.query_one(&statement, &[]).expect("SELECT 1");
+            t.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    median(&times)
+}
+
+/// A database with `lists` lists sharing `tasks` todo tasks, made by the
+/// component.
+fn fixture(admin: &str, tasks: usize, lists: usize) -> Fixture {
+    let store = FreshStore::postgres(admin);
+    let mut host = Host::open(config(store.location.clone())).expect("host opens");
+    let planner = ctx("planner");
+    let mut ids = Vec::new();
+    for l in 0..lists {
+        let list = host
+            .call(
+                "task_lists",
+                "create",
+                &json!({"name": format!("bench {l}")}).to_string(),
+                &planner,
+            )
+            .expect("list created")
+            .data["list"]["id"]
+            .as_str()
+            .expect("list id")
+            .to_string();
+        let per = tasks / lists;
+        for chunk in (0..per).collect::<Vec<_>>().chunks(500) {
+            let batch: Vec<Value> = chunk
+                .iter()
+                .map(|i| json!({"title": format!("task {i:05}")}))
+                .collect();
+            host.call(
+                "task_items",
+                "add_many",
+                &json!({"list_id": list, "tasks": batch}).to_string(),
+                &planner,
+            )
+            .expect("tasks added");
+        }
+        ids.push(list);
+    }
+    drop(host);
+    Fixture { store, lists: ids }
+}
+
+/// The lists process `i` of `procs` drains, comma-separated.
+fn lists_of(i: usize, procs: usize, lists: &[String]) -> String {
+    if procs >= lists.len() {
+        return lists[i % lists.len()].clone();
+    }
+    let mine: Vec<&str> = (i..lists.len())
+        .step_by(procs)
+        .map(|l| lists[l].as_str())
+        .collect();
+    mine.join(",")
+}
+
+/// Spawns `procs` workers of `mode` on `url`, starts them at once, waits
+/// for all; checks (over `direct`) that every task is done and none was
+/// claimed twice.
+fn run(mode: Mode, url: &str, direct: &str, lists: &[String], procs: usize, tasks: usize) -> Run {
+    let mut children = Vec::new();
+    for i in 0..procs {
+        let agent = format!("agent-{i}");
+        let mut child = Command::new(mode.exe())
+            .args([url, &lists_of(i, procs, lists), agent.as_str()])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("spawn worker");
+        let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        let mut first = String::new();
+        stdout.read_line(&mut first).expect("worker starts");
+        assert!(first.contains("\"ready\":true"), "{mode:?}: {first}");
+        children.push((child, stdout));
+    }
+    let started = Instant::now();
+    for (child, _) in &mut children {
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(b"go\n")
+            .expect("go");
+    }
+    let readers: Vec<_> = children
+        .into_iter()
+        .map(|(mut child, stdout)| {
+            std::thread::spawn(move || {
+                let lines: Vec<Value> = stdout
+                    .lines()
+                    .map(|l| serde_json::from_str(&l.expect("line")).expect("JSON line"))
+                    .collect();
+                assert!(child.wait().expect("wait").success(), "worker failed");
+                lines
+            })
+        })
+        .collect();
+    let reports: Vec<Vec<Value>> = readers
+        .into_iter()
+        .map(|r| r.join().expect("reader"))
+        .collect();
+    let wall = started.elapsed().as_secs_f64();
+
+    let mut claimed: HashMap<&str, usize> = HashMap::new();
+    let mut latencies = Vec::new();
+    for line in reports.iter().flatten() {
+        if let Some(error) = line.get("error") {
+            panic!("{mode:?} worker error: {error} {line}");
+        }
+        let Some(id) = line["claimed"].as_str() else {
+            continue;
+        };
+        if line["resumed"] == true {
+            continue;
+        }
+        *claimed.entry(id).or_default() += 1;
+        latencies.push(line["claim_us"].as_u64().unwrap_or(0) as f64 / 1e3);
+    }
+    assert!(
+        claimed.values().all(|&c| c == 1),
+        "{mode:?}: a task was claimed twice"
+    );
+    assert_eq!(claimed.len(), tasks, "{mode:?}: not every task was claimed");
+    let done: i64 = pg_connect(direct)
+        .query_one("SELECT count(*) FROM tasks WHERE status = 'done'", &[])
+        .expect("count")
+        .get(0);
+    assert_eq!(done, tasks as i64, "{mode:?}: not every task is done");
+    latencies.sort_by(f64::total_cmp);
+    Run {
+        claims_per_s: tasks as f64 / wall,
+        p50_ms: percentile(&latencies, 50.0),
+        p99_ms: percentile(&latencies, 99.0),
+    }
+}
+
+/// Round trips of each action, counted by a proxy that adds no delay, on
+/// a warm connection (statements prepared by a first round of the same
+/// calls): `(action, component, raw)`.
+fn round_trips(admin: &str, upstream: SocketAddr) -> Vec<(&'static str, u64, Option<u64>)> {
+    let fixture = fixture(admin, 16, 1);
+    let proxy = LatencyProxy::start(upstream, Duration::ZERO).expect("proxy");
+    let url = via(&fixture.store.spec, proxy.port());
+    let mut host = Host::open(config(Location::from(url.as_str()))).expect("host opens");
+    let me = ctx("agent-1");
+    let list = fixture.lists[0].as_str();
+    let mut out = Vec::new();
+    for round in 0..2 {
+        let mut count = |name: &'static str, tool: &str, action: &str, params: Value| -> Value {
+            let before = proxy.round_trips();
+            let data = host
+                .call(tool, action, &params.to_string(), &me)
+                .unwrap_or_else(|e| panic!("{name}: {e:?}"))
+                .data;
+            if round == 1 {
+                out.push((name, proxy.round_trips() - before, None));
+            }
+            data
+        };
+        let claimed = count(
+            "task_claims claim_next",
+            "task_claims",
+            "claim_next",
+            json!({"list_id": list}),
+        );
+        let id = claimed["task"]["id"].as_str().expect("a task").to_string();
+        let token = claimed["claim"]["token"]
+            .as_str()
+            .expect("token")
+            .to_string();
+        count(
+            "task_items update notes",
+            "task_items",
+            "update",
+            json!({"task_id": id, "notes": "n", "claim_token": token}),
+        );
+        count(
+            "task_items update done",
+            "task_items",
+            "update",
+            json!({"task_id": id, "status": "done", "outcome": "o", "claim_token": token}),
+        );
+        count(
+            "task_items create",
+            "task_items",
+            "create",
+            json!({"list_id": list, "title": "t"}),
+        );
+        count(
+            "task_lists get",
+            "task_lists",
+            "get",
+            json!({"list_id": list}),
+        );
+        count("task_lists find", "task_lists", "find", json!({}));
+        count(
+            "task_claims release_expired",
+            "task_claims",
+            "release_expired",
+            json!({"list_id": list}),
+        );
+    }
+    // The raw baseline's claim and close, through the same proxy.
+    let mut raw = Command::new(Mode::Raw.exe())
+        .args([url.as_str(), list, "raw-agent"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("raw worker");
+    let mut stdout = BufReader::new(raw.stdout.take().expect("stdout"));
+    let mut line = String::new();
+    stdout.read_line(&mut line).expect("ready");
+    let ready = proxy.round_trips();
+    raw.stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"go\n")
+        .expect("go");
+    let claims = stdout
+        .lines()
+        .filter(|l| l.as_ref().is_ok_and(|l| l.contains("\"claimed\"")))
+        .count() as u64;
+    raw.wait().expect("raw worker ends");
+    // Each claim + close, plus the one claim that found nothing.
+    let cycles = proxy.round_trips() - ready;
+    out.push((
+        "raw SKIP LOCKED claim + close (per cycle)",
+        0,
+        Some(cycles.saturating_sub(1) / claims.max(1)),
+    ));
+    out
+}
+
+type Results = HashMap<(Mode, Cell), Vec<Run>>;
+
+fn med(results: &Results, mode: Mode, cell: Cell, f: &dyn Fn(&Run) -> f64) -> f64 {
+    median(&results[&(mode, cell)].iter().map(f).collect::<Vec<_>>())
+}
+
+fn print_table(
+    rtts: &[u64],
+    procs: &[usize],
+    lists: &[usize],
+    results: &Results,
+    measured: &HashMap<u64, f64>,
+) {
+    println!(
+        "| round trip added (measured) | processes | lists | component claims/s | component claim p50 / p99 ms | raw claims/s | raw claim p50 / p99 ms | component ÷ raw | 16 lists ÷ 1 list (component) |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for &rtt_ms in rtts {
+        for &p in procs {
+            for &l in lists {
+                let cell = Cell {
+                    rtt_ms,
+                    procs: p,
+                    lists: l,
+                };
+                let m = |mode, f: &dyn Fn(&Run) -> f64| med(results, mode, cell, f);
+                let (c, r) = (
+                    m(Mode::Component, &|r| r.claims_per_s),
+                    m(Mode::Raw, &|r| r.claims_per_s),
+                );
+                let spread = if l > 1 && lists.contains(&1) {
+                    let one = med(results, Mode::Component, Cell { lists: 1, ..cell }, &|r| {
+                        r.claims_per_s
+                    });
+                    format!("{:.1}×", c / one)
+                } else {
+                    "".into()
+                };
+                println!(
+                    "| {rtt_ms} ms ({:.2} ms) | {p} | {l} | {c:.0} | {:.1} / {:.1} | {r:.0} | {:.1} / {:.1} | {:.2}× | {spread} |",
+                    measured[&rtt_ms],
+                    m(Mode::Component, &|r| r.p50_ms),
+                    m(Mode::Component, &|r| r.p99_ms),
+                    m(Mode::Raw, &|r| r.p50_ms),
+                    m(Mode::Raw, &|r| r.p99_ms),
+                    c / r,
+                );
+            }
+        }
+    }
+}
+
+fn print_round_trips(trips: &[(&'static str, u64, Option<u64>)]) {
+    println!(
+        "\nRound trips per action (counted by the proxy on a warm connection; pipelined messages count once):\n"
+    );
+    println!("| action | round trips |");
+    println!("|---|---:|");
+    for (name, component, raw) in trips {
+        println!("| {name} | {} |", raw.unwrap_or(*component));
+    }
+}
