@@ -66,8 +66,9 @@ pub trait Backend: Send {
     fn begin_call(&mut self) {}
 
     /// Opens a transaction, connecting first if need be. `write: true`
-    /// takes the write lock at once, so a write never fails half-way on a
-    /// lock; `write: false` reads one consistent snapshot.
+    /// takes the write lock before any statement runs (PostgreSQL: with
+    /// the first statement, in its round trip), so a write never fails
+    /// half-way on a lock; `write: false` reads one consistent snapshot.
     fn begin(&mut self, write: bool) -> Result<(), StoreError>;
 
     /// Runs a statement in the open transaction; returns the rows it

@@ -102,9 +102,10 @@ impl<B: Backend + ?Sized> Session<B> {
         self.write_state
     }
 
-    /// Opens a transaction. `write: true` takes the write lock at once, so
-    /// a write never fails half-way on a lock; `write: false` reads one
-    /// consistent snapshot.
+    /// Opens a transaction. `write: true` takes the write lock before any
+    /// statement runs (PostgreSQL: with the first statement, in its round
+    /// trip), so a write never fails half-way on a lock; `write: false`
+    /// reads one consistent snapshot.
     pub fn begin(&mut self, write: bool) -> Result<TxId, StoreError> {
         if self.open.is_some() {
             return Err(StoreError::InvalidState(

@@ -8,15 +8,17 @@ use super::rows::{self, Cell, value_cost};
 use super::session::Session;
 use super::statements::{
     SERVER_TIME, Timeouts, begin_sql, changes_schema, controls_transaction, may_write,
+    narrows_write_lock,
 };
 use crate::session::finished;
 use crate::{
     Backend, BackendOptions, CommitFailure, Dialect, OpenError, Rows, StoreError, Tx, Value,
 };
 use futures_util::StreamExt;
-use std::pin::pin;
+use std::future::Future;
+use std::pin::{Pin, pin};
 use std::time::{Duration, Instant};
-use tokio_postgres::{SimpleQueryMessage, Statement};
+use tokio_postgres::{Client, SimpleQueryMessage, Statement};
 
 /// How much longer than the server's own timeout the client waits for an
 /// answer: the server normally stops the statement first, with a clean
@@ -43,6 +45,9 @@ struct TxState {
     /// transaction, so it can only roll back (its COMMIT would quietly
     /// roll back too; this says so instead).
     failed: Option<String>,
+    /// Its BEGIN failed (why): nothing is open on the server, so no
+    /// statement may run (it would run outside any transaction).
+    not_begun: Option<String>,
 }
 
 /// A store on one PostgreSQL database: the connection (opened on demand),
@@ -57,7 +62,24 @@ pub struct PostgresBackend {
     clock: Option<(i64, Instant)>,
     /// The clock was read during the call in progress.
     clock_in_call: bool,
+    /// The open transaction's BEGIN, not sent yet: it goes out with the
+    /// transaction's first statement, pipelined (one round trip for both).
+    pending: Option<Pending>,
 }
+
+/// A transaction begun but not yet sent to the server.
+#[derive(Clone, Copy, Debug)]
+struct Pending {
+    /// A write transaction.
+    write: bool,
+    /// The connection was opened by this `begin`: a failure on it is not
+    /// that of a connection that died while idle, so it is not retried.
+    fresh: bool,
+}
+
+/// A statement's work on the server, given the client, the prepared
+/// statement and the parameters (boxed: one type for `execute` and `query`).
+type Work<'a, T> = Pin<Box<dyn Future<Output = Result<T, tokio_postgres::Error>> + 'a>>;
 
 /// The first integer of the last row a simple query returned.
 fn last_integer(messages: &[SimpleQueryMessage]) -> Option<i64> {
@@ -83,6 +105,7 @@ impl PostgresBackend {
             tx: TxState::default(),
             clock: None,
             clock_in_call: false,
+            pending: None,
         }
     }
 
@@ -150,6 +173,10 @@ impl PostgresBackend {
     /// Ends the transaction on the server, whatever state it is in;
     /// failing that, drops the connection (which ends it too).
     fn roll_back_quietly(&mut self) {
+        if self.pending.take().is_some() {
+            // Nothing was sent: nothing is open on the server.
+            return;
+        }
         let limit = self.limit().max(FINISH_FLOOR);
         if let Some(session) = &self.session
             && let Err(failure) = session.simple("ROLLBACK", limit)
@@ -198,6 +225,144 @@ impl PostgresBackend {
         }
     }
 
+    /// Sends a begun transaction's BEGIN on its own (something needs the
+    /// server's clock before any statement ran): one round trip.
+    fn send_begin(&mut self, pending: Pending) -> Result<(), StoreError> {
+        let mut fresh = pending.fresh;
+        let mut retried = false;
+        let messages = loop {
+            let sql = begin_sql(pending.write, false, self.timeouts());
+            let session = self.session.as_ref().ok_or_else(finished)?;
+            match session.simple(&sql, self.limit()) {
+                Ok(messages) => break messages,
+                Err(failure) => {
+                    if self.idle_death(&failure, fresh, retried) {
+                        fresh = self.reconnect()?;
+                        retried = true;
+                        continue;
+                    }
+                    return Err(self.begin_failed(failure, pending.write));
+                }
+            }
+        };
+        self.began(&messages)
+    }
+
+    /// Whether `failure`, on a connection this transaction did not open,
+    /// is that of a connection that died while idle (a server restart, an
+    /// administrator's kill): nothing was begun, so one more try on a new
+    /// connection is safe.
+    fn idle_death(&self, failure: &Failure, fresh: bool, retried: bool) -> bool {
+        let Some(session) = &self.session else {
+            return false;
+        };
+        let closed = session.closed_reason();
+        let lost = !matches!(failure, Failure::TimedOut)
+            && errors::map(failure, closed.as_deref(), &self.location).lost;
+        lost && !fresh && !retried
+    }
+
+    /// Drops the connection and opens a new one.
+    fn reconnect(&mut self) -> Result<bool, StoreError> {
+        self.session = None;
+        self.ensure_session().map_err(|e| cannot_connect(&e))
+    }
+
+    /// The BEGIN's answer arrived: keeps the server's clock it read.
+    fn began(&mut self, messages: &[SimpleQueryMessage]) -> Result<(), StoreError> {
+        let Some(now) = last_integer(messages) else {
+            self.roll_back_quietly();
+            return Err(StoreError::Other(
+                "the server did not report its clock when the transaction began".into(),
+            ));
+        };
+        self.clock = Some((now, Instant::now()));
+        self.clock_in_call = true;
+        Ok(())
+    }
+
+    /// Runs one statement of the open transaction: prepared (or from the
+    /// cache), its parameters and columns checked (`check`), then `work`.
+    /// The transaction's first statement carries its BEGIN: both are sent
+    /// at once (tokio-postgres pipelines requests made together) and cost
+    /// one round trip. Should the BEGIN fail (the write lock's wait ran
+    /// out), the statement sent after it fails too: PostgreSQL aborted the
+    /// transaction block, so it ran nothing.
+    fn run_statement<T>(
+        &mut self,
+        sql: &str,
+        params: &[Value],
+        mut check: impl FnMut(&Statement) -> Result<(), StoreError>,
+        work: impl for<'a> Fn(&'a Client, &'a Statement, &'a [Value]) -> Work<'a, T>,
+    ) -> Result<T, StoreError> {
+        let mut retried = false;
+        if let Some(why) = &self.tx.not_begun {
+            return Err(StoreError::InvalidState(format!(
+                "the transaction could not begin ({why}); begin another"
+            )));
+        }
+        loop {
+            // Left pending until it is sent: a statement refused before
+            // that (its SQL, its parameters) leaves the BEGIN for the next.
+            let pending = self.pending;
+            let statement = match self.prepared(sql) {
+                Ok(statement) => statement,
+                Err(e) => {
+                    // A connection that died while idle shows first here,
+                    // before anything of the transaction was sent.
+                    if let Some(p) = pending
+                        && !p.fresh
+                        && !retried
+                        && self.session.is_none()
+                    {
+                        let fresh = self.reconnect()?;
+                        self.pending = Some(Pending { fresh, ..p });
+                        retried = true;
+                        continue;
+                    }
+                    if self.session.is_none() {
+                        // The connection is gone, and with it the transaction.
+                        self.pending = None;
+                    }
+                    return Err(e);
+                }
+            };
+            check(&statement)?;
+            params::check(params, statement.params())?;
+            let limit = self.limit();
+            let scoped = narrows_write_lock(sql);
+            let begin = pending.map(|p| begin_sql(p.write, scoped, self.timeouts()));
+            self.pending = None;
+            let session = self.session.as_ref().ok_or_else(finished)?;
+            let outcome = session.run_after(
+                limit,
+                begin.as_deref(),
+                work(session.client(), &statement, params),
+            );
+            match outcome {
+                Ok((messages, value)) => {
+                    if let Some(messages) = messages {
+                        self.began(&messages)?;
+                    }
+                    return Ok(value);
+                }
+                Err((true, failure)) => {
+                    let p = pending.expect("only a BEGIN sent fails as one");
+                    if self.idle_death(&failure, p.fresh, retried) {
+                        let fresh = self.reconnect()?;
+                        self.pending = Some(Pending { fresh, ..p });
+                        retried = true;
+                        continue;
+                    }
+                    let error = self.begin_failed(failure, p.write);
+                    self.tx.not_begun = Some(error.message().to_string());
+                    return Err(error);
+                }
+                Err((false, failure)) => return Err(self.fail(failure, Some(sql))),
+            }
+        }
+    }
+
     /// The backend's process id on the server, for tests that kill it.
     #[cfg(test)]
     pub(crate) fn server_pid(&mut self) -> i32 {
@@ -225,6 +390,16 @@ impl Backend for PostgresBackend {
         {
             return Some(ms + i64::try_from(at.elapsed().as_millis()).unwrap_or(i64::MAX));
         }
+        if let Some(pending) = self.pending.take() {
+            // A transaction is begun but not sent: its BEGIN reads the clock.
+            return match self.send_begin(pending) {
+                Ok(()) => self.clock.map(|(ms, _)| ms),
+                Err(error) => {
+                    self.tx.not_begun = Some(error.message().to_string());
+                    None
+                }
+            };
+        }
         self.ensure_session().ok()?;
         let session = self.session.as_ref()?;
         match session.simple(SERVER_TIME, self.limit()) {
@@ -249,113 +424,57 @@ impl Backend for PostgresBackend {
         self.clock_in_call = false;
     }
 
-    /// One round trip: BEGIN with the call's timeouts, the write lock for
-    /// a writer (see `statements.rs`), and the server's clock.
+    /// Nothing is sent yet (connecting aside): BEGIN with the call's
+    /// timeouts, the write lock for a writer (see `statements.rs`) and the
+    /// server's clock go out with the first statement, pipelined, so they
+    /// cost no round trip of their own.
     fn begin(&mut self, write: bool) -> Result<(), StoreError> {
-        let sql = begin_sql(write, self.timeouts());
-        let mut retried = false;
-        let messages = loop {
-            let fresh = self.ensure_session().map_err(|e| cannot_connect(&e))?;
-            let session = self.session.as_ref().expect("connected");
-            match session.simple(&sql, self.limit()) {
-                Ok(messages) => break messages,
-                Err(failure) => {
-                    // A connection that died while idle (a server restart,
-                    // an administrator's kill): nothing was begun, so one
-                    // more try on a new connection is safe.
-                    let closed = session.closed_reason();
-                    let lost = !matches!(failure, Failure::TimedOut)
-                        && errors::map(&failure, closed.as_deref(), &self.location).lost;
-                    if lost && !fresh && !retried {
-                        self.session = None;
-                        retried = true;
-                        continue;
-                    }
-                    return Err(self.begin_failed(failure, write));
-                }
-            }
-        };
-        let Some(now) = last_integer(&messages) else {
-            self.roll_back_quietly();
-            return Err(StoreError::Other(
-                "the server did not report its clock when the transaction began".into(),
-            ));
-        };
-        self.clock = Some((now, Instant::now()));
-        self.clock_in_call = true;
+        let fresh = self.ensure_session().map_err(|e| cannot_connect(&e))?;
         self.tx = TxState::default();
+        self.pending = Some(Pending { write, fresh });
         Ok(())
     }
 
     fn execute(&mut self, tx: &mut Tx, sql: &str, params: &[Value]) -> Result<u64, StoreError> {
-        let statement = self.prepared(sql)?;
-        params::check(params, statement.params())?;
-        let limit = self.limit();
-        let session = self.session.as_ref().ok_or_else(finished)?;
-        let run = session
-            .client()
-            .execute_raw(&statement, params.iter().map(Param));
-        match session.run(limit, run) {
-            Ok(changed) => {
-                self.ran(tx, sql);
-                // The count of a read is of rows returned, not changed (as
-                // on SQLite, a SELECT changes none).
-                Ok(if may_write(sql) { changed } else { 0 })
-            }
-            Err(failure) => Err(self.fail(failure, Some(sql))),
-        }
+        let changed = self.run_statement(
+            sql,
+            params,
+            |_| Ok(()),
+            |client, statement, params| {
+                Box::pin(client.execute_raw(statement, params.iter().map(Param)))
+            },
+        )?;
+        self.ran(tx, sql);
+        // The count of a read is of rows returned, not changed (as on
+        // SQLite, a SELECT changes none).
+        Ok(if may_write(sql) { changed } else { 0 })
     }
 
     fn query(&mut self, tx: &mut Tx, sql: &str, params: &[Value]) -> Result<Rows, StoreError> {
-        let statement = self.prepared(sql)?;
-        rows::check_columns(statement.columns())?;
-        params::check(params, statement.params())?;
-        let columns: Vec<String> = statement
-            .columns()
-            .iter()
-            .map(|c| c.name().to_string())
-            .collect();
-        let width = columns.len();
         let max_bytes = self.options.max_result_bytes;
-        let limit = self.limit();
-        let session = self.session.as_ref().ok_or_else(finished)?;
-        let client = session.client();
-        let statement = &statement;
-        let read = async move {
-            let stream = client
-                .query_raw(statement, params.iter().map(Param))
-                .await?;
-            let mut stream = pin!(stream);
-            let mut out = Vec::new();
-            let mut bytes = 0usize;
-            while let Some(row) = stream.next().await {
-                let row = row?;
-                // Past the cap the rest is still read (not kept), so an
-                // error later in the statement is seen, not lost.
-                if bytes > max_bytes {
-                    continue;
-                }
-                let mut values = Vec::with_capacity(width);
-                for i in 0..width {
-                    let Cell(value) = row.try_get(i)?;
-                    bytes += value_cost(&value);
-                    values.push(value);
-                }
-                out.push(values);
-            }
-            Ok((out, bytes))
-        };
-        match session.run(limit, read) {
-            Ok((_, bytes)) if bytes > max_bytes => Err(StoreError::Other(format!(
+        let mut columns = Vec::new();
+        let (rows, bytes) = self.run_statement(
+            sql,
+            params,
+            |statement| {
+                rows::check_columns(statement.columns())?;
+                columns = statement
+                    .columns()
+                    .iter()
+                    .map(|c| c.name().to_string())
+                    .collect();
+                Ok(())
+            },
+            |client, statement, params| Box::pin(read_rows(client, statement, params, max_bytes)),
+        )?;
+        if bytes > max_bytes {
+            return Err(StoreError::Other(format!(
                 "the query result exceeds {} KiB, more than the component may hold",
                 max_bytes >> 10
-            ))),
-            Ok((rows, _)) => {
-                self.ran(tx, sql);
-                Ok(Rows { columns, rows })
-            }
-            Err(failure) => Err(self.fail(failure, Some(sql))),
+            )));
         }
+        self.ran(tx, sql);
+        Ok(Rows { columns, rows })
     }
 
     /// A lost connection ends the transaction (the server rolls it back).
@@ -368,6 +487,10 @@ impl Backend for PostgresBackend {
     /// nothing is ever applied twice, and the agent is told to look first.
     fn commit(&mut self, tx: Tx) -> Result<(), CommitFailure> {
         let state = std::mem::take(&mut self.tx);
+        if self.pending.take().is_some() {
+            // No statement ran: nothing was begun on the server.
+            return Ok(());
+        }
         if let Some(why) = state.failed {
             self.roll_back_quietly();
             return Err(CommitFailure::Failed(StoreError::InvalidState(format!(
@@ -408,6 +531,9 @@ impl Backend for PostgresBackend {
     }
 
     fn rollback(&mut self) -> Result<(), StoreError> {
+        if self.pending.take().is_some() {
+            return Ok(());
+        }
         let limit = self.limit().max(FINISH_FLOOR);
         let Some(session) = &self.session else {
             return Ok(());
@@ -429,4 +555,36 @@ impl Backend for PostgresBackend {
     fn abandon(&mut self) {
         self.roll_back_quietly();
     }
+}
+
+/// Reads a query's rows, keeping at most `max_bytes` of values (past that
+/// the rest is still read, not kept, so an error later in the statement is
+/// seen, not lost); the rows and the bytes the values would take.
+async fn read_rows(
+    client: &Client,
+    statement: &Statement,
+    params: &[Value],
+    max_bytes: usize,
+) -> Result<(Vec<Vec<Value>>, usize), tokio_postgres::Error> {
+    let width = statement.columns().len();
+    let stream = client
+        .query_raw(statement, params.iter().map(Param))
+        .await?;
+    let mut stream = pin!(stream);
+    let mut out = Vec::new();
+    let mut bytes = 0usize;
+    while let Some(row) = stream.next().await {
+        let row = row?;
+        if bytes > max_bytes {
+            continue;
+        }
+        let mut values = Vec::with_capacity(width);
+        for i in 0..width {
+            let Cell(value) = row.try_get(i)?;
+            bytes += value_cost(&value);
+            values.push(value);
+        }
+        out.push(values);
+    }
+    Ok((out, bytes))
 }

@@ -13,7 +13,8 @@
 //! - `tls`: libpq's `sslmode` (`verify-ca` and `verify-full` included)
 //!   on rustls.
 //! - `statements`: the write lock (one writer at a time, as SQLite's
-//!   `BEGIN IMMEDIATE`: an advisory lock every write transaction takes).
+//!   `BEGIN IMMEDIATE`: an advisory lock every write transaction takes,
+//!   shared with a list's own lock when the component says which list).
 //! - `params`, `rows`: store values to parameters of the types PostgreSQL
 //!   inferred, and columns back.
 //! - `errors`: SQLSTATEs to store errors; which ones cost the connection.
@@ -43,5 +44,5 @@ mod watch;
 pub use backend::PostgresBackend;
 pub use config::{ConnInfoError, PgLocation, SslMode};
 pub use descriptor::DESCRIPTOR;
-pub use statements::WRITE_LOCK_KEY;
+pub use statements::{SCOPED_LOCK, WRITE_LOCK_KEY};
 pub use watch::PostgresWatch;

@@ -249,6 +249,35 @@ impl Session {
         }
     }
 
+    /// Waits for `work` at most `limit`, after `begin` (a simple query,
+    /// when given) sent in the same round trip: both requests are made
+    /// before either answer is awaited, so the connection writes them
+    /// together. The error says whether it was `begin`'s (`true`).
+    #[allow(clippy::type_complexity)] // One use, spelled out once.
+    pub(super) fn run_after<T>(
+        &self,
+        limit: Duration,
+        begin: Option<&str>,
+        work: impl Future<Output = Result<T, tokio_postgres::Error>>,
+    ) -> Result<(Option<Vec<SimpleQueryMessage>>, T), (bool, Failure)> {
+        let Some(begin) = begin else {
+            return self
+                .run(limit, work)
+                .map(|value| (None, value))
+                .map_err(|f| (false, f));
+        };
+        let runtime = self.runtime.as_ref().expect("present until dropped");
+        // `join` polls the BEGIN first: its request is queued first.
+        let both = futures_util::future::join(self.client().simple_query(begin), work);
+        match runtime.block_on(async { tokio::time::timeout(limit, both).await }) {
+            Ok((Ok(messages), Ok(value))) => Ok((Some(messages), value)),
+            Ok((Err(e), _)) => Err((true, Failure::Pg(e))),
+            Ok((Ok(_), Err(e))) => Err((false, Failure::Pg(e))),
+            // Most likely still waiting for the write lock.
+            Err(_) => Err((true, Failure::TimedOut)),
+        }
+    }
+
     /// Runs `sql` (several statements, no parameters) in one round trip.
     pub(super) fn simple(
         &self,

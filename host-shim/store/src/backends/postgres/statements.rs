@@ -15,6 +15,18 @@
 //! committed. PostgreSQL releases the lock at COMMIT or ROLLBACK, and
 //! when the connection dies. Readers take no lock: they read one
 //! REPEATABLE READ snapshot, as an SQLite read transaction does.
+//!
+//! # A narrower lock
+//!
+//! A write transaction whose first statement takes [`WRITE_LOCK_KEY`]
+//! *shared* ([`narrows_write_lock`]: it starts with [`SCOPED_LOCK`])
+//! takes what that statement takes instead: the component sends it for a
+//! call that touches one list, with that list's own lock (see the WIT
+//! `begin`). Writers to different lists then run in parallel, writers to
+//! one list one after the other, and a writer that takes the key
+//! exclusively (any other write transaction: a migration, a list's
+//! creation, a tool holding writers back) still waits for all of them
+//! and holds all of them back.
 
 /// The advisory lock every write transaction holds, on this database
 /// only: the ASCII bytes of "tasklist" as one 64-bit key. Another program
@@ -22,6 +34,16 @@
 /// up) the component's writers; no other key interferes. Public so that a
 /// tool (a backup, a test) can hold the component's writers back on purpose.
 pub const WRITE_LOCK_KEY: i64 = 0x7461_736B_6C69_7374;
+
+/// How the first statement of a write transaction that narrows the write
+/// lock starts: [`WRITE_LOCK_KEY`] taken shared.
+pub const SCOPED_LOCK: &str = "SELECT pg_advisory_xact_lock_shared(8386110886358119284)";
+
+/// Whether `sql`, a write transaction's first statement, takes the write
+/// lock itself, narrowed (see the module doc).
+pub(super) fn narrows_write_lock(sql: &str) -> bool {
+    sql.starts_with(SCOPED_LOCK)
+}
 
 /// The server's clock in Unix milliseconds, read when the statement runs
 /// (`clock_timestamp`, not the transaction's start: after the lock wait).
@@ -43,17 +65,22 @@ pub(super) struct Timeouts {
 }
 
 /// The one round trip that opens a transaction and reads the server's
-/// clock: settings, the write lock for a writer, then the time.
-pub(super) fn begin_sql(write: bool, t: Timeouts) -> String {
+/// clock: settings, the write lock for a writer (unless `scoped`: its
+/// first statement takes it, narrowed), then the time.
+pub(super) fn begin_sql(write: bool, scoped: bool, t: Timeouts) -> String {
     let (statement, lock, idle) = (t.statement_ms, t.lock_ms, t.idle_ms);
     if write {
+        let lock_sql = if scoped {
+            String::new()
+        } else {
+            format!("SELECT pg_advisory_xact_lock({WRITE_LOCK_KEY}); ")
+        };
         format!(
             "BEGIN ISOLATION LEVEL READ COMMITTED; \
              SET LOCAL statement_timeout = {statement}; \
              SET LOCAL lock_timeout = {lock}; \
              SET LOCAL idle_in_transaction_session_timeout = {idle}; \
-             SELECT pg_advisory_xact_lock({WRITE_LOCK_KEY}); \
-             {SERVER_TIME}"
+             {lock_sql}{SERVER_TIME}"
         )
     } else {
         format!(
@@ -160,13 +187,20 @@ mod tests {
             lock_ms: 5000,
             idle_ms: 13000,
         };
-        let sql = begin_sql(true, t);
+        assert!(SCOPED_LOCK.contains(&WRITE_LOCK_KEY.to_string()));
+        assert!(narrows_write_lock(&format!(
+            "{SCOPED_LOCK}, pg_advisory_xact_lock(1, 2)"
+        )));
+        assert!(!narrows_write_lock("SELECT 1"));
+        let scoped = begin_sql(true, true, t);
+        assert!(!scoped.contains("advisory") && scoped.contains("lock_timeout = 5000"));
+        let sql = begin_sql(true, false, t);
         let lock = sql
             .find("pg_advisory_xact_lock(8386110886358119284)")
             .unwrap();
         assert!(sql.find("clock_timestamp").unwrap() > lock, "{sql}");
         assert!(sql.contains("lock_timeout = 5000") && sql.contains("statement_timeout = 8000"));
-        let read = begin_sql(false, t);
+        let read = begin_sql(false, false, t);
         assert!(read.contains("REPEATABLE READ READ ONLY") && !read.contains("advisory"));
     }
 }

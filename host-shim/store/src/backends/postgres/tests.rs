@@ -495,8 +495,13 @@ fn writers_wait_for_each_other_and_are_busy_after_the_busy_timeout() {
     let tx = a.begin(true).unwrap();
     a.execute(tx, "INSERT INTO t (name) VALUES ('a')", &[])
         .unwrap();
+    // The lock is taken with the first statement (its BEGIN is sent with
+    // it): the wait, and the error, are that statement's, before it ran.
+    let waiting = b.begin(true).unwrap();
     let started = Instant::now();
-    let e = b.begin(true).unwrap_err();
+    let e = b
+        .execute(waiting, "INSERT INTO t (name) VALUES ('b')", &[])
+        .unwrap_err();
     let waited = started.elapsed();
     assert!(
         matches!(&e, StoreError::Busy(m) if m.contains("another writer held the database past the busy timeout")),
@@ -506,8 +511,10 @@ fn writers_wait_for_each_other_and_are_busy_after_the_busy_timeout() {
         waited >= Duration::from_millis(250) && waited < Duration::from_secs(3),
         "{waited:?}"
     );
+    b.rollback(waiting).unwrap();
     // Readers do not wait.
     let read = b.begin(false).unwrap();
+    b.query(read, "SELECT name FROM t", &[]).unwrap();
     b.rollback(read).unwrap();
     a.commit(tx).unwrap();
     let tx = b.begin(true).unwrap();
@@ -606,9 +613,12 @@ fn the_lock_wait_stops_at_the_calls_deadline() {
     let deadline = Deadline::new();
     let mut b = db.backend(Duration::from_secs(30), &deadline);
     let held = a.begin(true).unwrap();
+    // The lock is taken with the transaction's first statement.
+    a.query(held, "SELECT 1", &[]).unwrap();
     deadline.start(Duration::from_millis(400));
     let started = Instant::now();
-    let e = b.begin(true).unwrap_err();
+    let waiting = b.begin(true).unwrap();
+    let e = b.query(waiting, "SELECT 1", &[]).unwrap_err();
     assert_eq!(kind(&e), "busy", "{e:?}");
     assert!(
         started.elapsed() < Duration::from_millis(1500),
@@ -616,8 +626,10 @@ fn the_lock_wait_stops_at_the_calls_deadline() {
         started.elapsed()
     );
     deadline.clear();
+    b.rollback(waiting).unwrap();
     a.rollback(held).unwrap();
     let tx = b.begin(true).unwrap();
+    b.query(tx, "SELECT 1", &[]).unwrap();
     b.commit(tx).unwrap();
 }
 
@@ -1060,6 +1072,8 @@ fn a_stopped_server_process_costs_the_statement_its_deadline_not_a_hang() {
     };
     deadline.start(Duration::from_millis(400));
     let tx = pg2.begin(true).unwrap();
+    // The transaction is open on the server (its BEGIN went with this).
+    pg2.query(tx, "SELECT 1", &[]).unwrap();
     // Only where the server runs on this machine (the pid is a postgres
     // process here, not some other program) and may be signalled (root).
     let here = std::fs::read_to_string(format!("/proc/{pid}/comm"))

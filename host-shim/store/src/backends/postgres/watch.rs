@@ -1,8 +1,10 @@
-//! The PostgreSQL change check: the highest event number, on a connection
-//! of its own that never writes. Every write of the component appends to
-//! `events` (a bigint `seq`), whoever made it, so the number moves on
-//! every committed write of any host; the primary key makes it one index
-//! lookup.
+//! The PostgreSQL change check: the highest event number, and how many
+//! events the last [`RECENT`] numbers hold, on a connection of its own that
+//! never writes. Every write of the component appends to `events` (a
+//! bigint `seq`), whoever made it. Writers to different lists commit in
+//! any order, so a number taken earlier may commit after a higher one: the
+//! highest number alone would not move then, the count of recent events
+//! does. The primary key makes both index range reads.
 
 use super::config::PgLocation;
 use super::errors::{self, Failure};
@@ -11,8 +13,23 @@ use crate::{StoreError, Watch};
 use std::time::Duration;
 use tokio_postgres::SimpleQueryMessage;
 
-/// The change number.
-const VERSION: &str = "SELECT COALESCE(MAX(seq), 0)::int8 FROM events";
+/// How far below the highest event number a write still in flight may
+/// have taken its number and be counted when it commits: more events than
+/// this, all written during one call of another writer (its deadline is
+/// seconds), would be needed to miss it.
+const RECENT: i64 = 10_000;
+
+/// The highest event number, and the count of events above it less
+/// [`RECENT`].
+const VERSION: &str = "SELECT m, (SELECT count(*) FROM events WHERE seq > m - 10000)::int8 \
+     FROM (SELECT COALESCE(MAX(seq), 0)::int8 AS m FROM events) AS top";
+
+/// One change number of the two: the count is below 2^20 (at most
+/// [`RECENT`]), so any change of either changes it.
+pub(super) fn version_of(top: i64, recent: i64) -> u64 {
+    debug_assert!((0..=RECENT).contains(&recent), "{recent}");
+    ((top as u64) << 20) ^ (recent as u64)
+}
 
 /// How long one check may take unless the host sets a limit of its own: a
 /// live view polls again soon anyway.
@@ -51,13 +68,13 @@ impl Watch for PostgresWatch {
         }
         let session = self.session.as_ref().expect("connected above");
         match session.simple(VERSION, self.limit) {
-            Ok(messages) => Ok(messages
-                .iter()
-                .find_map(|m| match m {
-                    SimpleQueryMessage::Row(row) => row.get(0)?.parse::<i64>().ok(),
-                    _ => None,
-                })
-                .map(|seq| seq as u64)),
+            Ok(messages) => Ok(messages.iter().find_map(|m| match m {
+                SimpleQueryMessage::Row(row) => Some(version_of(
+                    row.get(0)?.parse().ok()?,
+                    row.get(1)?.parse().ok()?,
+                )),
+                _ => None,
+            })),
             Err(failure) if failure.code() == Some("42P01") => Ok(None),
             Err(failure) => {
                 let closed = session.closed_reason();
@@ -76,5 +93,18 @@ impl Watch for PostgresWatch {
 
     fn set_limit(&mut self, limit: Duration) {
         self.limit = limit.max(Duration::from_millis(1));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_late_commit_below_the_top_changes_the_version() {
+        assert!(VERSION.contains(&RECENT.to_string()));
+        assert_ne!(version_of(10, 2), version_of(10, 3));
+        assert_ne!(version_of(10, 3), version_of(11, 3));
+        assert_ne!(version_of(10, RECENT), version_of(11, 0));
     }
 }
