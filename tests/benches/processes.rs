@@ -4,8 +4,8 @@
 //! beside raw SQLite (each a `raw_claim_worker`: the minimal transaction on
 //! the same schema, PRAGMAs and busy handler), same process counts, in one
 //! run. With `TASKLISTS_TEST_PG` set, also the component on one PostgreSQL
-//! database (the same `race_worker`s given its URL; every write transaction
-//! takes one advisory lock, serializing writers as `BEGIN IMMEDIATE` does),
+//! database (the same `race_worker`s given its URL; every write to the one
+//! list takes that list's lock, serializing them as `BEGIN IMMEDIATE` does),
 //! interleaved with the SQLite runs, each run on a fresh database copied
 //! server-side from a fixture (`CREATE DATABASE … TEMPLATE`), with ratios
 //! against the SQLite component from the same run. Every run also checks

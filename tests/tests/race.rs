@@ -313,3 +313,63 @@ fn claims_follow_priority_then_position(tasks: &[Value], mut newest_first: Vec<V
         );
     }
 }
+
+/// On PostgreSQL a write holds only its list's lock (the whole database's
+/// key shared, then the list's own): while another writer is inside a
+/// transaction on list A, a claim on list B goes through at once, a claim
+/// on A waits and is refused past the busy timeout having changed nothing,
+/// and a write that covers every list (a list's creation) waits as well.
+/// When the writer on A is done, A is claimable again.
+#[test]
+fn a_writer_holds_up_its_own_list_only() {
+    if !StoreKind::current().is_postgres() {
+        return;
+    }
+    use tasklists_guest::schema::dialect::WriteScope;
+    use tasklists_guest::store::{SqlDialect, Value as SqlValue};
+    let db = TestDb::with_config(|c| c.with_busy_timeout(Duration::from_millis(300)));
+    let a = db.list("planner", "A");
+    let b = db.list("planner", "B");
+    db.add(&a, &["a1"]);
+    db.add(&b, &["b1"]);
+    // Another writer on A, mid-transaction, holding what the component's
+    // writes to A take (the component's own statement, in its dialect).
+    let (sql, id) = SqlDialect::Postgres
+        .scoped_lock(WriteScope::List(&a))
+        .expect("PostgreSQL narrows the lock");
+    assert_eq!(id, SqlValue::Text(a.clone()));
+    let mut writer = pg_connect(&db.store.spec);
+    let mut held = writer.transaction().expect("begin");
+    held.query(sql.replace("?1", "$1").as_str(), &[&a])
+        .expect("the lock of list A");
+
+    // Were it to wait for A's writer, it would be refused as busy.
+    let got = db.ok(
+        "agent-1",
+        "task_claims",
+        "claim_next",
+        json!({"list_id": b}),
+    );
+    assert_eq!(s(&got, "/task/title"), "b1");
+    let before = db.snapshot("agent-1", &a);
+    let e = db.err(
+        "agent-1",
+        "task_claims",
+        "claim_next",
+        json!({"list_id": a}),
+    );
+    expect(&e, ErrorCode::Storage, &["nothing was changed"]);
+    let e = db.err("planner", "task_lists", "create", json!({"name": "C"}));
+    expect(&e, ErrorCode::Storage, &["nothing was changed"]);
+    assert_eq!(db.snapshot("agent-1", &a), before);
+
+    held.rollback().expect("end the writer on A");
+    let got = db.ok(
+        "agent-2",
+        "task_claims",
+        "claim_next",
+        json!({"list_id": a}),
+    );
+    assert_eq!(s(&got, "/task/title"), "a1");
+    db.list("planner", "C");
+}

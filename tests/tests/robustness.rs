@@ -137,9 +137,15 @@ fn a_host_trap_at_any_statement_rolls_the_call_back() {
             // The next call works at once, on a fresh instance.
             db.ok(A, "task_lists", "find", json!({}));
         }
+        // On PostgreSQL a claim, and a change of one task, write their
+        // audit row in the same statement (a data-modifying WITH): one
+        // write statement, after the reads that precede it.
+        let one_statement =
+            StoreKind::current().is_postgres() && ["claim_next", "update done"].contains(name);
+        let least = if one_statement { 1 } else { 2 };
         assert!(
-            fired >= 2,
-            "{name}: expected several statements, the fault fired {fired} times"
+            fired >= least,
+            "{name}: expected {least} statement(s) or more, the fault fired {fired} times"
         );
     }
     // The calls did happen, exactly once each.

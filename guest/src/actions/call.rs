@@ -148,6 +148,39 @@ impl Call<'_> {
         Ok(id)
     }
 
+    /// Runs `update` (an `UPDATE` of one row, no `RETURNING`) and records
+    /// its `kind` event if it changed the row, in one statement where the
+    /// dialect can ([`crate::store::SqlDialect::with_event`]), else in two;
+    /// returns the rows changed.
+    pub fn exec_with_event(
+        &self,
+        update: &str,
+        params: &[Value],
+        kind: &str,
+        list_id: Option<&str>,
+        task_id: Option<&str>,
+        data: Json,
+    ) -> ToolResult<u64> {
+        let id = self.new_id(IdKind::Event);
+        let event = crate::params![
+            id.as_str(),
+            self.now,
+            self.actor(),
+            kind,
+            list_id,
+            task_id,
+            self.event_data(&data)
+        ];
+        if let Some(sql) = self.tx.dialect().with_event(update, INSERT_EVENT) {
+            return self.exec(&sql, &[params, event].concat());
+        }
+        let changed = self.exec(update, params)?;
+        if changed > 0 {
+            self.exec(INSERT_EVENT, event)?;
+        }
+        Ok(changed)
+    }
+
     /// Records one `kind` event per task of `list_id` (task id, data), a
     /// few rows per statement: what a change of many tasks at once writes.
     pub fn task_events(

@@ -182,12 +182,41 @@ fn claim_next(call: &mut Call) -> ToolResult<Done<ClaimNext>> {
     let lease = lease_ms(call, None);
     let expires = call.now + lease;
     let token = call.new_id(IdKind::Claim);
-    let changed = call.exec(
-        "UPDATE tasks SET status = 'in_progress', claimed_by_agent_id = ?, claim_token = ?, claim_expires_at = ?, \
+    let update = "UPDATE tasks SET status = 'in_progress', claimed_by_agent_id = ?, claim_token = ?, claim_expires_at = ?, \
          lease_ms = ?, started_at = COALESCE(started_at, ?), updated_at = ? \
-         WHERE id = ? AND deleted_at IS NULL AND (status = 'todo' OR (status = 'in_progress' AND claim_expires_at <= ?))",
-        crate::params![agent.as_str(), token.as_str(), expires, lease, call.now, call.now, task.id.as_str(), call.now],
-    )?;
+         WHERE id = ? AND deleted_at IS NULL AND (status = 'todo' OR (status = 'in_progress' AND claim_expires_at <= ?))";
+    let params = crate::params![
+        agent.as_str(),
+        token.as_str(),
+        expires,
+        lease,
+        call.now,
+        call.now,
+        task.id.as_str(),
+        call.now
+    ];
+    let claimed = json!({"lease_seconds": lease / 1000});
+    let changed = if task.status == Status::InProgress {
+        let changed = call.exec(update, params)?;
+        if changed == 1 {
+            // An expired claim taken over: the end of the old claim is a
+            // change of its own, recorded before the claim.
+            let data = json!({"claimed_by": task.claimed_by_agent_id, "expired_at": task.claim_expires_at.map(format_ms)});
+            call.event("expired", Some(&list.id), Some(&task.id), data)?;
+            call.event("claimed", Some(&list.id), Some(&task.id), claimed)?;
+        }
+        changed
+    } else {
+        // The claim and its audit row: one statement where the store can.
+        call.exec_with_event(
+            update,
+            params,
+            "claimed",
+            Some(&list.id),
+            Some(&task.id),
+            claimed,
+        )?
+    };
     if changed != 1 {
         // Should not happen: the write lock makes select-then-update atomic.
         return Err(ToolError::conflict(
@@ -195,18 +224,6 @@ fn claim_next(call: &mut Call) -> ToolResult<Done<ClaimNext>> {
             "call claim_next again",
         ));
     }
-    if task.status == Status::InProgress {
-        // An expired claim taken over: the end of the old claim is a change
-        // of its own.
-        let data = json!({"claimed_by": task.claimed_by_agent_id, "expired_at": task.claim_expires_at.map(format_ms)});
-        call.event("expired", Some(&list.id), Some(&task.id), data)?;
-    }
-    call.event(
-        "claimed",
-        Some(&list.id),
-        Some(&task.id),
-        json!({"lease_seconds": lease / 1000}),
-    )?;
     // Exactly what the UPDATE above wrote: no need to read the row back.
     task.status = Status::InProgress;
     task.claimed_by_agent_id = Some(agent);

@@ -15,7 +15,8 @@ use crate::contract;
 use crate::contract::ActionSpec;
 use crate::error::{ToolError, ToolResult};
 use crate::schema;
-use crate::store::{Store, Tx};
+use crate::schema::dialect::WriteScope;
+use crate::store::{Store, StoreError, Tx};
 use crate::text::printable;
 
 /// What a call brings besides the action: its raw params (JSON text, `""`
@@ -109,7 +110,12 @@ fn run<R>(
     };
     let writes = spec.writes || params.bool("bypass_private") == Some(true);
 
-    let tx = open(req.store, writes)?;
+    let scope = if writes {
+        write_scope(spec, &params)
+    } else {
+        None
+    };
+    let tx = open(req.store, writes, scope)?;
     let now = req.clock.now_ms();
     let mut call = Call {
         tx: &*tx,
@@ -141,15 +147,55 @@ fn run<R>(
     done.map_err(|e| bypass::keep(req.store, &bypasses, now, agent.as_deref(), e))
 }
 
-/// Opens the call's transaction on an up-to-date schema. The version check
-/// rides in the same transaction, so a current database costs one query.
-fn open<'s>(store: &'s dyn Store, writes: bool) -> ToolResult<Box<dyn Tx + 's>> {
+/// The list a write call is confined to, for the store's narrower lock:
+/// the list its `list_id` names, or the list of the task its `task_id`
+/// names, when its spec has that parameter and the call gives one of them,
+/// not both. Every such action changes only that list's tasks, their
+/// dependencies (of the same list) and its own audit events; any other
+/// write (a list's creation, `release_expired` over every list, a
+/// person's approval, migrations) locks the whole database.
+fn write_scope<'p>(spec: &ActionSpec, params: &'p contract::Params) -> Option<WriteScope<'p>> {
+    let given = |name: &str| {
+        spec.own_params
+            .iter()
+            .any(|p| p.name == name)
+            .then(|| params.str(name))
+            .flatten()
+    };
+    match (given("list_id"), given("task_id")) {
+        (Some(list), None) => Some(WriteScope::List(list)),
+        (None, Some(task)) => Some(WriteScope::Task(task)),
+        _ => None,
+    }
+}
+
+/// Opens the call's transaction on an up-to-date schema, with the lock of
+/// its `scope` if it has one. The version check rides in the same
+/// transaction (in the lock's own statement when there is one), so a
+/// current database costs one statement.
+fn open<'s>(
+    store: &'s dyn Store,
+    writes: bool,
+    scope: Option<WriteScope>,
+) -> ToolResult<Box<dyn Tx + 's>> {
     let tx = store.begin(writes)?;
-    let version = schema::read_version(&*tx)?;
+    let version = match scope.map(|scope| schema::lock_scope(&*tx, scope)) {
+        None | Some(Ok(None)) => schema::read_version(&*tx)?,
+        Some(Ok(Some(version))) => version?,
+        // Not migrated yet (no `tasks` table): migrate, then lock again.
+        Some(Err(StoreError::Sql(_))) => 0,
+        Some(Err(e)) => return Err(e.into()),
+    };
     if version == schema::LATEST {
         return Ok(tx);
     }
     drop(tx);
     schema::ensure(store)?;
-    Ok(store.begin(writes)?)
+    let tx = store.begin(writes)?;
+    if let Some(scope) = scope
+        && let Some(version) = schema::lock_scope(&*tx, scope)?
+    {
+        version?;
+    }
+    Ok(tx)
 }

@@ -19,6 +19,7 @@ use crate::contract::{DEFAULT_LEASE_MS, Params};
 use crate::error::{ErrorCode, ToolError, ToolResult};
 use crate::model::{Approval, ListRow, Priority, Status, TaskForm, TaskRow};
 use crate::results::TaskJson;
+use crate::store::Value;
 use crate::text::quote;
 use crate::text_budget;
 
@@ -198,10 +199,6 @@ fn update(call: &mut Call) -> ToolResult<Done<TaskResult>> {
     }
 
     new.updated_at = call.now;
-    write(call, &new)?;
-    if let Some(d) = &new_deps {
-        deps::write(call, &new.id, d, true)?;
-    }
     // One audit event per change: a status change names the fields that
     // changed with it (a close's outcome), so it is one row, not two.
     let lease_only = !status_changed && changed.is_empty();
@@ -217,7 +214,18 @@ fn update(call: &mut Call) -> ToolResult<Done<TaskResult>> {
     } else {
         ("updated", json!({"fields": changed}))
     };
-    call.event(kind, Some(&list.id), Some(&new.id), data)?;
+    match &new_deps {
+        Some(d) => {
+            write(call, &new)?;
+            deps::write(call, &new.id, d, true)?;
+            call.event(kind, Some(&list.id), Some(&new.id), data)?;
+        }
+        // The change and its audit row: one statement where the store can.
+        None => {
+            let (update, params) = write_sql(&new);
+            call.exec_with_event(update, &params, kind, Some(&list.id), Some(&new.id), data)?;
+        }
+    }
     // `new` is exactly what was written: no need to read it back.
     let task = new;
     let deps_now = new_deps.unwrap_or(old_deps);
@@ -296,7 +304,14 @@ fn apply_status(
 }
 
 fn write(call: &Call, t: &TaskRow) -> ToolResult<()> {
-    call.exec(
+    let (sql, params) = write_sql(t);
+    call.exec(sql, &params)?;
+    Ok(())
+}
+
+/// The statement that writes `t`'s changeable columns, and its params.
+fn write_sql(t: &TaskRow) -> (&'static str, Vec<Value>) {
+    (
         "UPDATE tasks SET title = ?, description = ?, notes = ?, status = ?, assigned_to_agent_id = ?, \
          claimed_by_agent_id = ?, claim_token = ?, claim_expires_at = ?, lease_ms = ?, outcome = ?, \
          updated_at = ?, completed_at = ?, priority = ?, verification = ?, verification_result = ? WHERE id = ?",
@@ -317,9 +332,9 @@ fn write(call: &Call, t: &TaskRow) -> ToolResult<()> {
             t.verification.clone(),
             t.verification_result.clone(),
             t.id.as_str()
-        ],
-    )?;
-    Ok(())
+        ]
+        .to_vec(),
+    )
 }
 
 /// The long texts of a task, as [`text_budget`] counts them.

@@ -12,11 +12,16 @@
 //!   the comment of the `tasklists_schema` table).
 //! - [`SqlDialect::foreign_tables`]: the tables of another application, which
 //!   make a database without our version stamp one to leave alone.
+//! - [`SqlDialect::scoped_lock`]: the lock of a write confined to one list,
+//!   where the engine can lock less than the whole database.
+//! - [`SqlDialect::with_event`]: a change and its audit row as one
+//!   statement, where the engine has data-modifying `WITH` (PostgreSQL: one
+//!   network round trip instead of two).
 //!
 //! (The placeholders, rewritten for PostgreSQL's `$N`, are the store's
 //! business: `store/placeholders.rs`.)
 
-use crate::store::SqlDialect;
+use crate::store::{SqlDialect, Value};
 
 /// SQLite's schema steps; step `i` brings the schema to version `i + 1`.
 const SQLITE: &[&str] = &[
@@ -65,6 +70,33 @@ const POSTGRES_FOREIGN: &str = "SELECT c.relname FROM pg_catalog.pg_class c \
      WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p', 'v', 'm', 'f') \
      ORDER BY c.relname LIMIT 3";
 
+/// What a write call changes, when it is confined to one list: a store
+/// that can lock less than the whole database (PostgreSQL) then lets
+/// writers to other lists run alongside it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WriteScope<'a> {
+    /// The list of this id.
+    List(&'a str),
+    /// The list of the task of this id (a task never changes list).
+    Task(&'a str),
+}
+
+/// The whole-database write lock's key, taken shared (the store's
+/// `SCOPED_LOCK`: a write transaction that starts so takes the list's lock
+/// instead of the whole database's), then one list's lock, and the
+/// schema version as [`SqlDialect::read_version`] reads it. The list's
+/// key is in the two-integer space of advisory locks (apart from the
+/// 64-bit one of the whole database): a class for tasklists' lists and
+/// the list id's hash (two lists with one hash only wait for each other).
+/// The `::text` casts make the `void` results a column the store reads.
+const POSTGRES_LIST_LOCK: &str = "SELECT pg_advisory_xact_lock_shared(8386110886358119284)::text, \
+     pg_advisory_xact_lock(1953262963, hashtext(?1))::text, (";
+
+/// As [`POSTGRES_LIST_LOCK`], for the list of a task (its list id read in
+/// the same statement: it never changes; an unknown id locks itself).
+const POSTGRES_TASK_LOCK: &str = "SELECT pg_advisory_xact_lock_shared(8386110886358119284)::text, \
+     pg_advisory_xact_lock(1953262963, hashtext(COALESCE((SELECT s.list_id FROM tasks s WHERE s.id = ?1), ?1)))::text, (";
+
 /// The dialect's half of what the schema module needs.
 impl SqlDialect {
     /// The schema steps, in order.
@@ -90,6 +122,45 @@ impl SqlDialect {
             SqlDialect::Sqlite => format!("PRAGMA user_version = {version}"),
             SqlDialect::Postgres => format!("COMMENT ON TABLE tasklists_schema IS '{version}'"),
         }
+    }
+
+    /// The first statement of a write transaction confined to `scope`
+    /// (its one parameter the id), whose last column is the schema version
+    /// as [`SqlDialect::read_version`] reads it, or `None` where the
+    /// store's write lock covers the whole database (SQLite). On
+    /// PostgreSQL it waits for the list's lock: writers to one list (or
+    /// to everything: migrations, a list's creation) run one after the
+    /// other, writers to different lists alongside. The version is read
+    /// as the statement began (perhaps before a migration that committed
+    /// while it waited: the caller then migrates, finds nothing to do, and
+    /// begins again).
+    pub fn scoped_lock(self, scope: WriteScope) -> Option<(String, Value)> {
+        let (head, id) = match (self, scope) {
+            (SqlDialect::Sqlite, _) => return None,
+            (SqlDialect::Postgres, WriteScope::List(id)) => (POSTGRES_LIST_LOCK, id),
+            (SqlDialect::Postgres, WriteScope::Task(id)) => (POSTGRES_TASK_LOCK, id),
+        };
+        Some((
+            format!("{head}{POSTGRES_VERSION})"),
+            Value::Text(id.to_string()),
+        ))
+    }
+
+    /// `update` (an `UPDATE` without `RETURNING`) and `insert_event` (an
+    /// `INSERT INTO events (…) VALUES (…)`) as one statement that writes the
+    /// event once per row the update changed and counts those rows, its
+    /// parameters the update's then the event's; `None` where the engine
+    /// has no data-modifying `WITH` (SQLite: the caller runs both, which
+    /// costs no round trip there).
+    pub fn with_event(self, update: &str, insert_event: &str) -> Option<String> {
+        if self == SqlDialect::Sqlite {
+            return None;
+        }
+        let (insert, values) = insert_event.split_once(" VALUES (")?;
+        let values = values.strip_suffix(')')?;
+        Some(format!(
+            "WITH changed AS ({update} RETURNING 1) {insert} SELECT {values} FROM changed"
+        ))
     }
 
     /// A query listing up to three tables of another application.

@@ -81,7 +81,26 @@ pub fn statements(sql: &str) -> Vec<String> {
 /// The schema version stamped in the database (0 for a new one).
 pub fn read_version(tx: &dyn crate::store::Tx) -> ToolResult<i64> {
     let rows = tx.query(tx.dialect().read_version(), &[])?;
-    let stamp = rows.rows.first().and_then(|r| r.first());
+    version_of(rows.rows.first().and_then(|r| r.first()))
+}
+
+/// Takes the lock of a write confined to `scope` ([`SqlDialect::scoped_lock`])
+/// and reads the schema version with it; `Ok(None)` where the dialect has
+/// no narrower lock (nothing was run). A store error is returned as is:
+/// on a database not migrated yet the statement fails (no `tasks` table).
+pub fn lock_scope(
+    tx: &dyn crate::store::Tx,
+    scope: dialect::WriteScope,
+) -> Result<Option<ToolResult<i64>>, crate::store::StoreError> {
+    let Some((sql, id)) = tx.dialect().scoped_lock(scope) else {
+        return Ok(None);
+    };
+    let rows = tx.query(&sql, &[id])?;
+    Ok(Some(version_of(rows.rows.first().and_then(|r| r.last()))))
+}
+
+/// The schema version of a stamp as read (see [`read_version`]).
+fn version_of(stamp: Option<&Value>) -> ToolResult<i64> {
     Ok(match stamp {
         Some(Value::Integer(v)) => *v,
         // PostgreSQL's stamp is text; one that is not a number is not ours.
