@@ -55,7 +55,9 @@
         const folds = [...main.querySelectorAll('details[open]')]
           .map((d) => idOf(d.closest('article') || main));
         const focused = main.contains(document.activeElement);
-        main.innerHTML = html;
+        const next = document.createElement('template');
+        next.innerHTML = html;
+        patch(main, next.content);
         const mark = main.querySelector('.refresh');
         main.dataset.refreshAt = mark ? mark.dataset.refreshAt || '' : '';
         for (const card of cards()) {
@@ -74,6 +76,37 @@
         refresh();
       }
     }
+  }
+
+  /**
+   * Makes `node`'s children those of `next`, replacing only the nodes that
+   * differ: a change to one task redraws its card, not the whole board (the
+   * page ends exactly as `innerHTML = next` would leave it).
+   */
+  function patch(node, next) {
+    const have = [...node.childNodes];
+    const want = [...next.childNodes];
+    const same = have.length === want.length && have.every((n, i) => n.nodeType === want[i].nodeType &&
+      n.nodeName === want[i].nodeName);
+    if (!same) {
+      node.replaceChildren(...want);
+      return;
+    }
+    have.forEach((n, i) => {
+      const w = want[i];
+      if (n.isEqualNode(w)) return;
+      if (n.nodeType !== Node.ELEMENT_NODE || n.matches('article, form, details') ||
+        !sameAttributes(n, w)) {
+        n.replaceWith(w);
+      } else {
+        patch(n, w);
+      }
+    });
+  }
+
+  function sameAttributes(a, b) {
+    if (a.attributes.length !== b.attributes.length) return false;
+    return [...a.attributes].every((x) => b.getAttribute(x.name) === x.value);
   }
 
   /** Refreshes when the next lease shown on the page runs out. */
