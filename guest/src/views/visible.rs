@@ -76,6 +76,26 @@ pub(crate) fn lists(tx: &dyn Tx, viewer: &Viewer) -> ToolResult<Visible> {
     Ok(Visible { lists, more })
 }
 
+/// Every list `viewer` may see, whatever its scope (the web board's
+/// overview: a board is shared by people who did not start it in the
+/// agents' workspace, so no scope hides a list from it), plans awaiting a
+/// decision first, then the most recently updated; never another
+/// agent's private list.
+pub(crate) fn all_lists(tx: &dyn Tx, viewer: &Viewer) -> ToolResult<Visible> {
+    let sql = format!(
+        "{} WHERE deleted_at IS NULL AND {VISIBLE_TO} \
+         ORDER BY CASE WHEN approval IN ('pending', 'rejected') THEN 0 ELSE 1 END, \
+         updated_at DESC, id DESC LIMIT ?",
+        select_lists()
+    );
+    let args = vec![viewer.agent_value(), Value::Integer(MAX_LISTS as i64 + 1)];
+    let mut lists = read::lists(tx, &sql, &args)?;
+    lists.retain(|l| l.visible_to(viewer.agent.as_deref()));
+    let more = lists.len() > MAX_LISTS;
+    lists.truncate(MAX_LISTS);
+    Ok(Visible { lists, more })
+}
+
 /// The query of [`own_tasks`].
 fn own_query(viewer: &Viewer, ids: &[&str]) -> (String, Vec<Value>) {
     let sql = format!(

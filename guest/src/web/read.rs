@@ -139,7 +139,7 @@ impl Source<'_> {
                 ctx: call.ctx,
                 now: call.now,
             };
-            let visible = visible::lists(call.tx, &viewer)?;
+            let visible = visible::all_lists(call.tx, &viewer)?;
             let mut lists = entries(call, visible.lists)?;
             // Awaiting a decision first; otherwise most recently updated first.
             lists.sort_by_key(|e| !e.awaits_approval());

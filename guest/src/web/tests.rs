@@ -145,6 +145,37 @@ fn the_overview_keeps_the_contract_and_puts_awaiting_lists_first() {
 }
 
 #[test]
+fn the_overview_shows_every_list_the_person_may_see_whatever_its_scope() {
+    let w = World::new(&["one"]);
+    // Made by agents elsewhere: another workspace, a custom scope, a
+    // private list of another agent, and one of the viewer's own.
+    let elsewhere = w.h.create_list(
+        "agent-2",
+        json!({"name": "Elsewhere", "scope_type": "workspace", "scope_key": "/other"}),
+    );
+    let custom = w.h.create_list("agent-2", json!({"name": "Custom"}));
+    let theirs = w.h.create_list(
+        "agent-2",
+        json!({"name": "Theirs", "visibility": "private"}),
+    );
+    let mine =
+        w.h.create_list("agent-1", json!({"name": "Mine", "visibility": "private"}));
+    let r = w.get("/", "", Some("ann"));
+    let body = ok_html(&r);
+    for shown in [&w.list, &elsewhere, &custom, &mine] {
+        assert!(
+            body.contains(&format!("data-list=\"{shown}\"")),
+            "{shown} shown"
+        );
+    }
+    assert!(
+        !body.contains(&theirs),
+        "another agent's private list never"
+    );
+    assert!(!body.contains("Theirs"));
+}
+
+#[test]
 fn the_board_has_columns_cards_and_forms() {
     let w = World::new(&["first", "second", "third"]);
     w.h.ok(

@@ -74,8 +74,13 @@ impl Changes {
 /// The check's loop: reads the version only while a page listens, and
 /// bumps the count when it moved (an error counts as a move: the pages
 /// read themselves again and show what the component says of the store).
+/// The version last read is kept while no page listens, and read once at
+/// the start: a page compares against a version older than itself, so a
+/// commit made just after it loaded, before the check's next read, is
+/// still told (at worst a change made while nobody listened is told once
+/// more, which costs one refresh).
 fn poll(check: &mut dyn Watch, tx: &watch::Sender<u64>) {
-    let mut seen: Option<Result<Option<u64>, ()>> = None;
+    let mut seen = check.version().map_err(|_| ());
     loop {
         std::thread::sleep(POLL);
         if tx.is_closed() {
@@ -83,13 +88,12 @@ fn poll(check: &mut dyn Watch, tx: &watch::Sender<u64>) {
         }
         // Only the server's own receiver: no page is listening.
         if tx.receiver_count() <= 1 {
-            seen = None;
             continue;
         }
         let now = check.version().map_err(|_| ());
-        if seen.is_some() && seen != Some(now) {
+        if now != seen {
             tx.send_modify(|n| *n += 1);
         }
-        seen = Some(now);
+        seen = now;
     }
 }

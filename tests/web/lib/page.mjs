@@ -59,6 +59,18 @@ export function card(page, id) {
 }
 
 /**
+ * Selects task `id`'s card as a person does, by clicking it (beside its
+ * title link, which would open the task): on a board its forms show then.
+ * @param {Page} page
+ * @param {string} id
+ */
+export async function selectCard(page, id) {
+  const it = card(page, id);
+  await it.locator(".head .pos").click();
+  await page.waitForFunction((id) => document.querySelector(`article.task[data-task="${id}"]`)?.classList.contains("selected"), id, { timeout: 5000 });
+}
+
+/**
  * Waits until task `id`'s card says `status` (and, given, sits in column
  * `column`); fails with the card's state when it does not in `timeoutMs`.
  * @param {Page} page

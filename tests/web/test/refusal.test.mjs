@@ -10,7 +10,7 @@ import { test } from "node:test";
 import { cli, makeList } from "../lib/agents.mjs";
 import { browse, screenshot } from "../lib/browser.mjs";
 import { tempDir } from "../lib/env.mjs";
-import { actionForm, card, flashError, markWindow, markerKept, open, signIn, waitForCard } from "../lib/page.mjs";
+import { actionForm, card, flashError, markWindow, markerKept, open, selectCard, signIn, waitForCard } from "../lib/page.mjs";
 import { serve, withEvidence } from "../lib/server.mjs";
 
 /**
@@ -47,6 +47,9 @@ test("blocking a task an agent claimed meanwhile shows the component's refusal i
     assert.equal(claim.task.id, id);
     await cli(db, "a1", "task_items", "update", { task_id: id, notes: "running the suite on a clean checkout", claim_token: claim.claim.token });
     await waitForCard(page, id, "in_progress", { column: "running" });
+    // At rest a card shows the task alone; selected, its forms.
+    assert.equal(await actionForm(page, "block", card(page, id)).isVisible(), false, "no form at rest");
+    await selectCard(page, id);
     const block = actionForm(page, "block", card(page, id));
     await block.locator('button[type="submit"]').click();
     const flash = await flashError(page);
