@@ -340,6 +340,8 @@ impl Host {
         &mut self,
         f: impl FnOnce(&Tasklists, &mut Store<HostState>) -> wasmtime::Result<R>,
     ) -> Result<R, trap::Trapped> {
+        // The epoch ticks while this call (instantiation included) runs.
+        let _ticking = engine::ticking();
         let Live {
             mut store,
             bindings,

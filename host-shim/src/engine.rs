@@ -1,5 +1,6 @@
 //! The process-wide runtime: one wasmtime `Engine` (component model, epoch
-//! interruption), its epoch ticker thread, the component (compiled once,
+//! interruption), its epoch ticker thread (which ticks only while a call
+//! runs: an idle process wakes for nothing), the component (compiled once,
 //! cached on disk) and a linked `InstancePre`, so every `Host` in the
 //! process shares them and a new instance costs microseconds.
 
@@ -8,7 +9,8 @@ use crate::cache;
 use crate::error::HostError;
 use crate::state::HostState;
 use std::path::Path;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::thread;
 use std::time::Duration;
 use wasmtime::component::{Component, HasSelf, Linker};
@@ -37,6 +39,32 @@ pub(crate) struct Runtime {
 }
 
 static RUNTIME: Mutex<Option<Arc<Runtime>>> = Mutex::new(None);
+
+/// Calls running in the process now: the ticker sleeps while there are
+/// none (a server waiting for its next request costs no wakeups).
+static RUNNING: AtomicUsize = AtomicUsize::new(0);
+/// The ticker thread, woken when a call starts.
+static TICKER: OnceLock<thread::Thread> = OnceLock::new();
+
+/// A call in flight: while one exists the epoch ticks, so its deadline
+/// can trap it.
+pub(crate) struct Ticking(());
+
+/// Marks a call as running until the returned guard is dropped.
+pub(crate) fn ticking() -> Ticking {
+    RUNNING.fetch_add(1, Ordering::SeqCst);
+    if let Some(ticker) = TICKER.get() {
+        // An unpark before the ticker parks is kept: it cannot be lost.
+        ticker.unpark();
+    }
+    Ticking(())
+}
+
+impl Drop for Ticking {
+    fn drop(&mut self) {
+        RUNNING.fetch_sub(1, Ordering::SeqCst);
+    }
+}
 
 /// The process's runtime, loading it on first use. Loading holds a lock,
 /// so threads opening hosts at once compile the component only once.
@@ -83,14 +111,20 @@ fn load(cache_dir: Option<&Path>) -> Result<Runtime, HostError> {
     })
 }
 
-/// One thread per process advances the epoch; a call's deadline is a
-/// number of ticks. It holds only a weak reference to the engine.
+/// One thread per process advances the epoch while a call runs (parked
+/// otherwise); a call's deadline is a number of ticks. It holds only a
+/// weak reference to the engine.
 fn start_ticker(engine: &Engine) {
     let engine = engine.weak();
     let spawned = thread::Builder::new()
         .name("tasklists-epoch".into())
         .spawn(move || {
             loop {
+                if RUNNING.load(Ordering::SeqCst) == 0 {
+                    // Woken by the next call (or spuriously: checked again).
+                    thread::park();
+                    continue;
+                }
                 thread::sleep(EPOCH_TICK);
                 match engine.upgrade() {
                     Some(engine) => engine.increment_epoch(),
@@ -99,7 +133,9 @@ fn start_ticker(engine: &Engine) {
             }
         });
     // Without the thread, calls would simply never time out; still usable.
-    drop(spawned);
+    if let Ok(handle) = spawned {
+        let _ = TICKER.set(handle.thread().clone());
+    }
 }
 
 /// The epoch deadline for `timeout`: zero traps at the first check; any
