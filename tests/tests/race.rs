@@ -373,3 +373,64 @@ fn a_writer_holds_up_its_own_list_only() {
     assert_eq!(s(&got, "/task/title"), "a1");
     db.list("planner", "C");
 }
+
+#[test]
+fn a_claim_that_waited_for_its_lists_lock_is_dated_after_the_wait() {
+    if !StoreKind::current().is_postgres() {
+        return;
+    }
+    use tasklists_guest::schema::dialect::WriteScope;
+    use tasklists_guest::store::SqlDialect;
+    // The server's own clock, as a host on a shared database reads it.
+    let db = TestDb::with_config(|mut c| {
+        c.clock = None;
+        c.with_busy_timeout(Duration::from_secs(10))
+    });
+    let a = db.list("planner", "A");
+    let ids = db.add(&a, &["a1"]);
+    let (sql, _) = SqlDialect::Postgres
+        .scoped_lock(WriteScope::List(&a))
+        .expect("PostgreSQL narrows the lock");
+    let spec = db.store.spec.clone();
+    let list = a.clone();
+    let (locked, wait_locked) = std::sync::mpsc::channel();
+    // Another writer holds A's lock for a while, then says when (by the
+    // server's clock) it let go.
+    let holder = std::thread::spawn(move || {
+        let mut writer = pg_connect(&spec);
+        let mut held = writer.transaction().expect("begin");
+        held.query(sql.replace("?1", "$1").as_str(), &[&list])
+            .expect("the lock of list A");
+        locked.send(()).unwrap();
+        std::thread::sleep(Duration::from_millis(1500));
+        let row = held
+            .query_one(
+                "SELECT (extract(epoch from clock_timestamp()) * 1000)::int8",
+                &[],
+            )
+            .expect("the server's clock");
+        held.rollback().expect("let go");
+        row.get::<_, i64>(0)
+    });
+    wait_locked.recv().unwrap();
+    let got = db.ok(
+        "agent-1",
+        "task_claims",
+        "claim_next",
+        json!({"list_id": a}),
+    );
+    assert_eq!(s(&got, "/task/title"), "a1");
+    let released_at = holder.join().unwrap();
+    let mut client = pg_connect(&db.store.spec);
+    let started: i64 = client
+        .query_one("SELECT started_at FROM tasks WHERE id = $1", &[&ids[0]])
+        .expect("the task")
+        .get(0);
+    // The claim's clock was read before it waited: it must still run on
+    // through the wait, so the claim is dated after the lock was free.
+    assert!(
+        started >= released_at,
+        "claimed at {started}, {} ms before the lock it waited for was free at {released_at}",
+        released_at - started
+    );
+}

@@ -1,6 +1,7 @@
 //! `task_claims`: claim_next (atomic, resumable), refresh, release_expired.
-//! Writes run under the store's write lock (`BEGIN IMMEDIATE`), so the
-//! select-then-conditional-update below is atomic across processes.
+//! Writes run under the store's write lock (SQLite's `BEGIN IMMEDIATE`;
+//! on PostgreSQL the list's own lock), so the select-then-conditional-
+//! update below is atomic across processes.
 
 use super::action::{Action, Done};
 use crate::contract::{Access, ActionSpec, LEASE, LIST_ID, TASK_CLAIMS, TASK_ID, Ty, param};
@@ -152,8 +153,9 @@ impl Action for ClaimNextTask {
 ///
 /// One query reads the list (for the access check), the caller's held
 /// claim or else the candidate, and that task's dependencies; then one
-/// conditional UPDATE and one audit event. The write lock (`BEGIN
-/// IMMEDIATE`) makes that select-then-update atomic across processes.
+/// conditional UPDATE and one audit event. The write lock (SQLite's
+/// `BEGIN IMMEDIATE`, PostgreSQL's list lock) makes that select-then-
+/// update atomic across processes.
 fn claim_next(call: &mut Call) -> ToolResult<Done<ClaimNext>> {
     let agent = call.agent()?.to_string();
     let list_id = call.params.str("list_id").unwrap_or_default().to_string();

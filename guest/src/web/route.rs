@@ -5,7 +5,8 @@
 use crate::bindings::{WebMethod, WebRequest};
 
 /// Largest form body read (a task's texts fit many times over); a larger
-/// one is refused with 400, nothing read.
+/// one is refused with 400, nothing read. (`tasklists serve` refuses
+/// bodies past its own, smaller limit before they get here.)
 pub(crate) const MAX_BODY: usize = 1 << 20;
 
 /// Most fields a form may carry (the largest form has a handful).

@@ -48,7 +48,11 @@ impl Changes {
     /// reconnected within a second (the page then reads itself again).
     pub fn stream(&self) -> Sse<impl Stream<Item = Result<Event, Infallible>> + use<>> {
         let first = Event::default().retry(RETRY).comment("tasklists");
-        let state = (self.count.clone(), self.stop.clone(), Some(first));
+        let mut count = self.count.clone();
+        // A new page read the store as it loaded (and again when its stream
+        // opens): only changes from now on are its news.
+        count.mark_unchanged();
+        let state = (count, self.stop.clone(), Some(first));
         let stream =
             futures_util::stream::unfold(state, |(mut count, mut stop, first)| async move {
                 if let Some(first) = first {

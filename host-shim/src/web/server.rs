@@ -62,7 +62,20 @@ struct Board {
     cookie: String,
     worker: Worker,
     changes: Changes,
+    /// The component's page for each refusal, asked once at the start (it
+    /// touches no store): a flood of refused requests never reaches the
+    /// component's queue, so it cannot crowd out the token holder.
+    refusals: Vec<(WebRefusal, WebResponse)>,
 }
+
+/// Every kind of refusal, to word each once.
+const REFUSALS: [WebRefusal; 5] = [
+    WebRefusal::Unauthenticated,
+    WebRefusal::WrongHost,
+    WebRefusal::CrossOrigin,
+    WebRefusal::TooLarge,
+    WebRefusal::Busy,
+];
 
 /// Serves the board until Ctrl-C or SIGTERM: prints the URL to open on
 /// stdout (one line), then logs to stderr. `ctx` is the identity of the
@@ -105,12 +118,22 @@ pub fn serve(
         let (stop_tx, stop) = watch::channel(false);
         let changes = Changes::start(&config.store, stop)
             .map_err(|e| HostError::Serve(format!("cannot start the change check: {e}")))?;
+        let worker = Worker::start(config)?;
+        let mut refusals = Vec::new();
+        for why in REFUSALS {
+            let page = worker
+                .run(move |host| host.web_refusal(why))
+                .await
+                .map_err(|e| HostError::Serve(format!("cannot word the refusals: {e:?}")))?;
+            refusals.push((why, page));
+        }
         let board = Arc::new(Board {
             tokens,
             hosts,
             cookie: format!("tasklists-{}", bound.port()),
-            worker: Worker::start(config)?,
+            worker,
             changes,
+            refusals,
         });
         print_url(bound, printed.as_deref(), options.token_file.as_deref());
         let app = Router::new().fallback(handle).with_state(board);
@@ -191,7 +214,7 @@ async fn answer(board: &Board, request: Request) -> Response {
         .and_then(|v| v.to_str().ok())
         .unwrap_or("");
     if !board.hosts.allows(host) {
-        return refuse(board, WebRefusal::WrongHost).await;
+        return refuse(board, WebRefusal::WrongHost);
     }
     let query = parts.uri.query().unwrap_or("");
     let method = match parts.method {
@@ -203,13 +226,13 @@ async fn answer(board: &Board, request: Request) -> Response {
     // and the browser is sent to the same page without it.
     if let Some(token) = query_token(query) {
         if method != WebMethod::Get || board.tokens.identify(&token).is_none() {
-            return refuse(board, WebRefusal::Unauthenticated).await;
+            return refuse(board, WebRefusal::Unauthenticated);
         }
         return sign_in(&board.cookie, &token, parts.uri.path(), query);
     }
     let (identity, by_cookie) = match authenticate(board, &parts.headers) {
         Some(found) => found,
-        None => return refuse(board, WebRefusal::Unauthenticated).await,
+        None => return refuse(board, WebRefusal::Unauthenticated),
     };
     if method == WebMethod::Post && by_cookie {
         let origin = parts
@@ -217,7 +240,7 @@ async fn answer(board: &Board, request: Request) -> Response {
             .get(header::ORIGIN)
             .and_then(|v| v.to_str().ok());
         if !same_origin(origin, host) {
-            return refuse(board, WebRefusal::CrossOrigin).await;
+            return refuse(board, WebRefusal::CrossOrigin);
         }
     }
     if method == WebMethod::Get && parts.uri.path() == "/events" {
@@ -225,7 +248,7 @@ async fn answer(board: &Board, request: Request) -> Response {
     }
     let body = match to_bytes(body, MAX_BODY).await {
         Ok(bytes) => bytes,
-        Err(_) => return refuse(board, WebRefusal::TooLarge).await,
+        Err(_) => return refuse(board, WebRefusal::TooLarge),
     };
     let request = WebRequest {
         method,
@@ -238,7 +261,7 @@ async fn answer(board: &Board, request: Request) -> Response {
     let ctx = identity.ctx.clone();
     match board.worker.run(move |host| host.web(&request, &ctx)).await {
         Ok(page) => respond(page),
-        Err(Unanswered::Busy) => refuse(board, WebRefusal::Busy).await,
+        Err(Unanswered::Busy) => refuse(board, WebRefusal::Busy),
         Err(Unanswered::Failed(why)) => failed(&why),
     }
 }
@@ -283,12 +306,13 @@ fn sign_in(cookie: &str, token: &str, path: &str, query: &str) -> Response {
             form_urlencoded::parse(query.as_bytes()).filter(|(key, _)| key != TOKEN_PARAM),
         )
         .finish();
-    // Only a path of this server: `//host` would leave it.
-    let path = if path.starts_with('/') && !path.starts_with("//") {
-        path
-    } else {
-        "/"
-    };
+    // Only a path of this server: `//host` (or `/\host`, which browsers
+    // read as `//host`) would leave it.
+    let local = path.starts_with('/')
+        && !path.starts_with("//")
+        && !path.contains('\\')
+        && !path.chars().any(char::is_control);
+    let path = if local { path } else { "/" };
     let to = if rest.is_empty() {
         path.to_string()
     } else {
@@ -303,12 +327,11 @@ fn sign_in(cookie: &str, token: &str, path: &str, query: &str) -> Response {
     response
 }
 
-/// The component's page for a refused request.
-async fn refuse(board: &Board, why: WebRefusal) -> Response {
-    match board.worker.run(move |host| host.web_refusal(why)).await {
-        Ok(page) => respond(page),
-        Err(Unanswered::Busy) => StatusCode::SERVICE_UNAVAILABLE.into_response(),
-        Err(Unanswered::Failed(e)) => failed(&e),
+/// The component's page for a refused request (worded at the start).
+fn refuse(board: &Board, why: WebRefusal) -> Response {
+    match board.refusals.iter().find(|(kind, _)| *kind == why) {
+        Some((_, page)) => respond(page.clone()),
+        None => failed(&format!("no page for the refusal {why:?}")),
     }
 }
 

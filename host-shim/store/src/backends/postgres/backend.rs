@@ -245,7 +245,7 @@ impl PostgresBackend {
                 }
             }
         };
-        self.began(&messages)
+        self.began(&messages, Instant::now())
     }
 
     /// Whether `failure`, on a connection this transaction did not open,
@@ -268,15 +268,20 @@ impl PostgresBackend {
         self.ensure_session().map_err(|e| cannot_connect(&e))
     }
 
-    /// The BEGIN's answer arrived: keeps the server's clock it read.
-    fn began(&mut self, messages: &[SimpleQueryMessage]) -> Result<(), StoreError> {
+    /// The BEGIN's answer arrived: keeps the server's clock it read, as of
+    /// `read_at` (when the server read it, as near as the host can tell).
+    fn began(
+        &mut self,
+        messages: &[SimpleQueryMessage],
+        read_at: Instant,
+    ) -> Result<(), StoreError> {
         let Some(now) = last_integer(messages) else {
             self.roll_back_quietly();
             return Err(StoreError::Other(
                 "the server did not report its clock when the transaction began".into(),
             ));
         };
-        self.clock = Some((now, Instant::now()));
+        self.clock = Some((now, read_at));
         self.clock_in_call = true;
         Ok(())
     }
@@ -334,6 +339,14 @@ impl PostgresBackend {
             let begin = pending.map(|p| begin_sql(p.write, scoped, self.timeouts()));
             self.pending = None;
             let session = self.session.as_ref().ok_or_else(finished)?;
+            // A narrowed write's BEGIN reads the clock before its first
+            // statement waits for the list's lock: the reading belongs to
+            // the moment it was sent, so that the clock runs on through the
+            // wait (paired with the answer's arrival it would lag by the
+            // whole wait: a lease cut short, a time before a writer's that
+            // committed first). A whole-database write reads it after its
+            // lock, as the answer comes back.
+            let sent = Instant::now();
             let outcome = session.run_after(
                 limit,
                 begin.as_deref(),
@@ -342,7 +355,8 @@ impl PostgresBackend {
             match outcome {
                 Ok((messages, value)) => {
                     if let Some(messages) = messages {
-                        self.began(&messages)?;
+                        let read_at = if scoped { sent } else { Instant::now() };
+                        self.began(&messages, read_at)?;
                     }
                     return Ok(value);
                 }

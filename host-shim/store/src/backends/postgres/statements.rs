@@ -46,7 +46,9 @@ pub(super) fn narrows_write_lock(sql: &str) -> bool {
 }
 
 /// The server's clock in Unix milliseconds, read when the statement runs
-/// (`clock_timestamp`, not the transaction's start: after the lock wait).
+/// (`clock_timestamp`, not the transaction's start: after the whole-
+/// database lock's wait; a narrowed write reads it before its list's lock,
+/// and the backend dates the reading to when it was sent).
 pub(super) const SERVER_TIME: &str = "SELECT (extract(epoch from clock_timestamp()) * 1000)::int8";
 
 /// The timeouts a transaction starts with, in milliseconds (each at least
