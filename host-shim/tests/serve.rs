@@ -128,6 +128,19 @@ fn cookie(server: &Server) -> String {
     )
 }
 
+/// A signed-in page's event stream, asked for (the answer unread).
+fn events(server: &Server) -> TcpStream {
+    let mut stream = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+    write!(
+        stream,
+        "GET /events HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n{}\r\n\r\n",
+        server.port,
+        cookie(server)
+    )
+    .unwrap();
+    stream
+}
+
 fn db() -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("tasks.db");
@@ -259,14 +272,7 @@ fn events_say_change_within_a_second_of_another_process_committing() {
     let (_dir, db) = db();
     let (list_id, _) = list(&db, json!({}), &["One"]);
     let server = serve(&db, &[]);
-    let mut stream = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
-    write!(
-        stream,
-        "GET /events HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n{}\r\n\r\n",
-        server.port,
-        cookie(&server)
-    )
-    .unwrap();
+    let stream = events(&server);
     stream
         .set_read_timeout(Some(Duration::from_secs(5)))
         .unwrap();
@@ -362,14 +368,7 @@ fn beyond_loopback_it_needs_named_tokens_and_a_name_to_answer_for() {
 fn a_stop_signal_ends_it_cleanly_with_a_page_listening() {
     let (_dir, db) = db();
     let mut server = serve(&db, &[]);
-    let mut stream = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
-    write!(
-        stream,
-        "GET /events HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n{}\r\n\r\n",
-        server.port,
-        cookie(&server)
-    )
-    .unwrap();
+    let _stream = events(&server);
     std::thread::sleep(Duration::from_millis(300));
     let pid = server.child.id().to_string();
     assert!(

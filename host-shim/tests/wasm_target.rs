@@ -11,7 +11,19 @@ use std::ffi::OsString;
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
 use wasm_target::{Outcome, TARGET, ensure};
+
+/// Held while a fake script is written and while `ensure` runs one: a
+/// process forked by another test thread between our write and its own
+/// exec inherits the script's open write handle, and running the script
+/// then fails with "Text file busy" (ETXTBSY). Spawning returns only after
+/// the child's exec, so serialising writes and spawns closes the window.
+static FORK_AND_WRITE: Mutex<()> = Mutex::new(());
+
+fn serialised() -> MutexGuard<'static, ()> {
+    FORK_AND_WRITE.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 /// A fake toolchain in a temp dir: `toolchains/<name>` as its sysroot, a
 /// `rustc` that prints it, and an empty `bin` for fake tools.
@@ -23,6 +35,7 @@ struct Fake {
 }
 
 fn script(path: &Path, body: &str) {
+    let _guard = serialised();
     fs::write(path, format!("#!/bin/sh\n{body}\n")).unwrap();
     fs::set_permissions(path, fs::Permissions::from_mode(0o755)).unwrap();
 }
@@ -66,6 +79,7 @@ impl Fake {
             .map(|(k, v)| (k.to_string(), OsString::from(v)))
             .collect();
         env.insert("PATH".into(), self.bin.clone().into_os_string());
+        let _guard = serialised();
         ensure(&self.rustc, &|key| env.get(key).cloned())
     }
 }

@@ -43,9 +43,10 @@ pub(crate) fn respond(page: Page, status: u16, ctx: &CallContext, fragment: bool
     }
 }
 
-/// The whole document.
-fn document(page: Page, ctx: &CallContext) -> String {
-    let mut h = Html::new();
+/// A document's start, up to its open `<head>`'s title: the language,
+/// the charset, the viewport, and no icon (so the browser asks for none
+/// and gets no 404 page). Every page and every refusal starts so.
+pub(crate) fn head(h: &mut Html, title: &str) {
     h.open("html", &[("lang", "en")]).open("head", &[]);
     h.void("meta", &[("charset", "utf-8")]);
     h.void(
@@ -55,9 +56,14 @@ fn document(page: Page, ctx: &CallContext) -> String {
             ("content", "width=device-width, initial-scale=1"),
         ],
     );
-    h.elem("title", &[], &page.title);
-    // No icon: the browser asks for none (and gets no 404 page).
+    h.elem("title", &[], title);
     h.void("link", &[("rel", "icon"), ("href", "data:,")]);
+}
+
+/// The whole document.
+fn document(page: Page, ctx: &CallContext) -> String {
+    let mut h = Html::new();
+    head(&mut h, &page.title);
     h.void(
         "link",
         &[("rel", "stylesheet"), ("href", &assets::CSS.address())],

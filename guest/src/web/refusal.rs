@@ -2,7 +2,7 @@
 //! why, and what to do. They read no store.
 
 use super::html::Html;
-use super::page::HTML;
+use super::page::{self, HTML};
 use crate::bindings::{WebRefusal, WebResponse};
 
 /// The answer to a refused request.
@@ -42,16 +42,7 @@ pub(crate) fn answer(why: WebRefusal) -> WebResponse {
     // A bare document: no script or stylesheet (it may be shown before
     // any sign-in), nothing from the store.
     let mut h = Html::new();
-    h.open("html", &[("lang", "en")]).open("head", &[]);
-    h.void("meta", &[("charset", "utf-8")]);
-    h.void(
-        "meta",
-        &[
-            ("name", "viewport"),
-            ("content", "width=device-width, initial-scale=1"),
-        ],
-    );
-    h.elem("title", &[], heading);
+    page::head(&mut h, heading);
     h.close("head")
         .open("body", &[])
         .open("main", &[("id", "board")]);
