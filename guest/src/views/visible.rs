@@ -78,17 +78,25 @@ pub(crate) fn lists(tx: &dyn Tx, viewer: &Viewer) -> ToolResult<Visible> {
 
 /// Every list `viewer` may see, whatever its scope (the web board's
 /// overview: a board is shared by people who did not start it in the
-/// agents' workspace, so no scope hides a list from it), plans awaiting a
-/// decision first, then the most recently updated; never another
-/// agent's private list.
+/// agents' workspace, so no scope hides a list from it), those awaiting a
+/// decision first (as [`awaits_approval`] says: a pending or rejected plan,
+/// or an approved one with tasks added since), then the most recently
+/// updated; never another agent's private list. The order is the SQL's, so
+/// a list awaiting a decision is never the one cut by the limit.
 pub(crate) fn all_lists(tx: &dyn Tx, viewer: &Viewer) -> ToolResult<Visible> {
     let sql = format!(
         "{} WHERE deleted_at IS NULL AND {VISIBLE_TO} \
-         ORDER BY CASE WHEN approval IN ('pending', 'rejected') THEN 0 ELSE 1 END, \
-         updated_at DESC, id DESC LIMIT ?",
+         ORDER BY CASE WHEN approval IN ('pending', 'rejected') THEN 0 \
+         WHEN approval = 'approved' AND EXISTS (SELECT 1 FROM tasks t \
+         WHERE t.list_id = lists.id AND t.deleted_at IS NULL AND t.awaits_approval <> ?) \
+         THEN 0 ELSE 1 END, updated_at DESC, id DESC LIMIT ?",
         select_lists()
     );
-    let args = vec![viewer.agent_value(), Value::Integer(MAX_LISTS as i64 + 1)];
+    let args = vec![
+        viewer.agent_value(),
+        Value::Integer(0),
+        Value::Integer(MAX_LISTS as i64 + 1),
+    ];
     let mut lists = read::lists(tx, &sql, &args)?;
     lists.retain(|l| l.visible_to(viewer.agent.as_deref()));
     let more = lists.len() > MAX_LISTS;

@@ -290,6 +290,38 @@ fn a_hostile_title_is_escaped_and_cleaned_everywhere() {
 }
 
 #[test]
+fn an_approved_plan_with_new_tasks_stays_first_past_the_overviews_limit() {
+    let w = World::new(&[]);
+    let plan = w.h.create_list(
+        "agent-1",
+        json!({"name": "Approved plan", "scope_type": "workspace", "requires_approval": true}),
+    );
+    let r = w.post(
+        "part=json",
+        &format!("action=approve&target={plan}&return=%2F"),
+        Some("ann"),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let added = w.h.add(&plan, &["Added after approval"]);
+    // More lists than the overview shows, every one updated after the plan.
+    for i in 0..crate::views::visible::MAX_LISTS {
+        w.h.advance_secs(1);
+        w.h.create_list(
+            "agent-1",
+            json!({"name": format!("Newer {i}"), "scope_type": "workspace"}),
+        );
+    }
+    let body = ok_html(&w.get("/", "", Some("ann"))).to_string();
+    assert!(body.contains("only the 50 most recently updated lists are shown"));
+    let from = body.find("Awaiting approval").expect("the section");
+    let awaiting = &body[from..from + body[from..].find("</section>").unwrap()];
+    assert!(
+        awaiting.contains(&format!("href=\"/lists/{plan}\">Approved plan</a>")),
+        "the plan with a task awaiting approval ({added:?}) is kept: {body}"
+    );
+}
+
+#[test]
 fn approving_through_the_web_changes_the_plan() {
     let w = World::new(&[]);
     let plan = w.h.create_list(
