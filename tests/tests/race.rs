@@ -265,16 +265,33 @@ fn race(processes: usize, tasks: usize, mixed: bool) {
             }
         }
         assert_eq!(tasks_now.len(), tasks);
-        claims_follow_priority_then_position(&tasks_now, claimed_events);
+        // On PostgreSQL claims run side by side (the candidate taken `FOR
+        // UPDATE SKIP LOCKED`): a claim passes over only tasks the other
+        // processes' claims are taking at that moment, at most one each.
+        let overtaken = if StoreKind::current().is_postgres() {
+            processes - 1
+        } else {
+            0
+        };
+        claims_follow_priority_then_position(&tasks_now, claimed_events, overtaken);
     }
 }
 
 /// The claims in the order the store made them (the audit log, newest
 /// first, read backwards) never hand out a task while one of higher
 /// priority, or of the same priority and a lower position, was still
-/// unclaimed: every task was ready from the start and none came back, so
-/// the claims run in (priority, position) order exactly.
-fn claims_follow_priority_then_position(tasks: &[Value], mut newest_first: Vec<Value>) {
+/// unclaimed and not being taken by another claim in flight: every task
+/// was ready from the start and none came back. So the `i`-th claim (from
+/// 0) is of a task at most `i + overtaken` in (priority, position) order,
+/// where `overtaken` is how many other claims can be in flight: every task
+/// before it was claimed by an earlier claim (an earlier audit row) or
+/// was being taken by one in flight. With none in flight (SQLite's one
+/// writer) the claims run in (priority, position) order exactly.
+fn claims_follow_priority_then_position(
+    tasks: &[Value],
+    mut newest_first: Vec<Value>,
+    overtaken: usize,
+) {
     newest_first.reverse();
     let rank = |p: Option<&str>| match p {
         Some("high") => 0,
@@ -303,13 +320,16 @@ fn claims_follow_priority_then_position(tasks: &[Value], mut newest_first: Vec<V
         by_rank(0) > 0 && by_rank(1) > 0 && by_rank(2) > 0,
         "every priority was raced for"
     );
-    for (i, pair) in order.windows(2).enumerate() {
+    let mut sorted = order.clone();
+    sorted.sort();
+    let place: HashMap<(i64, i64), usize> =
+        sorted.iter().enumerate().map(|(i, k)| (*k, i)).collect();
+    for (i, key) in order.iter().enumerate() {
         assert!(
-            pair[0] < pair[1],
-            "claim {} handed out (rank, position) {:?} after {:?}",
-            i + 1,
-            pair[1],
-            pair[0]
+            place[key] <= i + overtaken,
+            "claim {i} handed out (rank, position) {key:?}, number {} in order, passing over \
+             more than the {overtaken} tasks other claims could have been taking",
+            place[key]
         );
     }
 }
@@ -337,7 +357,7 @@ fn a_writer_holds_up_its_own_list_only() {
     let (sql, id) = SqlDialect::Postgres
         .scoped_lock(WriteScope::List(&a))
         .expect("PostgreSQL narrows the lock");
-    assert_eq!(id, SqlValue::Text(a.clone()));
+    assert_eq!(id, vec![SqlValue::Text(a.clone())]);
     let mut writer = pg_connect(&db.store.spec);
     let mut held = writer.transaction().expect("begin");
     held.query(sql.replace("?1", "$1").as_str(), &[&a])
@@ -433,4 +453,199 @@ fn a_claim_that_waited_for_its_lists_lock_is_dated_after_the_wait() {
         "claimed at {started}, {} ms before the lock it waited for was free at {released_at}",
         released_at - started
     );
+}
+
+/// Runs one `mix_worker` per `(agent, mode, n)` on `list`, all started at
+/// once; each one's JSON lines, `done` last.
+fn mix(db: &TestDb, list: &str, workers: &[(String, &str, usize)]) -> Vec<(String, Vec<Value>)> {
+    let exe = env!("CARGO_BIN_EXE_mix_worker");
+    let mut children = Vec::new();
+    for (agent, mode, n) in workers {
+        let mut child = Command::new(exe)
+            .args([db.store.spec.as_str(), list, agent, mode, &n.to_string()])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("spawn mix_worker");
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut first = String::new();
+        stdout.read_line(&mut first).unwrap();
+        assert!(first.contains("\"ready\":true"), "{agent}: {first}");
+        children.push((agent.clone(), child, stdout));
+    }
+    for (_, child, _) in &mut children {
+        child.stdin.take().unwrap().write_all(b"go\n").unwrap();
+    }
+    let readers: Vec<_> = children
+        .into_iter()
+        .map(|(agent, mut child, stdout)| {
+            std::thread::spawn(move || {
+                let lines: Vec<Value> = stdout
+                    .lines()
+                    .map(|l| serde_json::from_str(&l.unwrap()).expect("JSON"))
+                    .collect();
+                assert!(child.wait().unwrap().success(), "{agent} failed");
+                assert_eq!(lines.last(), Some(&json!({"done": true})), "{agent}");
+                (agent, lines)
+            })
+        })
+        .collect();
+    readers.into_iter().map(|r| r.join().unwrap()).collect()
+}
+
+/// One held task per agent per list, with 16 processes claiming at once:
+/// four agents, four processes each, claim five times each without
+/// closing. Every answer an agent gets is the same task (claimed once,
+/// then handed back), the four agents hold four different tasks, and the
+/// list has exactly four tasks in progress.
+#[test]
+fn sixteen_processes_of_four_agents_hold_one_task_each() {
+    let db = TestDb::new();
+    let list = db.list("planner", "holds");
+    let titles: Vec<String> = (0..24).map(|i| format!("t{i}")).collect();
+    db.add(
+        &list,
+        &titles.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    let workers: Vec<(String, &str, usize)> = (0..16)
+        .map(|i| (format!("twin-{}", i % 4), "hold", 5))
+        .collect();
+    let mut held: HashMap<String, HashSet<String>> = HashMap::new();
+    for (agent, lines) in mix(&db, &list, &workers) {
+        for line in &lines[..lines.len() - 1] {
+            let task = line["task"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{agent}: {line}"));
+            held.entry(agent.clone())
+                .or_default()
+                .insert(task.to_string());
+        }
+    }
+    assert_eq!(held.len(), 4);
+    for (agent, tasks) in &held {
+        assert_eq!(tasks.len(), 1, "{agent} was handed {tasks:?}");
+    }
+    let distinct: HashSet<&String> = held.values().flatten().collect();
+    assert_eq!(distinct.len(), 4, "two agents hold one task: {held:?}");
+    let g = db.get("planner", &list);
+    assert_eq!(g["counts"]["in_progress"], 4);
+    for t in g["tasks"].as_array().unwrap() {
+        if t["status"] == "in_progress" {
+            let by = t["claimed_by_agent_id"].as_str().unwrap();
+            assert!(held[by].contains(t["id"].as_str().unwrap()));
+        }
+    }
+}
+
+/// Positions stay dense (1..n, each once) when processes create tasks at
+/// the head and in the middle of a list while others claim and close its
+/// tasks; every task handed out is handed out once.
+#[test]
+fn positions_stay_dense_under_concurrent_creates_and_claims() {
+    let db = TestDb::new();
+    let list = db.list("planner", "dense");
+    let titles: Vec<String> = (0..40).map(|i| format!("t{i}")).collect();
+    db.add(
+        &list,
+        &titles.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    let mut workers: Vec<(String, &str, usize)> = (0..8)
+        .map(|i| (format!("maker-{i}"), "create", 6))
+        .collect();
+    workers.extend((0..8).map(|i| (format!("worker-{i}"), "work", 8)));
+    let mut handed: Vec<String> = Vec::new();
+    for (agent, lines) in mix(&db, &list, &workers) {
+        for line in &lines[..lines.len() - 1] {
+            assert!(line.get("error").is_none(), "{agent}: {line}");
+            if agent.starts_with("worker") {
+                handed.extend(line["task"].as_str().map(str::to_string));
+            }
+        }
+    }
+    let unique: HashSet<&String> = handed.iter().collect();
+    assert_eq!(unique.len(), handed.len(), "a task was handed out twice");
+    let g = db.get("planner", &list);
+    let tasks = g["tasks"].as_array().unwrap();
+    assert_eq!(tasks.len(), 40 + 8 * 6);
+    let mut positions: Vec<i64> = tasks
+        .iter()
+        .map(|t| t["position"].as_i64().unwrap())
+        .collect();
+    positions.sort();
+    assert_eq!(positions, (1..=88).collect::<Vec<i64>>());
+    assert_eq!(g["counts"]["done"].as_u64().unwrap() as usize, handed.len());
+}
+
+/// On PostgreSQL two agents' claims on one list run side by side: while
+/// another agent's claim is in flight (its locks: the list's shared, its
+/// pair's, the candidate's row), a claim by a second agent goes through at
+/// once with the next task, never the one being taken; a claim by the
+/// same agent waits for its pair's lock (refused as busy past the busy
+/// timeout, having changed nothing), and so does a write that needs the
+/// list to itself (a task's creation).
+#[test]
+fn two_agents_claim_side_by_side_on_one_list() {
+    if !StoreKind::current().is_postgres() {
+        return;
+    }
+    use tasklists_guest::schema::dialect::WriteScope;
+    use tasklists_guest::store::SqlDialect;
+    let db = TestDb::with_config(|c| c.with_busy_timeout(Duration::from_millis(300)));
+    let list = db.list("planner", "side");
+    let ids = db.add(&list, &["first", "second"]);
+    let (sql, _) = SqlDialect::Postgres
+        .scoped_lock(WriteScope::Claim {
+            list: &list,
+            agent: "agent-x",
+        })
+        .expect("PostgreSQL narrows the lock");
+    let mut other = pg_connect(&db.store.spec);
+    let mut inflight = other.transaction().expect("begin");
+    inflight
+        .query(
+            sql.replace("?1", "$1").replace("?2", "$2").as_str(),
+            &[&list, &"agent-x"],
+        )
+        .expect("agent-x's claim locks");
+    inflight
+        .query("SELECT id FROM tasks WHERE id = $1 FOR UPDATE", &[&ids[0]])
+        .expect("agent-x's candidate");
+
+    let got = db.ok(
+        "agent-y",
+        "task_claims",
+        "claim_next",
+        json!({"list_id": list}),
+    );
+    assert_eq!(
+        s(&got, "/task/id"),
+        ids[1],
+        "the task being taken is passed over"
+    );
+    let before = db.snapshot("planner", &list);
+    let e = db.err(
+        "agent-x",
+        "task_claims",
+        "claim_next",
+        json!({"list_id": list}),
+    );
+    expect(&e, ErrorCode::Storage, &["nothing was changed"]);
+    let e = db.err(
+        "planner",
+        "task_items",
+        "create",
+        json!({"list_id": list, "title": "third"}),
+    );
+    expect(&e, ErrorCode::Storage, &["nothing was changed"]);
+    assert_eq!(db.snapshot("planner", &list), before);
+
+    inflight.rollback().expect("agent-x's claim ends");
+    let got = db.ok(
+        "agent-x",
+        "task_claims",
+        "claim_next",
+        json!({"list_id": list}),
+    );
+    assert_eq!(s(&got, "/task/id"), ids[0]);
 }

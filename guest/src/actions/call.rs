@@ -107,12 +107,12 @@ impl Call<'_> {
 
     /// Who an event of this call names: the person it acts for, else the
     /// agent.
-    fn actor(&self) -> Option<String> {
+    pub(super) fn actor(&self) -> Option<String> {
         self.person.clone().or_else(|| self.agent.clone())
     }
 
     /// An event's data as stored: a person's events carry `"by": "person"`.
-    fn event_data(&self, data: &Json) -> String {
+    pub(super) fn event_data(&self, data: &Json) -> String {
         match (&self.person, data) {
             (Some(_), Json::Object(map)) => {
                 let mut map = map.clone();

@@ -151,22 +151,56 @@ impl Action for ClaimNextTask {
 /// `claim_next`: the caller's current claim in this list (resumed), else the
 /// first ready task by priority then position, else why nothing is ready.
 ///
-/// One query reads the list (for the access check), the caller's held
-/// claim or else the candidate, and that task's dependencies; then one
-/// conditional UPDATE and one audit event. The write lock (SQLite's
-/// `BEGIN IMMEDIATE`, PostgreSQL's list lock) makes that select-then-
-/// update atomic across processes.
+/// SQLite: one query reads the list (for the access check), the caller's
+/// held claim or else the candidate, and that task's dependencies; then
+/// one conditional UPDATE and one audit event. The write lock (`BEGIN
+/// IMMEDIATE`) makes that select-then-update atomic across processes.
+/// PostgreSQL: one statement ([`claim_query`]) reads the same and takes
+/// the candidate with its audit row; claims on one list run side by side
+/// (the candidate's row lock, skipped by the others), one claim of an
+/// agent in a list at a time (the lock of the pair, taken first).
 fn claim_next(call: &mut Call) -> ToolResult<Done<ClaimNext>> {
     let agent = call.agent()?.to_string();
     let list_id = call.params.str("list_id").unwrap_or_default().to_string();
-    let rows = call.rows(
-        &PICK,
-        crate::params![list_id.as_str(), agent.as_str(), call.now],
-    )?;
+    let lease = lease_ms(call, None);
+    let expires = call.now + lease;
+    let token = call.new_id(IdKind::Claim);
+    let claimed = json!({"lease_seconds": lease / 1000});
+    // PostgreSQL: the pick, the claim and its audit row in one statement
+    // (a bypass of privacy, audited first, keeps the two-step form).
+    let one_statement =
+        call.tx.dialect().row_locks() && call.params.bool("bypass_private") != Some(true);
+    let (rows, taken) = if one_statement {
+        let mut params = crate::params![
+            list_id.as_str(),
+            agent.as_str(),
+            call.now,
+            token.as_str(),
+            expires,
+            lease
+        ]
+        .to_vec();
+        params.extend([
+            Value::from(call.new_id(IdKind::Event)),
+            Value::from(call.actor()),
+            Value::from(call.event_data(&claimed)),
+        ]);
+        let rows = call.rows(&CLAIM, &params)?;
+        let taken = rows
+            .first()
+            .and_then(|r| r.last())
+            .and_then(Value::as_i64)
+            .is_some_and(|n| n > 0);
+        (rows, taken)
+    } else {
+        let params = crate::params![list_id.as_str(), agent.as_str(), call.now];
+        (call.rows(&PICK, params)?, false)
+    };
     let row = rows
         .first()
         .ok_or_else(|| ToolError::not_found("list", &list_id))?;
     let list_width = LIST_COLS.split(',').count();
+    // A claim taken above is rolled back with the call if this refuses.
     let list = access::usable(call, ListRow::from_row(row), false)?;
     let picked = &row[list_width..];
     if picked.first().is_none_or(|id| id.as_str().is_none()) {
@@ -174,16 +208,14 @@ fn claim_next(call: &mut Call) -> ToolResult<Done<ClaimNext>> {
     }
     let mut task = TaskRow::from_row(picked);
     let deps = deps_column(picked.get(TASK_COLS.split(',').count()));
-    if task.status == Status::InProgress
+    if !taken
+        && task.status == Status::InProgress
         && task.claimed_by_agent_id.as_deref() == Some(agent.as_str())
     {
         // Retried call or lost context: hand back what the caller holds.
         return handed_out(renew(call, &list.id, task, deps, true));
     }
 
-    let lease = lease_ms(call, None);
-    let expires = call.now + lease;
-    let token = call.new_id(IdKind::Claim);
     let update = "UPDATE tasks SET status = 'in_progress', claimed_by_agent_id = ?, claim_token = ?, claim_expires_at = ?, \
          lease_ms = ?, started_at = COALESCE(started_at, ?), updated_at = ? \
          WHERE id = ? AND deleted_at IS NULL AND (status = 'todo' OR (status = 'in_progress' AND claim_expires_at <= ?))";
@@ -197,8 +229,9 @@ fn claim_next(call: &mut Call) -> ToolResult<Done<ClaimNext>> {
         task.id.as_str(),
         call.now
     ];
-    let claimed = json!({"lease_seconds": lease / 1000});
-    let changed = if task.status == Status::InProgress {
+    let changed = if taken {
+        1
+    } else if task.status == Status::InProgress {
         let changed = call.exec(update, params)?;
         if changed == 1 {
             // An expired claim taken over: the end of the old claim is a
@@ -239,6 +272,49 @@ fn claim_next(call: &mut Call) -> ToolResult<Done<ClaimNext>> {
 
 /// [`pick_query`], built once.
 static PICK: LazyLock<String> = LazyLock::new(pick_query);
+
+/// [`claim_query`], built once.
+static CLAIM: LazyLock<String> = LazyLock::new(claim_query);
+
+/// The one statement of a claim where the store has row locks
+/// ([`crate::store::SqlDialect::row_locks`]; params: list id, agent, now,
+/// token, lease end, lease, then the `claimed` event's id, actor and
+/// data): the
+/// columns of [`pick_query`] and a last one, 1 if it took the task. The
+/// candidate is [`pick_query`]'s, taken `FOR UPDATE SKIP LOCKED` (a task
+/// another claim is taking right now is passed over, not waited for)
+/// and claimed with its audit row in the same statement when it is todo.
+/// The caller's held task comes back untaken (it renews it); so does an
+/// expired claim's task, locked, whose takeover writes two events (the
+/// caller writes them). The task's columns are read as the statement
+/// began: a task taken here still shows it todo (the caller knows what
+/// it wrote). Its lock statement ran first (the pair (list, agent)'s), so
+/// this statement sees every claim of the caller in the list.
+pub(crate) fn claim_query() -> String {
+    format!(
+        "WITH held AS (SELECT h.id FROM tasks h WHERE h.claimed_by_agent_id = ?2 AND h.list_id = ?1 \
+          AND h.status = 'in_progress' AND h.deleted_at IS NULL LIMIT 1), \
+         pick AS (SELECT c.id, c.status FROM tasks c JOIN lists l ON l.id = c.list_id \
+          WHERE c.list_id = ?1 AND NOT EXISTS (SELECT 1 FROM held) AND c.deleted_at IS NULL \
+          AND c.status IN ('todo', 'in_progress') \
+          AND (c.status = 'todo' OR (c.status = 'in_progress' AND c.claim_expires_at <= ?3)) \
+          AND (c.assigned_to_agent_id IS NULL OR c.assigned_to_agent_id = ?2) \
+          AND c.awaits_approval = 0 AND (l.approval IS NULL OR l.approval = 'approved') \
+          AND NOT EXISTS (SELECT 1 FROM task_deps d JOIN tasks u ON u.id = d.depends_on_id \
+              WHERE d.task_id = c.id AND u.deleted_at IS NULL AND u.status NOT IN ('done', 'canceled')) \
+          ORDER BY c.priority, c.position LIMIT 1 FOR UPDATE OF c SKIP LOCKED), \
+         taken AS (UPDATE tasks SET status = 'in_progress', claimed_by_agent_id = ?2, claim_token = ?4, \
+          claim_expires_at = ?5, lease_ms = ?6, started_at = COALESCE(started_at, ?3), updated_at = ?3 \
+          FROM pick WHERE tasks.id = pick.id AND pick.status = 'todo' AND tasks.status = 'todo' \
+          AND tasks.deleted_at IS NULL RETURNING tasks.id, tasks.list_id), \
+         audit AS (INSERT INTO events (id, at, agent_id, kind, list_id, task_id, data) \
+          SELECT ?7, ?3, ?8, 'claimed', taken.list_id, taken.id, ?9 FROM taken) \
+         SELECT {}, {}, {DEPS_OF_T}, (SELECT COUNT(*) FROM taken) FROM lists l LEFT JOIN tasks t \
+         ON t.id = COALESCE((SELECT id FROM held), (SELECT id FROM pick)) WHERE l.id = ?1",
+        aliased(LIST_COLS, "l"),
+        aliased(TASK_COLS, "t"),
+    )
+}
 
 /// The query of [`claim_next`] (params: list id, agent, now): the list's
 /// columns, then those of the task to hand out (all NULL when none) and
@@ -300,9 +376,10 @@ fn handed_out(done: ToolResult<Done<Claimed>>) -> ToolResult<Done<ClaimNext>> {
 /// the answer costs the same memory for a list of any length. Each open
 /// task counts once, for the first reason that applies: paused, claimed
 /// by another agent, waiting for a person's approval, assigned to another
-/// agent, waiting on dependencies. A plan that is not approved holds
-/// every task back: `approval` says where it stands, `hint` who can
-/// unblock it.
+/// agent, waiting on dependencies; a ready task another agent's claim is
+/// taking at this moment (PostgreSQL's claims run side by side) counts as
+/// claimed by others. A plan that is not approved holds every task back:
+/// `approval` says where it stands, `hint` who can unblock it.
 fn nothing_ready(call: &Call, list: &ListRow, agent: &str) -> ToolResult<Done<ClaimNext>> {
     // A lease without an end (not written by this component) holds nothing.
     let held = "(t.status = 'in_progress' AND COALESCE(t.claim_expires_at, 0) > ?)";
@@ -317,11 +394,25 @@ fn nothing_ready(call: &Call, list: &ListRow, agent: &str) -> ToolResult<Done<Cl
              COALESCE(SUM(CASE WHEN {free} AND NOT {other} AND EXISTS \
                  (SELECT 1 FROM task_deps d JOIN tasks u ON u.id = d.depends_on_id WHERE d.task_id = t.id \
                   AND u.deleted_at IS NULL AND u.status NOT IN ('done', 'canceled')) THEN 1 ELSE 0 END), 0), \
-             COALESCE(SUM(CASE WHEN t.status <> 'blocked' AND NOT {held} AND t.awaits_approval = 1 THEN 1 ELSE 0 END), 0) \
+             COALESCE(SUM(CASE WHEN t.status <> 'blocked' AND NOT {held} AND t.awaits_approval = 1 THEN 1 ELSE 0 END), 0), \
+             COALESCE(SUM(CASE WHEN {free} AND NOT {other} AND NOT EXISTS \
+                 (SELECT 1 FROM task_deps d JOIN tasks u ON u.id = d.depends_on_id WHERE d.task_id = t.id \
+                  AND u.deleted_at IS NULL AND u.status NOT IN ('done', 'canceled')) THEN 1 ELSE 0 END), 0) \
              FROM tasks t WHERE t.list_id = ? AND t.deleted_at IS NULL AND t.status IN ('todo', 'in_progress', 'blocked')"
         ),
-        // held; free (held), other; free (held), other; held; the list.
-        crate::params![call.now, call.now, agent, call.now, agent, call.now, list.id.as_str()],
+        // held; free (held), other; free (held), other; held; free
+        // (held), other; the list.
+        crate::params![
+            call.now,
+            call.now,
+            agent,
+            call.now,
+            agent,
+            call.now,
+            call.now,
+            agent,
+            list.id.as_str()
+        ],
     )?;
     let count = |i: usize| {
         rows.first()
@@ -329,9 +420,13 @@ fn nothing_ready(call: &Call, list: &ListRow, agent: &str) -> ToolResult<Done<Cl
             .and_then(Value::as_i64)
             .unwrap_or(0)
     };
-    let (blocked, by_others, assigned_others, on_deps, awaiting) =
-        (count(0), count(1), count(2), count(3), count(4));
     let approval = ApprovalJson::of(list).filter(|a| a.state != Approval::Approved);
+    // Ready tasks the claim passed over (PostgreSQL's SKIP LOCKED) are
+    // being taken by other agents' claims right now; with a plan not
+    // approved nothing is ready, whatever the tasks say.
+    let taking = if approval.is_none() { count(5) } else { 0 };
+    let (blocked, by_others, assigned_others, on_deps, awaiting) =
+        (count(0), count(1) + taking, count(2), count(3), count(4));
     let reasons: Vec<String> = [
         (by_others, "claimed by others"),
         (awaiting, "awaiting a person's approval"),

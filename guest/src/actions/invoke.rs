@@ -111,7 +111,7 @@ fn run<R>(
     let writes = spec.writes || params.bool("bypass_private") == Some(true);
 
     let scope = if writes {
-        write_scope(spec, &params)
+        write_scope(spec, &params, agent.as_deref())
     } else {
         None
     };
@@ -153,8 +153,14 @@ fn run<R>(
 /// not both. Every such action changes only that list's tasks, their
 /// dependencies (of the same list) and its own audit events; any other
 /// write (a list's creation, `release_expired` over every list, a
-/// person's approval, migrations) locks the whole database.
-fn write_scope<'p>(spec: &ActionSpec, params: &'p contract::Params) -> Option<WriteScope<'p>> {
+/// person's approval, migrations) locks the whole database. A claim
+/// (`claim_next` by an agent) is narrower still: the pair (list, agent),
+/// the list shared ([`WriteScope::Claim`]).
+fn write_scope<'p>(
+    spec: &ActionSpec,
+    params: &'p contract::Params,
+    agent: Option<&'p str>,
+) -> Option<WriteScope<'p>> {
     let given = |name: &str| {
         spec.own_params
             .iter()
@@ -163,6 +169,12 @@ fn write_scope<'p>(spec: &ActionSpec, params: &'p contract::Params) -> Option<Wr
             .flatten()
     };
     match (given("list_id"), given("task_id")) {
+        (Some(list), None) if std::ptr::eq(spec, super::claims::ClaimNextTask::SPEC) => {
+            Some(match agent {
+                Some(agent) => WriteScope::Claim { list, agent },
+                None => WriteScope::List(list),
+            })
+        }
         (Some(list), None) => Some(WriteScope::List(list)),
         (None, Some(task)) => Some(WriteScope::Task(task)),
         _ => None,

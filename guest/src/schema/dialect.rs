@@ -17,6 +17,9 @@
 //! - [`SqlDialect::with_event`]: a change and its audit row as one
 //!   statement, where the engine has data-modifying `WITH` (PostgreSQL: one
 //!   network round trip instead of two).
+//! - [`SqlDialect::row_locks`]: whether the engine takes row locks (`FOR
+//!   UPDATE SKIP LOCKED`) and data-modifying `WITH`, so that a claim picks
+//!   and takes its task in one statement beside other claims.
 //!
 //! (The placeholders, rewritten for PostgreSQL's `$N`, are the store's
 //! business: `store/placeholders.rs`.)
@@ -79,6 +82,17 @@ pub enum WriteScope<'a> {
     List(&'a str),
     /// The list of the task of this id (a task never changes list).
     Task(&'a str),
+    /// A claim of `agent` in the list `list`: on PostgreSQL the list's lock
+    /// taken shared (claims on one list run side by side; a write that
+    /// needs the list to itself waits for them) and the lock of the pair
+    /// (list, agent) exclusively (one claim of an agent in a list at a
+    /// time: one held task per agent per list).
+    Claim {
+        /// The list's id.
+        list: &'a str,
+        /// The claiming agent.
+        agent: &'a str,
+    },
 }
 
 /// The whole-database write lock's key, taken shared (the store's
@@ -96,6 +110,13 @@ const POSTGRES_LIST_LOCK: &str = "SELECT pg_advisory_xact_lock_shared(8386110886
 /// the same statement: it never changes; an unknown id locks itself).
 const POSTGRES_TASK_LOCK: &str = "SELECT pg_advisory_xact_lock_shared(8386110886358119284)::text, \
      pg_advisory_xact_lock(1953262963, hashtext(COALESCE((SELECT s.list_id FROM tasks s WHERE s.id = ?1), ?1)))::text, (";
+
+/// As [`POSTGRES_LIST_LOCK`] for a claim ([`WriteScope::Claim`]): the
+/// list's key shared, then the pair (list, agent)'s exclusively, in a
+/// class of its own.
+const POSTGRES_CLAIM_LOCK: &str = "SELECT pg_advisory_xact_lock_shared(8386110886358119284)::text, \
+     pg_advisory_xact_lock_shared(1953262963, hashtext(?1))::text, \
+     pg_advisory_xact_lock(1953262964, hashtext(?1::text || ' ' || ?2::text))::text, (";
 
 /// The dialect's half of what the schema module needs.
 impl SqlDialect {
@@ -134,16 +155,26 @@ impl SqlDialect {
     /// as the statement began (perhaps before a migration that committed
     /// while it waited: the caller then migrates, finds nothing to do, and
     /// begins again).
-    pub fn scoped_lock(self, scope: WriteScope) -> Option<(String, Value)> {
-        let (head, id) = match (self, scope) {
+    pub fn scoped_lock(self, scope: WriteScope) -> Option<(String, Vec<Value>)> {
+        let text = |s: &str| Value::Text(s.to_string());
+        let (head, params) = match (self, scope) {
             (SqlDialect::Sqlite, _) => return None,
-            (SqlDialect::Postgres, WriteScope::List(id)) => (POSTGRES_LIST_LOCK, id),
-            (SqlDialect::Postgres, WriteScope::Task(id)) => (POSTGRES_TASK_LOCK, id),
+            (SqlDialect::Postgres, WriteScope::List(id)) => (POSTGRES_LIST_LOCK, vec![text(id)]),
+            (SqlDialect::Postgres, WriteScope::Task(id)) => (POSTGRES_TASK_LOCK, vec![text(id)]),
+            (SqlDialect::Postgres, WriteScope::Claim { list, agent }) => {
+                (POSTGRES_CLAIM_LOCK, vec![text(list), text(agent)])
+            }
         };
-        Some((
-            format!("{head}{POSTGRES_VERSION})"),
-            Value::Text(id.to_string()),
-        ))
+        Some((format!("{head}{POSTGRES_VERSION})"), params))
+    }
+
+    /// Whether the engine has row locks that a statement can skip (`FOR
+    /// UPDATE SKIP LOCKED`) and data-modifying `WITH`: then a claim picks
+    /// its task, takes it and writes its audit row in one statement, and
+    /// claims on one list run side by side (PostgreSQL). SQLite has one
+    /// writer at a time: its claim reads, then writes, under that lock.
+    pub fn row_locks(self) -> bool {
+        self == SqlDialect::Postgres
     }
 
     /// `update` (an `UPDATE` without `RETURNING`) and `insert_event` (an

@@ -92,10 +92,10 @@ pub fn lock_scope(
     tx: &dyn crate::store::Tx,
     scope: dialect::WriteScope,
 ) -> Result<Option<ToolResult<i64>>, crate::store::StoreError> {
-    let Some((sql, id)) = tx.dialect().scoped_lock(scope) else {
+    let Some((sql, params)) = tx.dialect().scoped_lock(scope) else {
         return Ok(None);
     };
-    let rows = tx.query(&sql, &[id])?;
+    let rows = tx.query(&sql, &params)?;
     Ok(Some(version_of(rows.rows.first().and_then(|r| r.last()))))
 }
 
