@@ -88,6 +88,12 @@ impl Tx for TestTx<'_> {
         })
     }
 
+    fn pipeline(&self, sql: &str, params: &[Value]) -> Result<(), StoreError> {
+        let params: Vec<_> = params.iter().map(to_backend).collect();
+        let mut backend = self.store.backend.borrow_mut();
+        backend.pipeline(self.id, sql, &params).map_err(error)
+    }
+
     fn commit(self: Box<Self>) -> Result<(), StoreError> {
         self.store
             .backend

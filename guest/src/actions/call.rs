@@ -181,6 +181,36 @@ impl Call<'_> {
         Ok(changed)
     }
 
+    /// [`Call::exec_with_event`] for a change whose count the caller does
+    /// not need, made last: where the dialect writes both in one statement
+    /// it is sent with the commit, in its round trip (the store's
+    /// `pipeline`); its failure fails the commit, and the call.
+    pub fn exec_with_event_last(
+        &self,
+        update: &str,
+        params: &[Value],
+        kind: &str,
+        list_id: Option<&str>,
+        task_id: Option<&str>,
+        data: Json,
+    ) -> ToolResult<()> {
+        if let Some(sql) = self.tx.dialect().with_event(update, INSERT_EVENT) {
+            let event = crate::params![
+                self.new_id(IdKind::Event),
+                self.now,
+                self.actor(),
+                kind,
+                list_id,
+                task_id,
+                self.event_data(&data)
+            ];
+            self.tx.pipeline(&sql, &[params, event].concat())?;
+            return Ok(());
+        }
+        self.exec_with_event(update, params, kind, list_id, task_id, data)
+            .map(drop)
+    }
+
     /// Records one `kind` event per task of `list_id` (task id, data), a
     /// few rows per statement: what a change of many tasks at once writes.
     pub fn task_events(

@@ -13,11 +13,12 @@ use crate::clock::Clock;
 use crate::context::{CallContext, effective_agent};
 use crate::contract;
 use crate::contract::ActionSpec;
-use crate::error::{ToolError, ToolResult};
+use crate::error::{ErrorCode, ToolError, ToolResult};
 use crate::schema;
-use crate::schema::dialect::WriteScope;
+use crate::schema::dialect::{SCHEMA_CHANGED, WriteScope};
 use crate::store::{Store, StoreError, Tx};
 use crate::text::printable;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What a call brings besides the action: its raw params (JSON text, `""`
 /// for none), the host's context and the two imports.
@@ -65,7 +66,33 @@ impl<'a> Request<'a> {
 /// are single lines of printable text ([`printable`]), whatever the stored
 /// text holds.
 pub fn invoke<A: Action>(req: Request) -> ToolResult<Done<A::Result>> {
-    invoke_fn(req, A::SPEC, A::run)
+    // A tool action can run again: its lock may ride with its first
+    // statement; should that find the schema changed, nothing ran, and
+    // it runs again on the schema as it is now.
+    let done = match run(req, A::SPEC, A::run, true) {
+        Some(done) => done,
+        None => run(req, A::SPEC, A::run, false).unwrap_or_else(|| Err(stale())),
+    };
+    done.map(|done| Done {
+        summary: printable(&done.summary),
+        ..done
+    })
+    .map_err(printable_error)
+}
+
+/// Whether this instance has seen the database at [`schema::LATEST`]: a
+/// write call's lock may then ride with its first statement, checking the
+/// version as it goes ([`crate::schema::dialect::SqlDialect::scoped_lock_at`]).
+/// Cleared by a store failure in such a call: the next call looks first.
+static SCHEMA_CURRENT: AtomicBool = AtomicBool::new(false);
+
+/// What a call gets should the schema change under it twice running.
+fn stale() -> ToolError {
+    ToolError::new(
+        ErrorCode::Storage,
+        "the database's schema changed while the call ran; nothing was changed",
+        "call again",
+    )
 }
 
 /// Runs `handler` as if it were the action of `spec` (its params checked
@@ -77,7 +104,8 @@ pub fn invoke_fn<R>(
     spec: &'static ActionSpec,
     handler: impl FnOnce(&mut Call) -> ToolResult<Done<R>>,
 ) -> ToolResult<Done<R>> {
-    run(req, spec, handler)
+    run(req, spec, handler, false)
+        .unwrap_or_else(|| Err(stale()))
         .map(|done| Done {
             summary: printable(&done.summary),
             ..done
@@ -94,12 +122,49 @@ pub fn printable_error(error: ToolError) -> ToolError {
     }
 }
 
+/// Runs one call; `None` when its lock rode with its first statement
+/// (`pipelined`, allowed only for a handler that can run again) and found
+/// the schema not [`schema::LATEST`]: nothing ran, run it again without.
 fn run<R>(
     req: Request,
     spec: &'static ActionSpec,
     handler: impl FnOnce(&mut Call) -> ToolResult<Done<R>>,
-) -> ToolResult<Done<R>> {
-    let params = contract::validate(spec.tool, spec, req.params)?;
+    pipelined: bool,
+) -> Option<ToolResult<Done<R>>> {
+    let params = match contract::validate(spec.tool, spec, req.params) {
+        Ok(params) => params,
+        Err(e) => return Some(Err(e)),
+    };
+    match run_valid(req, spec, handler, params, pipelined) {
+        Ok(done) => Some(Ok(done)),
+        Err(Halt::Error(e)) => Some(Err(e)),
+        Err(Halt::Stale) => None,
+    }
+}
+
+/// Why [`run_valid`] did not finish.
+enum Halt {
+    /// The call failed.
+    Error(ToolError),
+    /// The schema turned out not to be [`schema::LATEST`] under a
+    /// pipelined lock: nothing ran.
+    Stale,
+}
+
+impl From<ToolError> for Halt {
+    fn from(e: ToolError) -> Self {
+        Halt::Error(e)
+    }
+}
+
+/// [`run`] with its params validated.
+fn run_valid<R>(
+    req: Request,
+    spec: &'static ActionSpec,
+    handler: impl FnOnce(&mut Call) -> ToolResult<Done<R>>,
+    params: contract::Params,
+    pipelined: bool,
+) -> Result<Done<R>, Halt> {
     // A person acts as the person and sees what the context's agent sees.
     let (agent, viewer) = match req.person {
         Some(person) => (Some(person.to_string()), effective_agent(req.ctx, None)?),
@@ -115,7 +180,7 @@ fn run<R>(
     } else {
         None
     };
-    let tx = open(req.store, writes, scope)?;
+    let (tx, queued) = open(req.store, writes, scope, pipelined)?;
     let now = req.clock.now_ms();
     let mut call = Call {
         tx: &*tx,
@@ -130,6 +195,18 @@ fn run<R>(
         viewer,
     };
     let out = handler(&mut call);
+    if queued
+        && let Err(e) = &out
+        && e.code == ErrorCode::Storage
+    {
+        // Perhaps the lock's check: the next call looks first.
+        SCHEMA_CURRENT.store(false, Ordering::Relaxed);
+        // The check failed, or the tables are gone (a database replaced
+        // under the host): run again on what is there now.
+        if e.message.contains(SCHEMA_CHANGED) || e.message.contains("does not exist") {
+            return Err(Halt::Stale);
+        }
+    }
     let bypasses = std::mem::take(&mut call.bypasses);
     let agent = call.agent.take();
     drop(call);
@@ -144,7 +221,7 @@ fn run<R>(
         }
     };
     // A bypass is audited whatever became of the call after it.
-    done.map_err(|e| bypass::keep(req.store, &bypasses, now, agent.as_deref(), e))
+    done.map_err(|e| Halt::Error(bypass::keep(req.store, &bypasses, now, agent.as_deref(), e)))
 }
 
 /// The list a write call is confined to, for the store's narrower lock:
@@ -182,15 +259,27 @@ fn write_scope<'p>(
 }
 
 /// Opens the call's transaction on an up-to-date schema, with the lock of
-/// its `scope` if it has one. The version check rides in the same
-/// transaction (in the lock's own statement when there is one), so a
-/// current database costs one statement.
+/// its `scope` if it has one, and whether that lock was queued. The
+/// version check rides in the same transaction (in the lock's own
+/// statement when there is one), so a current database costs one
+/// statement; once this instance has seen it current, a `pipelined`
+/// call's lock (with the check) goes out with its first statement, in its
+/// round trip ([`crate::store::SqlDialect::scoped_lock_at`]).
 fn open<'s>(
     store: &'s dyn Store,
     writes: bool,
     scope: Option<WriteScope>,
-) -> ToolResult<Box<dyn Tx + 's>> {
+    pipelined: bool,
+) -> ToolResult<(Box<dyn Tx + 's>, bool)> {
     let tx = store.begin(writes)?;
+    if pipelined
+        && SCHEMA_CURRENT.load(Ordering::Relaxed)
+        && let Some(scope) = scope
+        && let Some((sql, params)) = tx.dialect().scoped_lock_at(scope, schema::LATEST)
+    {
+        tx.pipeline(&sql, &params)?;
+        return Ok((tx, true));
+    }
     let version = match scope.map(|scope| schema::lock_scope(&*tx, scope)) {
         None | Some(Ok(None)) => schema::read_version(&*tx)?,
         Some(Ok(Some(version))) => version?,
@@ -199,7 +288,8 @@ fn open<'s>(
         Some(Err(e)) => return Err(e.into()),
     };
     if version == schema::LATEST {
-        return Ok(tx);
+        SCHEMA_CURRENT.store(true, Ordering::Relaxed);
+        return Ok((tx, false));
     }
     drop(tx);
     schema::ensure(store)?;
@@ -209,5 +299,5 @@ fn open<'s>(
     {
         version?;
     }
-    Ok(tx)
+    Ok((tx, false))
 }

@@ -220,10 +220,12 @@ fn update(call: &mut Call) -> ToolResult<Done<TaskResult>> {
             deps::write(call, &new.id, d, true)?;
             call.event(kind, Some(&list.id), Some(&new.id), data)?;
         }
-        // The change and its audit row: one statement where the store can.
+        // The change and its audit row: one statement where the store
+        // can, sent with the commit (the read above found the task as it
+        // is under the lock: the change applies).
         None => {
             let (update, params) = write_sql(&new);
-            call.exec_with_event(update, &params, kind, Some(&list.id), Some(&new.id), data)?;
+            call.exec_with_event_last(update, &params, kind, Some(&list.id), Some(&new.id), data)?;
         }
     }
     // `new` is exactly what was written: no need to read it back.

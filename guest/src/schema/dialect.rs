@@ -118,6 +118,10 @@ const POSTGRES_CLAIM_LOCK: &str = "SELECT pg_advisory_xact_lock_shared(838611088
      pg_advisory_xact_lock_shared(1953262963, hashtext(?1))::text, \
      pg_advisory_xact_lock(1953262964, hashtext(?1::text || ' ' || ?2::text))::text, (";
 
+/// What the error of [`SqlDialect::scoped_lock_at`] says when the schema
+/// is not the one expected (another host migrated or replaced it).
+pub const SCHEMA_CHANGED: &str = "tasklists schema changed:";
+
 /// The dialect's half of what the schema module needs.
 impl SqlDialect {
     /// The schema steps, in order.
@@ -166,6 +170,23 @@ impl SqlDialect {
             }
         };
         Some((format!("{head}{POSTGRES_VERSION})"), params))
+    }
+
+    /// [`SqlDialect::scoped_lock`] for a database known to be at `version`,
+    /// for a caller that does not wait for its answer (the store's
+    /// `pipeline`): its last column fails the statement, with
+    /// [`SCHEMA_CHANGED`] in the message, unless the stamp is `version`
+    /// (the transaction is then aborted before anything ran).
+    pub fn scoped_lock_at(self, scope: WriteScope, version: i64) -> Option<(String, Vec<Value>)> {
+        let (sql, params) = self.scoped_lock(scope)?;
+        let head = sql.strip_suffix(&format!("({POSTGRES_VERSION})"))?;
+        Some((
+            format!(
+                "{head}CASE WHEN btrim(({POSTGRES_VERSION})) = '{version}' THEN 0 \
+                 ELSE ('{SCHEMA_CHANGED} ' || COALESCE(({POSTGRES_VERSION}), 'none') || ', not {version}')::int END"
+            ),
+            params,
+        ))
     }
 
     /// Whether the engine has row locks that a statement can skip (`FOR

@@ -86,6 +86,10 @@ pub trait Tx {
     fn execute(&self, sql: &str, params: &[Value]) -> Result<u64, StoreError>;
     /// Runs a statement that returns rows.
     fn query(&self, sql: &str, params: &[Value]) -> Result<Rows, StoreError>;
+    /// Sends a statement whose answer the caller does not wait for: with
+    /// the next statement or the commit, in the same round trip (the WIT
+    /// `pipeline`); its failure fails that one, and the transaction.
+    fn pipeline(&self, sql: &str, params: &[Value]) -> Result<(), StoreError>;
     /// Commits.
     fn commit(self: Box<Self>) -> Result<(), StoreError>;
 }

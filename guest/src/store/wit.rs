@@ -39,6 +39,10 @@ impl Tx for WitTx {
         self.0.query(&self.1.sql(sql), params)
     }
 
+    fn pipeline(&self, sql: &str, params: &[Value]) -> Result<(), StoreError> {
+        self.0.pipeline(&self.1.sql(sql), params)
+    }
+
     fn commit(self: Box<Self>) -> Result<(), StoreError> {
         self.0.commit()
     }

@@ -163,6 +163,17 @@ impl Store {
         Ok(from_rows(rows))
     }
 
+    /// Sends a statement whose answer the component does not wait for:
+    /// with the next statement or the commit, in its round trip (the WIT
+    /// `pipeline`).
+    #[napi]
+    pub fn pipeline(&mut self, tx: i64, sql: String, params: Vec<SqlValue>) -> Result<()> {
+        let params = to_values(params).map_err(host_bug)?;
+        self.backend
+            .pipeline(tx_id(tx), &sql, &params)
+            .map_err(store_error)
+    }
+
     /// Commits and ends the transaction.
     #[napi]
     pub fn commit(&mut self, tx: i64) -> Result<()> {

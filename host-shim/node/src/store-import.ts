@@ -128,6 +128,10 @@ export function storeImports(
       return unpackRows(guarded(() => store.query(this.#id, sql, params)));
     }
 
+    pipeline(sql: string, params: SqlValue[]): void {
+      guarded(() => store.pipeline(this.#id, sql, params));
+    }
+
     commit(): void {
       if (!this.#write) {
         guarded(() => store.commit(this.#id));

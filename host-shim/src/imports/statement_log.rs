@@ -158,6 +158,16 @@ impl Backend for Recording {
         self.logged(op, |b| b.query(tx, sql, params), |r| r.rows.len() as u64)
     }
 
+    /// Logged as an `execute` (what it is on SQLite, and what a replay
+    /// runs); the backend's own `pipeline` runs it.
+    fn pipeline(&mut self, tx: &mut Tx, sql: &str, params: &[Value]) -> Result<(), StoreError> {
+        let op = LoggedOp::Execute {
+            sql: sql.to_owned(),
+            params: params.to_vec(),
+        };
+        self.logged(op, |b| b.pipeline(tx, sql, params), |()| 0)
+    }
+
     fn in_transaction(&self) -> bool {
         self.inner.in_transaction()
     }

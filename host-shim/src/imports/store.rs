@@ -178,6 +178,20 @@ impl wit::HostTransaction for HostState {
         Ok(result.map(Into::into).map_err(Into::into))
     }
 
+    fn pipeline(
+        &mut self,
+        tx: Resource<Transaction>,
+        sql: String,
+        values: Vec<wit::Value>,
+    ) -> wasmtime::Result<Result<(), wit::StoreError>> {
+        let id = self.table.get(&tx)?.id;
+        // A statement that may write, as an `execute` is.
+        #[cfg(any(test, feature = "fault-injection"))]
+        self.store.faults.on_execute()?;
+        let result = self.store.session.pipeline(id, &sql, &params(values));
+        Ok(result.map_err(Into::into))
+    }
+
     fn commit(
         &mut self,
         tx: Resource<Transaction>,

@@ -79,6 +79,14 @@ pub trait Backend: Send {
     /// statement may write (`… RETURNING`).
     fn query(&mut self, tx: &mut Tx, sql: &str, params: &[Value]) -> Result<Rows, StoreError>;
 
+    /// Sends a statement whose answer nobody waits for: with the next
+    /// statement or the commit, in its round trip (the WIT `pipeline`).
+    /// Its failure fails that statement or commit, and the transaction.
+    /// By default (a local engine, where a round trip costs nothing) it
+    /// runs at once, as `execute`.
+    fn pipeline(&mut self, tx: &mut Tx, sql: &str, params: &[Value]) -> Result<(), StoreError> {
+        self.execute(tx, sql, params).map(drop)
+    }
     /// Whether the transaction is still open on the connection: an engine
     /// may end one by itself (SQLite after some I/O errors, a lost
     /// connection), and its handle must not pretend it is still open.

@@ -140,6 +140,15 @@ impl<B: Backend + ?Sized> Session<B> {
         result
     }
 
+    /// Sends a statement whose answer nobody waits for, with the next
+    /// statement or the commit ([`Backend::pipeline`]).
+    pub fn pipeline(&mut self, id: TxId, sql: &str, params: &[Value]) -> Result<(), StoreError> {
+        let mut tx = self.live(id)?;
+        let result = self.backend.pipeline(&mut tx, sql, params);
+        self.after_statement(tx);
+        result
+    }
+
     /// Commits and ends the transaction (a failed commit rolls back). A
     /// commit whose outcome is unknown makes the call's writes
     /// [`WriteState::MayBeApplied`]: the host never repeats a call, and

@@ -5,7 +5,7 @@ use super::config::PgLocation;
 use super::errors::{self, Failure};
 use super::params::{self, Param};
 use super::rows::{self, Cell, value_cost};
-use super::session::Session;
+use super::session::{Queued, Session, Stage};
 use super::statements::{
     SERVER_TIME, Timeouts, begin_sql, changes_schema, controls_transaction, may_write,
     narrows_write_lock,
@@ -65,6 +65,10 @@ pub struct PostgresBackend {
     /// The open transaction's BEGIN, not sent yet: it goes out with the
     /// transaction's first statement, pipelined (one round trip for both).
     pending: Option<Pending>,
+    /// Statements sent with `pipeline`, not sent yet: they go out with the
+    /// next statement or the COMMIT, in its round trip (prepared already,
+    /// so that a bad statement is refused when it is queued).
+    queued: Vec<(String, Vec<Value>)>,
 }
 
 /// A transaction begun but not yet sent to the server.
@@ -106,6 +110,7 @@ impl PostgresBackend {
             clock: None,
             clock_in_call: false,
             pending: None,
+            queued: Vec::new(),
         }
     }
 
@@ -173,6 +178,7 @@ impl PostgresBackend {
     /// Ends the transaction on the server, whatever state it is in;
     /// failing that, drops the connection (which ends it too).
     fn roll_back_quietly(&mut self) {
+        self.queued.clear();
         if self.pending.take().is_some() {
             // Nothing was sent: nothing is open on the server.
             return;
@@ -308,10 +314,17 @@ impl PostgresBackend {
         }
         loop {
             // Left pending until it is sent: a statement refused before
-            // that (its SQL, its parameters) leaves the BEGIN for the next.
+            // that (its SQL, its parameters) leaves the BEGIN (and the
+            // queued statements) for the next.
             let pending = self.pending;
-            let statement = match self.prepared(sql) {
-                Ok(statement) => statement,
+            let queued = self.queued.clone();
+            let prepared = queued
+                .iter()
+                .map(|(q, _)| self.prepared(q))
+                .collect::<Result<Vec<_>, _>>()
+                .and_then(|q| Ok((q, self.prepared(sql)?)));
+            let (queued_statements, statement) = match prepared {
+                Ok(both) => both,
                 Err(e) => {
                     // A connection that died while idle shows first here,
                     // before anything of the transaction was sent.
@@ -328,6 +341,7 @@ impl PostgresBackend {
                     if self.session.is_none() {
                         // The connection is gone, and with it the transaction.
                         self.pending = None;
+                        self.queued.clear();
                     }
                     return Err(e);
                 }
@@ -335,10 +349,21 @@ impl PostgresBackend {
             check(&statement)?;
             params::check(params, statement.params())?;
             let limit = self.limit();
-            let scoped = narrows_write_lock(sql);
+            // The transaction's first statement says which lock it takes.
+            let first = queued.first().map_or(sql, |(q, _)| q.as_str());
+            let scoped = narrows_write_lock(first);
             let begin = pending.map(|p| begin_sql(p.write, scoped, self.timeouts()));
             self.pending = None;
+            self.queued.clear();
             let session = self.session.as_ref().ok_or_else(finished)?;
+            let client = session.client();
+            let queued_work: Vec<Queued> = queued_statements
+                .iter()
+                .zip(&queued)
+                .map(|(st, (_, values))| {
+                    Box::pin(client.execute_raw(st, values.iter().map(Param))) as Queued
+                })
+                .collect();
             // A narrowed write's BEGIN reads the clock before its first
             // statement waits for the list's lock: the reading belongs to
             // the moment it was sent, so that the clock runs on through the
@@ -350,7 +375,8 @@ impl PostgresBackend {
             let outcome = session.run_after(
                 limit,
                 begin.as_deref(),
-                work(session.client(), &statement, params),
+                queued_work,
+                work(client, &statement, params),
             );
             match outcome {
                 Ok((messages, value)) => {
@@ -360,11 +386,12 @@ impl PostgresBackend {
                     }
                     return Ok(value);
                 }
-                Err((true, failure)) => {
+                Err((Stage::Begin, failure)) => {
                     let p = pending.expect("only a BEGIN sent fails as one");
                     if self.idle_death(&failure, p.fresh, retried) {
                         let fresh = self.reconnect()?;
                         self.pending = Some(Pending { fresh, ..p });
+                        self.queued = queued;
                         retried = true;
                         continue;
                     }
@@ -372,7 +399,86 @@ impl PostgresBackend {
                     self.tx.not_begun = Some(error.message().to_string());
                     return Err(error);
                 }
-                Err((false, failure)) => return Err(self.fail(failure, Some(sql))),
+                // A queued statement's error is the cause: the statement
+                // sent after it only found the transaction aborted.
+                Err((Stage::Queued, failure)) => {
+                    return Err(self.fail(failure, queued.first().map(|(q, _)| q.as_str())));
+                }
+                Err((Stage::Work, failure)) => return Err(self.fail(failure, Some(sql))),
+            }
+        }
+    }
+
+    /// Commits with the queued statements in the same round trip (and the
+    /// BEGIN, when nothing else was sent): BEGIN, the statements and COMMIT
+    /// go out together. A statement that fails aborts the transaction on
+    /// the server, which then answers the COMMIT by rolling back: nothing
+    /// is applied. A connection lost in that round trip leaves the outcome
+    /// unknown (the server may have run all of it), whichever answer was
+    /// missing first.
+    fn commit_queued(&mut self, tx: Tx, state: TxState) -> Result<(), CommitFailure> {
+        let pending = self.pending.take();
+        let queued = std::mem::take(&mut self.queued);
+        let prepared = queued
+            .iter()
+            .map(|(q, _)| self.prepared(q))
+            .collect::<Result<Vec<_>, _>>();
+        let statements = match prepared {
+            Ok(statements) => statements,
+            Err(error) => {
+                if pending.is_none() {
+                    self.roll_back_quietly();
+                }
+                return Err(CommitFailure::Failed(error));
+            }
+        };
+        let begin =
+            pending.map(|p| begin_sql(p.write, narrows_write_lock(&queued[0].0), self.timeouts()));
+        let limit = self.limit().max(FINISH_FLOOR);
+        let session = self
+            .session
+            .as_ref()
+            .ok_or_else(|| CommitFailure::Failed(finished()))?;
+        let client = session.client();
+        let queued_work: Vec<Queued> = statements
+            .iter()
+            .zip(&queued)
+            .map(|(st, (_, values))| {
+                Box::pin(client.execute_raw(st, values.iter().map(Param))) as Queued
+            })
+            .collect();
+        let outcome = session.run_after(
+            limit,
+            begin.as_deref(),
+            queued_work,
+            client.simple_query("COMMIT"),
+        );
+        match outcome {
+            Ok(_) => {
+                if state.schema
+                    && let Some(session) = &mut self.session
+                {
+                    // Cached plans may now return other columns.
+                    session.forget_all();
+                }
+                Ok(())
+            }
+            Err((_, failure)) => {
+                let error = self.fail(failure, None);
+                if self.session.is_some() {
+                    // The server refused (a lock's wait, a constraint) and
+                    // rolled back; make sure nothing is open.
+                    self.roll_back_quietly();
+                    return Err(CommitFailure::Failed(error));
+                }
+                if !(tx.write && tx.wrote) {
+                    return Err(CommitFailure::Failed(error));
+                }
+                Err(CommitFailure::Unknown(StoreError::Io(format!(
+                    "the connection was lost while committing: the write may or may not have \
+                     been applied; read it back before repeating it ({})",
+                    error.message()
+                ))))
             }
         }
     }
@@ -445,6 +551,7 @@ impl Backend for PostgresBackend {
     fn begin(&mut self, write: bool) -> Result<(), StoreError> {
         let fresh = self.ensure_session().map_err(|e| cannot_connect(&e))?;
         self.tx = TxState::default();
+        self.queued.clear();
         self.pending = Some(Pending { write, fresh });
         Ok(())
     }
@@ -491,6 +598,31 @@ impl Backend for PostgresBackend {
         Ok(Rows { columns, rows })
     }
 
+    /// Queued, prepared now (a bad statement or parameter is refused at
+    /// once, and nothing is queued), sent with the next statement or the
+    /// COMMIT.
+    fn pipeline(&mut self, tx: &mut Tx, sql: &str, params: &[Value]) -> Result<(), StoreError> {
+        if let Some(why) = &self.tx.not_begun {
+            return Err(StoreError::InvalidState(format!(
+                "the transaction could not begin ({why}); begin another"
+            )));
+        }
+        let statement = match self.prepared(sql) {
+            Ok(statement) => statement,
+            Err(e) => {
+                if self.session.is_none() {
+                    self.pending = None;
+                    self.queued.clear();
+                }
+                return Err(e);
+            }
+        };
+        params::check(params, statement.params())?;
+        self.queued.push((sql.to_string(), params.to_vec()));
+        self.ran(tx, sql);
+        Ok(())
+    }
+
     /// A lost connection ends the transaction (the server rolls it back).
     fn in_transaction(&self) -> bool {
         self.session.is_some()
@@ -501,8 +633,12 @@ impl Backend for PostgresBackend {
     /// nothing is ever applied twice, and the agent is told to look first.
     fn commit(&mut self, tx: Tx) -> Result<(), CommitFailure> {
         let state = std::mem::take(&mut self.tx);
+        if !self.queued.is_empty() && state.failed.is_none() {
+            return self.commit_queued(tx, state);
+        }
         if self.pending.take().is_some() {
             // No statement ran: nothing was begun on the server.
+            self.queued.clear();
             return Ok(());
         }
         if let Some(why) = state.failed {
@@ -545,6 +681,7 @@ impl Backend for PostgresBackend {
     }
 
     fn rollback(&mut self) -> Result<(), StoreError> {
+        self.queued.clear();
         if self.pending.take().is_some() {
             return Ok(());
         }

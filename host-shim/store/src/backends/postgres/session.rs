@@ -40,6 +40,22 @@ const APPLICATION_NAME: &str = "tasklists";
 /// dozen distinct statements. Past this (ad-hoc SQL) the cache starts over.
 const STATEMENT_CACHE_CAPACITY: usize = 256;
 
+/// A queued statement's work on the server (its rows, if any, dropped):
+/// the rows it changed.
+pub(super) type Queued<'a> =
+    std::pin::Pin<Box<dyn Future<Output = Result<u64, tokio_postgres::Error>> + 'a>>;
+
+/// Which of the requests sent together failed first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Stage {
+    /// The BEGIN (its settings, the write lock, the clock).
+    Begin,
+    /// A statement queued with `pipeline`.
+    Queued,
+    /// The statement (or COMMIT) they went with.
+    Work,
+}
+
 /// How long a goodbye (the protocol's Terminate) or a cancel request may
 /// take before the connection is just closed.
 const HANG_UP_LIMIT: Duration = Duration::from_millis(500);
@@ -250,31 +266,56 @@ impl Session {
     }
 
     /// Waits for `work` at most `limit`, after `begin` (a simple query,
-    /// when given) sent in the same round trip: both requests are made
-    /// before either answer is awaited, so the connection writes them
-    /// together. The error says whether it was `begin`'s (`true`).
+    /// when given) and the `queued` statements, all sent in the same round
+    /// trip: every request is made before any answer is awaited, so the
+    /// connection writes them together, and the server runs them in that
+    /// order. The error says whose it was: the first to fail, in that
+    /// order (after a failure the server runs nothing more of the
+    /// transaction: the later ones fail as aborted).
     #[allow(clippy::type_complexity)] // One use, spelled out once.
     pub(super) fn run_after<T>(
         &self,
         limit: Duration,
         begin: Option<&str>,
+        queued: Vec<Queued<'_>>,
         work: impl Future<Output = Result<T, tokio_postgres::Error>>,
-    ) -> Result<(Option<Vec<SimpleQueryMessage>>, T), (bool, Failure)> {
-        let Some(begin) = begin else {
+    ) -> Result<(Option<Vec<SimpleQueryMessage>>, T), (Stage, Failure)> {
+        if begin.is_none() && queued.is_empty() {
             return self
                 .run(limit, work)
                 .map(|value| (None, value))
-                .map_err(|f| (false, f));
-        };
+                .map_err(|f| (Stage::Work, f));
+        }
         let runtime = self.runtime.as_ref().expect("present until dropped");
-        // `join` polls the BEGIN first: its request is queued first.
-        let both = futures_util::future::join(self.client().simple_query(begin), work);
-        match runtime.block_on(async { tokio::time::timeout(limit, both).await }) {
-            Ok((Ok(messages), Ok(value))) => Ok((Some(messages), value)),
-            Ok((Err(e), _)) => Err((true, Failure::Pg(e))),
-            Ok((Ok(_), Err(e))) => Err((false, Failure::Pg(e))),
-            // Most likely still waiting for the write lock.
-            Err(_) => Err((true, Failure::TimedOut)),
+        let client = self.client();
+        let begin_future = async move {
+            match begin {
+                Some(sql) => client.simple_query(sql).await.map(Some),
+                None => Ok(None),
+            }
+        };
+        let waits_first = if begin.is_some() {
+            Stage::Begin
+        } else {
+            Stage::Queued
+        };
+        // `join3` polls in order, and `in_order` its futures in order: the
+        // requests are queued in the order they are listed.
+        let all = futures_util::future::join3(begin_future, in_order(queued), work);
+        match runtime.block_on(async { tokio::time::timeout(limit, all).await }) {
+            Ok((Err(e), _, _)) => Err((Stage::Begin, Failure::Pg(e))),
+            Ok((Ok(messages), queued, work)) => {
+                if let Some(e) = queued.into_iter().find_map(Result::err) {
+                    return Err((Stage::Queued, Failure::Pg(e)));
+                }
+                match work {
+                    Ok(value) => Ok((messages, value)),
+                    Err(e) => Err((Stage::Work, Failure::Pg(e))),
+                }
+            }
+            // Most likely still waiting for a lock (the write lock with the
+            // BEGIN, or a list's that a queued statement takes).
+            Err(_) => Err((waits_first, Failure::TimedOut)),
         }
     }
 
@@ -327,6 +368,31 @@ impl Session {
         let cancel = token.cancel_query(self.connector.clone());
         let _ = self.run(HANG_UP_LIMIT, cancel);
     }
+}
+
+/// Waits for all of `futures`, polling them in their order (so each one's
+/// request is made after the one before it), and their results in order.
+async fn in_order(mut futures: Vec<Queued<'_>>) -> Vec<Result<u64, tokio_postgres::Error>> {
+    let mut results: Vec<Option<Result<u64, tokio_postgres::Error>>> =
+        futures.iter().map(|_| None).collect();
+    std::future::poll_fn(|cx| {
+        let mut all = true;
+        for (future, result) in futures.iter_mut().zip(results.iter_mut()) {
+            if result.is_none() {
+                match future.as_mut().poll(cx) {
+                    std::task::Poll::Ready(value) => *result = Some(value),
+                    std::task::Poll::Pending => all = false,
+                }
+            }
+        }
+        if all {
+            std::task::Poll::Ready(())
+        } else {
+            std::task::Poll::Pending
+        }
+    })
+    .await;
+    results.into_iter().flatten().collect()
 }
 
 impl Drop for Session {

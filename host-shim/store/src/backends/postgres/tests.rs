@@ -429,6 +429,80 @@ fn a_commit_the_server_refuses_is_typed_and_rolled_back() {
     pg.commit(tx).unwrap();
 }
 
+/// `pipeline`: a statement sent with the next one, or with the COMMIT,
+/// runs before it in order; one that fails fails what it went with, and
+/// nothing of the transaction is applied; a bad one is refused when
+/// queued, and nothing is queued.
+#[test]
+fn pipelined_statements_run_in_order_and_fail_the_whole() {
+    let Some((db, mut pg)) = setup() else { return };
+    pg.begin_call();
+    // With the next statement (and the BEGIN): it sees the queued row.
+    let tx = pg.begin(true).unwrap();
+    pg.pipeline(
+        tx,
+        "INSERT INTO t (name) VALUES ($1)",
+        &[Value::Text("a".into())],
+    )
+    .unwrap();
+    let rows = pg.query(tx, "SELECT count(*) FROM t", &[]).unwrap();
+    assert_eq!(rows.rows, vec![vec![Value::Integer(1)]]);
+    // With the COMMIT.
+    pg.pipeline(tx, "INSERT INTO t (name) VALUES ('b')", &[])
+        .unwrap();
+    pg.commit(tx).unwrap();
+    assert_eq!(pg.write_state(), WriteState::Applied);
+    assert_eq!(db.count("t"), 2);
+
+    // A queued statement that fails fails the COMMIT it rode with: the
+    // transaction is rolled back, the statement before it too.
+    pg.begin_call();
+    let tx = pg.begin(true).unwrap();
+    pg.execute(tx, "INSERT INTO t (name) VALUES ('c')", &[])
+        .unwrap();
+    pg.pipeline(tx, "INSERT INTO t (name) VALUES ('a')", &[])
+        .unwrap();
+    let e = pg.commit(tx).unwrap_err();
+    assert_eq!(kind(&e), "constraint", "{e:?}");
+    assert_eq!(pg.write_state(), WriteState::NotApplied);
+    assert_eq!(db.count("t"), 2);
+
+    // ... or the statement it went with, whose error is the queued one's.
+    let tx = pg.begin(true).unwrap();
+    pg.pipeline(tx, "INSERT INTO t (name) VALUES ('a')", &[])
+        .unwrap();
+    let e = pg
+        .execute(tx, "INSERT INTO t (name) VALUES ('d')", &[])
+        .unwrap_err();
+    assert_eq!(kind(&e), "constraint", "{e:?}");
+    assert!(
+        pg.commit(tx).is_err(),
+        "a failed transaction only rolls back"
+    );
+    assert_eq!(db.count("t"), 2);
+
+    // Refused when queued: bad SQL, a wrong parameter, transaction control.
+    let tx = pg.begin(true).unwrap();
+    assert_eq!(
+        kind(
+            &pg.pipeline(tx, "INSERT INTO nope VALUES (1)", &[])
+                .unwrap_err()
+        ),
+        "sql"
+    );
+    assert!(
+        pg.pipeline(tx, "INSERT INTO t (i) VALUES ($1)", &[])
+            .is_err()
+    );
+    assert_eq!(
+        kind(&pg.pipeline(tx, "COMMIT", &[]).unwrap_err()),
+        "invalid-state"
+    );
+    pg.rollback(tx).ok();
+    assert_eq!(db.count("t"), 2);
+    pg.end_call();
+}
+
 #[test]
 fn calls_and_handles_follow_the_sqlite_rules() {
     let Some((db, mut pg)) = setup() else { return };
