@@ -43,7 +43,25 @@ pub const VISIBLE_TO: &str = "(visibility = 'shared' OR owner_agent_id = ?)";
 /// Columns selected for a task, in [`TaskRow::from_row`] order.
 pub const TASK_COLS: &str = "id, list_id, position, title, description, notes, status, assigned_to_agent_id, \
      claimed_by_agent_id, claim_token, claim_expires_at, lease_ms, outcome, created_at, updated_at, started_at, \
-     completed_at, deleted_at, priority, verification, verification_result, awaits_approval, approved_title";
+     completed_at, deleted_at, priority, verification, verification_result, awaits_approval, approved_title, refs";
+
+/// The `refs` column of `refs` (one URI per line; NULL: none), as
+/// [`TaskRow::from_row`] reads it back.
+pub fn refs_column(refs: &[String]) -> Option<String> {
+    (!refs.is_empty()).then(|| refs.join("\n"))
+}
+
+/// The refs of a `refs` column (NULL or empty: none).
+pub fn refs_of(v: Option<&Value>) -> Vec<String> {
+    v.and_then(Value::as_str)
+        .map(|s| {
+            s.lines()
+                .filter(|l| !l.is_empty())
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
 
 /// The SET assignments that end a task's claim (the in-memory twin is
 /// [`TaskRow::end_claim`]).
@@ -323,6 +341,8 @@ pub struct TaskRow {
     pub awaits_approval: bool,
     /// The title a person approved (None: never approved).
     pub approved_title: Option<String>,
+    /// URIs of items elsewhere it points at (`contract::refs`), in order.
+    pub refs: Vec<String>,
 }
 
 fn text(row: &[Value], i: usize) -> String {
@@ -414,6 +434,7 @@ impl TaskRow {
             verification_result: opt_text(r, 20),
             awaits_approval: int(r, 21) != 0,
             approved_title: opt_text(r, 22),
+            refs: refs_of(r.get(23)),
         }
     }
 

@@ -66,6 +66,10 @@ pub struct TaskJson {
     /// Ids of the tasks it waits for; left out when none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub depends_on: Vec<String>,
+    /// URIs of items elsewhere (a pointer, not a dependency); left out
+    /// when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub refs: Vec<String>,
     /// Creation time (history: see [`TaskForm`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<String>,
@@ -116,6 +120,7 @@ impl TaskJson {
             outcome: row.outcome.clone(),
             verification_result: row.verification_result.clone(),
             depends_on: depends_on.to_vec(),
+            refs: row.refs.clone(),
             created_at: history(Some(row.created_at)),
             updated_at: history(Some(row.updated_at)),
             started_at: history(row.started_at),
@@ -321,6 +326,7 @@ mod tests {
             verification_result: None,
             awaits_approval: false,
             approved_title: None,
+            refs: Vec::new(),
         }
     }
 

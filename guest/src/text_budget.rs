@@ -215,6 +215,7 @@ mod tests {
             verification_result: None,
             awaits_approval: false,
             approved_title: None,
+            refs: Vec::new(),
         };
         let deps: Vec<String> = (0..MAX_BATCH_DEPS / MAX_BATCH)
             .map(|k| id(1000 + k))

@@ -3,8 +3,8 @@
 
 use super::action::{Action, Done};
 use crate::contract::{
-    ASSIGNED, Access, ActionSpec, DESCRIPTION, LIST_ID, MAX_BATCH, NOTES, PRIORITY, TASK_ITEMS,
-    TITLE, Ty, VERIFICATION, param,
+    ASSIGNED, Access, ActionSpec, DESCRIPTION, LIST_ID, MAX_BATCH, NOTES, PRIORITY, REFS,
+    TASK_ITEMS, TITLE, Ty, VERIFICATION, param,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
@@ -81,6 +81,7 @@ struct NewTask {
     verification: Option<String>,
     assigned: Option<String>,
     depends_on: Vec<String>,
+    refs: Vec<String>,
 }
 
 impl NewTask {
@@ -101,6 +102,12 @@ impl NewTask {
                 .map(str::to_string),
             assigned: p.str("assigned_to_agent_id").map(str::to_string),
             depends_on: Vec::new(),
+            refs: p
+                .strs("refs")
+                .unwrap_or_default()
+                .into_iter()
+                .map(str::to_string)
+                .collect(),
         }
     }
 
@@ -154,10 +161,11 @@ fn insert(call: &Call, list: &ListRow, at: i64, tasks: &[NewTask]) -> ToolResult
             verification_result: None,
             awaits_approval,
             approved_title: None,
+            refs: t.refs.clone(),
         };
         call.exec(
             "INSERT INTO tasks (id, list_id, position, title, description, notes, status, assigned_to_agent_id, \
-             created_at, updated_at, priority, verification, awaits_approval) VALUES (?, ?, ?, ?, ?, ?, 'todo', ?, ?, ?, ?, ?, ?)",
+             created_at, updated_at, priority, verification, awaits_approval, refs) VALUES (?, ?, ?, ?, ?, ?, 'todo', ?, ?, ?, ?, ?, ?, ?)",
             crate::params![
                 row.id.as_str(),
                 list_id,
@@ -170,7 +178,8 @@ fn insert(call: &Call, list: &ListRow, at: i64, tasks: &[NewTask]) -> ToolResult
                 call.now,
                 row.priority.rank(),
                 row.verification.clone(),
-                i64::from(awaits_approval)
+                i64::from(awaits_approval),
+                crate::model::refs_column(&row.refs)
             ],
         )?;
         let mut data = json!({"title": row.title, "position": row.position});
@@ -205,6 +214,7 @@ impl Action for CreateTask {
             PRIORITY,
             VERIFICATION,
             ASSIGNED,
+            REFS,
             param(
                 "depends_on",
                 Ty::Deps { refs: false },
@@ -270,7 +280,7 @@ impl Action for AddTasks {
                 "tasks",
                 Ty::Items { max: MAX_BATCH },
                 true,
-                "items: title, description?, notes?, priority?, verification?, assigned_to_agent_id?, depends_on?, ref?",
+                "items: title, description?, notes?, priority?, verification?, assigned_to_agent_id?, refs?, depends_on?, ref?",
             ),
             param(
                 "position",

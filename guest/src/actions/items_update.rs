@@ -3,7 +3,7 @@
 
 use super::action::{Action, Done};
 use crate::contract::{
-    ASSIGNED, Access, ActionSpec, DESCRIPTION, MAX_TEXT, NOTES, PRIORITY, STATUSES, TASK_ID,
+    ASSIGNED, Access, ActionSpec, DESCRIPTION, MAX_TEXT, NOTES, PRIORITY, REFS, STATUSES, TASK_ID,
     TASK_ITEMS, Ty, VERIFICATION, param,
 };
 use crate::ids::IdKind;
@@ -64,6 +64,7 @@ impl Action for UpdateTask {
                 "what the check showed; required for done if verification is set",
             ),
             ASSIGNED,
+            REFS,
             param(
                 "depends_on",
                 Ty::Deps { refs: false },
@@ -126,6 +127,10 @@ fn update(call: &mut Call) -> ToolResult<Done<TaskResult>> {
     if let Some(assigned) = p.nullable_str("assigned_to_agent_id") {
         new.assigned_to_agent_id = assigned.map(str::to_string);
     }
+    if let Some(refs) = p.strs("refs") {
+        // The whole set, as given: [] removes every ref.
+        new.refs = refs.into_iter().map(str::to_string).collect();
+    }
 
     let holds_claim = old.status == Status::InProgress
         && call.claim_holder().is_some()
@@ -182,6 +187,7 @@ fn update(call: &mut Call) -> ToolResult<Done<TaskResult>> {
             "depends_on",
             new_deps.as_ref().is_some_and(|d| !same_set(d, &old_deps)),
         ),
+        ("refs", new.refs != old.refs),
     ] {
         if differs {
             changed.push(name);
@@ -227,6 +233,14 @@ fn update(call: &mut Call) -> ToolResult<Done<TaskResult>> {
             let (update, params) = write_sql(&new);
             call.exec_with_event_last(update, &params, kind, Some(&list.id), Some(&new.id), data)?;
         }
+    }
+    if new.refs != old.refs {
+        // Its own statement: the refs change rarely, and the hot update
+        // above stays as it is.
+        call.exec(
+            "UPDATE tasks SET refs = ? WHERE id = ?",
+            crate::params![crate::model::refs_column(&new.refs), new.id.as_str()],
+        )?;
     }
     // `new` is exactly what was written: no need to read it back.
     let task = new;

@@ -123,6 +123,12 @@ impl Action for GetList {
                 false,
                 "only tasks with this priority (or any of these)",
             ),
+            param(
+                "has_ref",
+                Ty::Str { min: 1, max: 500 },
+                false,
+                "only tasks with a ref starting with this (a URI, or beads://)",
+            ),
             INCLUDE_DELETED,
             param(
                 "include_times",
@@ -250,8 +256,8 @@ fn page(
 }
 
 /// Up to `n` tasks of `run` after `from` (from the start of the run
-/// without it), in position order, with the `status` and `priority`
-/// filters applied.
+/// without it), in position order, with the `status`, `priority` and
+/// `has_ref` filters applied.
 fn chunk(
     call: &Call,
     list_id: &str,
@@ -284,6 +290,20 @@ fn chunk(
             vec!["?"; ranks.len()].join(", ")
         ));
         args.extend(ranks.into_iter().map(Value::Integer));
+    }
+    if let Some(prefix) = call.params.str("has_ref") {
+        // A ref begins the column or follows a line break: the column with
+        // a line break before it holds "\n" + prefix exactly when a ref
+        // starts with it (removing every occurrence shortens it then; the
+        // same, case-sensitive, in both dialects).
+        sql.push_str(
+            " AND refs IS NOT NULL AND length(replace(CAST(? AS TEXT) || refs, CAST(? AS TEXT), '')) < length(CAST(? AS TEXT) || refs)",
+        );
+        args.extend([
+            Value::from("\n"),
+            Value::from(format!("\n{prefix}")),
+            Value::from("\n"),
+        ]);
     }
     if let Some(a) = from.filter(|a| a.run == run) {
         sql.push_str(" AND (position > ? OR (position = ? AND id > ?))");

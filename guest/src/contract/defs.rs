@@ -124,6 +124,13 @@ pub const VERIFICATION: Param = param(
     false,
     "how to check it is done; closing as done then needs verification_result",
 );
+/// The shared `refs` parameter (`super::refs`: schemes and bounds).
+pub const REFS: Param = param(
+    "refs",
+    Ty::Refs,
+    false,
+    "links elsewhere: github://o/r/1, beads://./bd-1, https://…",
+);
 /// The shared `assigned` parameter.
 pub const ASSIGNED: Param = param(
     "assigned_to_agent_id",
@@ -160,13 +167,14 @@ pub const INCLUDE_DELETED: Param =
     param("include_deleted", Ty::Bool, false, "also soft-deleted ones");
 
 /// The keys of one add_many item (`position` is per batch, not per item).
-pub const BATCH_ITEM: [Param; 8] = [
+pub const BATCH_ITEM: [Param; 9] = [
     TITLE,
     DESCRIPTION,
     NOTES,
     PRIORITY,
     VERIFICATION,
     ASSIGNED,
+    REFS,
     param(
         "depends_on",
         Ty::Deps { refs: true },

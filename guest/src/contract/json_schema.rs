@@ -59,6 +59,8 @@ fn type_schema(ty: Ty) -> Value {
         Ty::Deps { .. } => {
             json!({"type": "array", "maxItems": super::defs::MAX_DEPS, "items": {"type": "string"}})
         }
+        Ty::Refs => json!({"type": "array", "maxItems": super::refs::MAX_REFS,
+            "items": {"type": "string", "minLength": 1, "maxLength": super::refs::MAX_REF_CHARS}}),
         Ty::Time => json!({"type": "string", "format": "date-time"}),
         Ty::Cursor => json!({"type": "string"}),
         Ty::Items { max } => {

@@ -8,6 +8,7 @@
 mod defs;
 mod help;
 mod json_schema;
+pub mod refs;
 mod request;
 mod suggest;
 mod validate;
@@ -15,7 +16,7 @@ mod validate;
 pub use defs::{
     ASSIGNED, BATCH_ITEM, CURSOR, DEFAULT_LEASE_MS, DEFAULT_PAGE, DEFAULT_TASK_PAGE, DESCRIPTION,
     EVENT_KINDS, INCLUDE_DELETED, LEASE, LIMIT, LIST_ID, MAX_BATCH, MAX_DEPS, MAX_TASK_PAGE,
-    MAX_TEXT, NOTES, PRIORITIES, PRIORITY, SCOPE_TYPES, STATUSES, TASK_AUDIT, TASK_CLAIMS,
+    MAX_TEXT, NOTES, PRIORITIES, PRIORITY, REFS, SCOPE_TYPES, STATUSES, TASK_AUDIT, TASK_CLAIMS,
     TASK_HELP, TASK_ID, TASK_ITEMS, TASK_LISTS, TITLE, TOOLS, VERIFICATION, VISIBILITIES,
     find_tool, param,
 };
@@ -69,6 +70,8 @@ pub enum Ty {
     Time,
     /// An opaque pagination cursor from a previous result.
     Cursor,
+    /// A task's `refs`: an array of URIs ([`refs`]'s rule).
+    Refs,
     /// The add_many `tasks` array: 1–`max` objects shaped by [`defs::BATCH_ITEM`].
     Items {
         /// Most items per call.

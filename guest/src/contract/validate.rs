@@ -210,6 +210,7 @@ fn check_value(param: &Param, value: &Value, context: &str, path: &str) -> ToolR
             Ok(())
         }
         Ty::Deps { refs } => check_deps(value, refs, path, context),
+        Ty::Refs => check_refs(value, path),
         Ty::Time => match value.as_str().and_then(parse_rfc3339) {
             Some(_) => Ok(()),
             None => bad("an RFC 3339 time such as 2026-11-30T12:00:00.000Z".into()),
@@ -277,6 +278,36 @@ fn check_deps(value: &Value, refs: bool, path: &str, context: &str) -> ToolResul
                 )
             })?;
         }
+    }
+    Ok(())
+}
+
+/// Refuses a `refs` value unless it is an array of at most
+/// [`MAX_REFS`](super::refs::MAX_REFS) valid refs ([`super::refs`]).
+pub fn check_refs(value: &Value, path: &str) -> ToolResult<()> {
+    let hint = format!("refs: {}", super::refs::REFS_RULE);
+    let Some(items) = value
+        .as_array()
+        .filter(|a| a.len() <= super::refs::MAX_REFS)
+    else {
+        return Err(ToolError::invalid(
+            format!(
+                "{path} must be an array of at most {} URIs, got {}",
+                super::refs::MAX_REFS,
+                shown(value)
+            ),
+            hint,
+        ));
+    };
+    for (i, v) in items.iter().enumerate() {
+        let Some(s) = v.as_str() else {
+            return Err(ToolError::invalid(
+                format!("{path}[{i}] must be a string, got {}", shown(v)),
+                hint,
+            ));
+        };
+        super::refs::check_ref(s)
+            .map_err(|why| ToolError::invalid(format!("{path}[{i}]: {why}"), hint.clone()))?;
     }
     Ok(())
 }

@@ -30,7 +30,7 @@ fn describe(tool: &ToolSpec, actions: &[&ActionSpec]) -> String {
     }
     let sigs: Vec<String> = actions.iter().map(|a| signature(a)).collect();
     format!(
-        "{} Actions: {}. Every action accepts agent_id; actions on a list accept bypass_private+bypass_reason. See task_help.",
+        "{} Actions: {}. All actions accept agent_id; list actions accept bypass_private+bypass_reason. See task_help.",
         tool.purpose,
         sigs.join("; ")
     )

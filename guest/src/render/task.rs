@@ -181,6 +181,19 @@ pub(crate) fn verification_lines(task: &TaskJson, indent: usize) -> Vec<Line> {
     .collect()
 }
 
+/// A single task's refs on one muted line (`refs: github://o/r/1,
+/// https://…`), or None without refs.
+pub(crate) fn refs_line(task: &TaskJson, indent: usize) -> Option<Line> {
+    if task.refs.is_empty() {
+        return None;
+    }
+    let mut l = LineBuf::new();
+    l.push(" ".repeat(indent), Style::Text)
+        .push("refs: ", Style::Muted)
+        .push(fmt::truncate(&task.refs.join(", "), MEMO_MAX), Style::Muted);
+    Some(l.finish())
+}
+
 /// The notes line for a single task view (claims), or None without notes.
 pub(crate) fn notes_line(task: &TaskJson, indent: usize) -> Option<Line> {
     let notes = opt(&task.notes)?;

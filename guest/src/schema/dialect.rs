@@ -33,6 +33,7 @@ const SQLITE: &[&str] = &[
     include_str!("migrations/shared/0003_view_indexes.sql"),
     include_str!("migrations/sqlite/0004_list_counters.sql"),
     include_str!("migrations/shared/0005_person_steers.sql"),
+    include_str!("migrations/shared/0006_task_refs.sql"),
 ];
 
 /// PostgreSQL's schema steps, numbered like SQLite's: version `N` is the
@@ -43,6 +44,7 @@ const POSTGRES: &[&str] = &[
     include_str!("migrations/shared/0003_view_indexes.sql"),
     include_str!("migrations/postgres/0004_list_counters.sql"),
     include_str!("migrations/shared/0005_person_steers.sql"),
+    include_str!("migrations/shared/0006_task_refs.sql"),
 ];
 
 /// How many schema steps each dialect has: a schema version names the

@@ -121,8 +121,39 @@ pub(crate) fn deps(h: &mut Html, label: &str, deps: &[Dep]) {
     h.close("div");
 }
 
+/// A task's refs: an `https://` ref is a link (opened without telling
+/// the other site who sent it: `noopener noreferrer`), any other scheme
+/// text. Every ref went through the contract's rule when it was stored,
+/// and the builder escapes it again here.
+pub(crate) fn refs(h: &mut Html, refs: &[String]) {
+    if refs.is_empty() {
+        return;
+    }
+    h.open("div", &[("class", "refs")]);
+    h.elem("span", &[("class", "label")], "refs:");
+    for r in refs {
+        h.text(" ");
+        let shown = fmt::truncate(r, 80);
+        if crate::contract::refs::is_link(r) {
+            h.elem(
+                "a",
+                &[
+                    ("class", "ref"),
+                    ("href", r),
+                    ("rel", "noopener noreferrer"),
+                    ("target", "_blank"),
+                ],
+                &shown,
+            );
+        } else {
+            h.elem("span", &[("class", "ref")], &shown);
+        }
+    }
+    h.close("div");
+}
+
 /// A card's texts: notes (how many lines, the last), outcome,
-/// verification and its result; each cut to a line.
+/// verification and its result; each cut to a line; then its refs.
 pub(crate) fn texts(h: &mut Html, task: &TaskRow, note_lines: i64) {
     if note_lines > 0
         && let Some(last) = task
@@ -146,6 +177,7 @@ pub(crate) fn texts(h: &mut Html, task: &TaskRow, note_lines: i64) {
             field(h, class, label, text);
         }
     }
+    refs(h, &task.refs);
 }
 
 fn field(h: &mut Html, class: &'static str, label: &str, text: &str) {

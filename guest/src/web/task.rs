@@ -53,6 +53,7 @@ pub(crate) fn page(d: &Detail, can_act: bool, ret: &str) -> Page {
     h.elem("dt", &[], "id");
     h.elem("dd", &[("class", "id")], &t.id);
     h.close("dl");
+    card::refs(&mut h, &t.refs);
     card::deps(&mut h, "after", &d.deps);
     card::deps(&mut h, "needed by", &d.dependents);
     if can_act {

@@ -1,7 +1,7 @@
 //! The readable detail of one list (`tasks <list_id>`): the list's header,
 //! then one block per task with everything a person asks about it — full
 //! id, status, priority, who holds it, dates, description, notes, outcome,
-//! verification and its result —
+//! verification and its result, refs —
 //! wrapped to the width instead of cut.
 
 use serde_json::Value;
@@ -140,12 +140,14 @@ pub(crate) fn block(task: &TaskJson, number_width: usize, width: usize) -> Vec<L
         }),
     );
     out.extend(pack(&about, indent, width));
+    let refs = (!task.refs.is_empty()).then(|| task.refs.join("  "));
     for (label, text) in [
         ("description", &task.description),
         ("notes", &task.notes),
         ("outcome", &task.outcome),
         ("verification", &task.verification),
         ("verification result", &task.verification_result),
+        ("refs", &refs),
     ] {
         if let Some(text) = fmt::opt(text) {
             out.extend(field(label, text, indent, width));
