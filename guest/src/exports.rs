@@ -1,5 +1,5 @@
 //! The component's exports, at the top of the crate (wasm only): the WIT
-//! `tools`, `ui` and `web` interfaces forwarded to plain Rust, each call handed the
+//! `tools`, `ui`, `web` and `transfer` interfaces forwarded to plain Rust, each call handed the
 //! imported store and clock (`store/wit.rs`).
 
 #![allow(
@@ -8,6 +8,7 @@
 )]
 
 use crate::bindings::exports::tasklists::component::tools::Guest as ToolsGuest;
+use crate::bindings::exports::tasklists::component::transfer::Guest as TransferGuest;
 use crate::bindings::exports::tasklists::component::ui::Guest as UiGuest;
 use crate::bindings::exports::tasklists::component::web::Guest as WebGuest;
 use crate::bindings::{
@@ -16,7 +17,8 @@ use crate::bindings::{
     StoreDown, ToolError, ToolInfo, ToolReply, WebRefusal, WebRequest, WebResponse, WidgetView,
 };
 use crate::store::wit::{WitClock, WitStore};
-use crate::{envelope, person, registry, render, views, web};
+use crate::transfer::{Format, ImportRequest, TransferReply};
+use crate::{envelope, person, registry, render, transfer, views, web};
 
 struct Component;
 crate::bindings::export!(Component with_types_in crate::bindings);
@@ -114,5 +116,20 @@ impl WebGuest for Component {
     }
     fn refusal(why: WebRefusal) -> WebResponse {
         web::refusal(why)
+    }
+}
+
+impl TransferGuest for Component {
+    fn export_list(list_id: String, format: Format, ctx: CallContext) -> TransferReply {
+        transfer::export_list(&list_id, format, &ctx, &WitStore, &WitClock)
+    }
+    fn import_text(request: ImportRequest, ctx: CallContext) -> TransferReply {
+        transfer::import_text(&request, &ctx, &WitStore, &WitClock)
+    }
+    fn max_import_bytes() -> u64 {
+        transfer::MAX_IMPORT_BYTES
+    }
+    fn too_large(file_name: String, size: u64) -> Vec<Line> {
+        transfer::too_large(&file_name, size)
     }
 }

@@ -17,6 +17,7 @@ wasmtime::component::bindgen!({
 pub use exports::tasklists::component::tools::{
     CallFailure, FailureKind, SizeLimit, ToolAnnotations, ToolInfo, WriteState,
 };
+pub use exports::tasklists::component::transfer::{Format, ImportRequest, TransferReply};
 pub use exports::tasklists::component::ui::{
     Choice, CommandEffect, CommandInfo, CommandOutput, Completion, Confirmation, DashboardInput,
     DashboardScreen, DashboardView, KeyBinding, KeyInput, Line, PersonDone, PersonRefused,

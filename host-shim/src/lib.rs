@@ -31,6 +31,7 @@ mod sandbox;
 pub mod serve;
 mod state;
 mod time_source;
+mod transfer;
 mod trap;
 mod views;
 pub mod web;
@@ -43,6 +44,7 @@ pub use bindings::{
     Span, Style, ToolAnnotations, ToolError, ToolInfo, ToolReply, WebMethod, WebRefusal,
     WebRequest, WebResponse, WidgetAction, WidgetChange, WidgetMode, WidgetView, WriteState,
 };
+pub use bindings::{Format, ImportRequest, TransferReply};
 pub use component_host::Host;
 pub use config::{
     DEFAULT_BUSY_TIMEOUT, DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_PARAMS_BYTES,

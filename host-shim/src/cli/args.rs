@@ -118,8 +118,67 @@ pub(crate) enum Command {
         #[arg(long, value_name = "NAME")]
         allow_host: Vec<String>,
     },
+    /// Write a list as a Markdown checklist or tasklists JSON (every field and the audit log) to stdout: export <list_id> [--format markdown|json]
+    Export {
+        /// The list id
+        list_id: String,
+        /// markdown (a checklist to paste anywhere) or json (versioned: import reads it back)
+        #[arg(long, value_enum, default_value_t = TransferFormat::Markdown, value_name = "FORMAT")]
+        format: TransferFormat,
+    },
+    /// Import a Markdown plan, a tasklists JSON export, a Beads issues.jsonl or a Taskmaster tasks.json as a new list (or into one), in one transaction: all or nothing
+    #[command(
+        long_about = "Import a file's tasks in one transaction: all or nothing, a malformed file refused with the line or field at fault, a file over 4 MiB refused before it is read.\n\n\
+markdown: each checklist item is a task: [ ] todo, [x] done, [-] canceled. An item nested under another is a task of its own, after it, and the outer item depends on it (a step is done when its sub-steps are). Under an item, `- key: value` sets a field (priority, status: blocked, assigned, after: #N or a title, refs, description, notes, outcome, verification); other text under it is its description. A file without checkboxes: each top-level list item is a task. The first # heading names the list.\n\n\
+json: what `tasklists export --format json` writes (same tasks, statuses, order, priorities, texts, outcomes, dependencies and refs; an in-progress task comes back todo).\n\n\
+beads: .beads/issues.jsonl; each issue a task, its id kept as a beads://./ID ref; blocks dependencies kept, the other kinds as refs.\n\n\
+taskmaster: .taskmaster/tasks/tasks.json (the master tag); tasks then their subtasks, the id kept as a taskmaster://./ID ref; a task depends on its subtasks."
+    )]
+    Import {
+        /// The file (`-`: stdin)
+        file: String,
+        /// The format [default: from the file's extension, else its content]
+        #[arg(long, value_enum, value_name = "FORMAT")]
+        format: Option<TransferFormat>,
+        /// The new list's name [default: the file's own (a # heading, …), else the file name]
+        #[arg(long, value_name = "NAME", conflicts_with = "into")]
+        list: Option<String>,
+        /// Append the tasks to this existing list instead of a new one
+        #[arg(long, value_name = "LIST_ID")]
+        into: Option<String>,
+        /// Check and run the whole import, then roll it back: print what would be created
+        #[arg(long)]
+        dry_run: bool,
+        /// Print the result as JSON
+        #[arg(long)]
+        json: bool,
+    },
     #[command(flatten)]
     Verb(Verb),
+}
+
+/// `--format` of export and import.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum TransferFormat {
+    /// A Markdown checklist
+    Markdown,
+    /// tasklists JSON (versioned)
+    Json,
+    /// Beads JSONL (import only)
+    Beads,
+    /// Taskmaster tasks.json (import only)
+    Taskmaster,
+}
+
+impl From<TransferFormat> for tasklists_host::Format {
+    fn from(f: TransferFormat) -> Self {
+        match f {
+            TransferFormat::Markdown => tasklists_host::Format::Markdown,
+            TransferFormat::Json => tasklists_host::Format::Json,
+            TransferFormat::Beads => tasklists_host::Format::Beads,
+            TransferFormat::Taskmaster => tasklists_host::Format::Taskmaster,
+        }
+    }
 }
 
 /// `--color`.

@@ -1,7 +1,8 @@
 //! The `tasklists` command line: `call`, `tools`, `mcp`, `db-path`, `demo`,
 //! the slash commands' views (`task-lists`, `tasks`, `task-audit`,
 //! `task-list-delete`), `watch` (the person's dashboard), `serve` (the web
-//! board) and the person's verbs (`add`, `done`, `approve`, …).
+//! board), `export` and `import` (a list as text, a file as a list) and
+//! the person's verbs (`add`, `done`, `approve`, …).
 //! Exit codes: 0 success, 1 the tool refused the call (the contract error
 //! is rendered to stderr), 2 usage or host errors.
 
@@ -11,6 +12,8 @@ mod catalogue;
 mod dashboard;
 mod demo;
 mod demo_script;
+mod export;
+mod import;
 mod mcp;
 mod output;
 mod serve;
@@ -134,6 +137,25 @@ pub(crate) fn run() -> ExitCode {
             token_file,
             allow_host,
         } => serve::run(&globals, &listen, token_file, allow_host),
+        Command::Export { list_id, format } => export::run(&globals, &list_id, format),
+        Command::Import {
+            file,
+            format,
+            list,
+            into,
+            dry_run,
+            json,
+        } => import::run(
+            &globals,
+            import::ImportArgs {
+                file,
+                format,
+                list,
+                into,
+                dry_run,
+                json,
+            },
+        ),
         Command::Verb(verb) => verbs::run(&globals, &verb),
     };
     match result {

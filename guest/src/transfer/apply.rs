@@ -1,0 +1,127 @@
+//! Writing a checked [`Plan`] into a list, inside the import's one
+//! transaction: the tasks at the end of the list in the plan's order,
+//! their dependencies (once every task exists: an item may depend on one
+//! after it), and a `created` event each that says it was imported.
+
+use std::collections::HashMap;
+
+use serde_json::json;
+
+use super::plan::Plan;
+use crate::actions::Call;
+use crate::actions::deps;
+use crate::error::ToolResult;
+use crate::ids::IdKind;
+use crate::model::{Approval, ListRow, refs_column};
+
+/// One task as created: its new id, where it came from, its title,
+/// position and status.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Created {
+    /// The new task id.
+    pub id: String,
+    /// Its id (or line) in the file.
+    pub source: String,
+    /// Its title.
+    pub title: String,
+    /// Its position in the list.
+    pub position: i64,
+    /// Its status.
+    pub status: crate::model::Status,
+}
+
+/// Inserts the plan's tasks after the list's last task; returns them.
+/// A task added to an approved plan waits for a person's approval, as
+/// `task_items create` would make it.
+pub fn write(call: &Call, list: &ListRow, plan: &Plan, format: &str) -> ToolResult<Vec<Created>> {
+    let first = list.counts.total() + 1;
+    let awaits = list.approval == Some(Approval::Approved);
+    let ids: HashMap<&str, String> = plan
+        .items
+        .iter()
+        .map(|i| (i.key.as_str(), call.new_id(IdKind::Task)))
+        .collect();
+    // The plan's dependencies as task ids, checked for a cycle before
+    // anything is written.
+    let graph: deps::Graph = plan
+        .items
+        .iter()
+        .map(|i| {
+            let own = ids[i.key.as_str()].clone();
+            let on = i
+                .depends_on
+                .iter()
+                .map(|d| ids[d.as_str()].clone())
+                .collect();
+            (own, on)
+        })
+        .collect();
+    if let Some(cycle) = deps::find_cycle(&graph) {
+        let label = |id: &str| {
+            plan.items
+                .iter()
+                .find(|i| ids[i.key.as_str()] == id)
+                .map_or_else(|| id.to_string(), |i| format!("{} ({})", i.key, i.at))
+        };
+        return Err(deps::cycle_error(&cycle, label));
+    }
+    let mut out = Vec::with_capacity(plan.items.len());
+    for (n, item) in plan.items.iter().enumerate() {
+        let id = ids[item.key.as_str()].clone();
+        let position = first + n as i64;
+        let completed = item.status.is_closed().then_some(call.now);
+        call.exec(
+            "INSERT INTO tasks (id, list_id, position, title, description, notes, status, assigned_to_agent_id, \
+             outcome, created_at, updated_at, completed_at, priority, verification, verification_result, \
+             awaits_approval, refs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            crate::params![
+                id.as_str(),
+                list.id.as_str(),
+                position,
+                item.title.as_str(),
+                item.description.clone(),
+                item.notes.clone(),
+                item.status.as_str(),
+                item.assigned.clone(),
+                item.outcome.clone(),
+                call.now,
+                call.now,
+                completed,
+                item.priority.rank(),
+                item.verification.clone(),
+                item.verification_result.clone(),
+                i64::from(awaits),
+                refs_column(&item.refs)
+            ],
+        )?;
+        let mut data = json!({
+            "title": item.title,
+            "position": position,
+            "imported": format,
+            "source": item.key,
+        });
+        if item.status != crate::model::Status::Todo {
+            data["status"] = json!(item.status);
+        }
+        if awaits {
+            data["awaits_approval"] = json!(true);
+        }
+        call.event("created", Some(&list.id), Some(&id), data)?;
+        out.push(Created {
+            id,
+            source: item.key.clone(),
+            title: item.title.clone(),
+            position,
+            status: item.status,
+        });
+    }
+    for item in &plan.items {
+        let on: Vec<String> = item
+            .depends_on
+            .iter()
+            .map(|d| ids[d.as_str()].clone())
+            .collect();
+        deps::write(call, &ids[item.key.as_str()], &on, false)?;
+    }
+    Ok(out)
+}

@@ -1,0 +1,123 @@
+//! The tasklists JSON format ([`super::json_out`]), read back: the same
+//! tasks, statuses, positions (their order), priorities, texts, outcomes,
+//! assignees, dependencies and refs. Times, claims and the audit log stay
+//! with the list they came from: the import records its own `created`
+//! events, and an `in_progress` task comes back `todo` (nothing is
+//! claimed by an import).
+
+use serde_json::Value as Json;
+
+use super::json_out::{FORMAT, VERSION};
+use super::plan::{Fields, Item, Plan, malformed};
+use crate::error::{ToolError, ToolResult};
+use crate::model::{Priority, Status};
+use crate::text::quote;
+
+/// Parses a tasklists JSON export.
+pub fn parse(text: &str) -> ToolResult<Plan> {
+    let doc: Json = serde_json::from_str(text).map_err(|e| {
+        ToolError::invalid(
+            format!("line {}: not valid JSON: {e}", e.line()),
+            "a tasklists JSON file is what tasklists export --format json writes",
+        )
+    })?;
+    let top = Fields::of(&doc, "the file")?;
+    match top.map.get("format").and_then(Json::as_str) {
+        Some(FORMAT) => {}
+        other => {
+            return Err(ToolError::invalid(
+                format!(
+                    "format is {}, not \"{FORMAT}\"",
+                    other.map_or_else(|| "missing".to_string(), quote)
+                ),
+                "pass --format beads or taskmaster for those files",
+            ));
+        }
+    }
+    match top.map.get("version").and_then(Json::as_i64) {
+        Some(VERSION) => {}
+        v => {
+            return Err(ToolError::invalid(
+                format!(
+                    "version is {}; this tasklists reads version {VERSION}",
+                    v.map_or_else(|| "missing".into(), |v| v.to_string())
+                ),
+                "export it again with this version of tasklists",
+            ));
+        }
+    }
+    let mut plan = Plan {
+        name: top
+            .map
+            .get("list")
+            .and_then(|l| l.get("name"))
+            .and_then(Json::as_str)
+            .map(str::to_string),
+        ..Plan::default()
+    };
+    for (i, t) in top.array("tasks")?.iter().enumerate() {
+        let f = Fields::of(t, format!("tasks[{i}]"))?;
+        let mut item = Item::new(f.at.clone(), f.id("id")?, f.required("title")?);
+        item.description = f.str("description")?.map(str::to_string);
+        item.notes = f.str("notes")?.map(str::to_string);
+        item.outcome = f.str("outcome")?.map(str::to_string);
+        item.verification = f.str("verification")?.map(str::to_string);
+        item.verification_result = f.str("verification_result")?.map(str::to_string);
+        item.assigned = f.str("assigned_to_agent_id")?.map(str::to_string);
+        if let Some(p) = f.str("priority")? {
+            item.priority = Priority::parse(p).ok_or_else(|| {
+                malformed(
+                    &f.path("priority"),
+                    format!("{} is not high, medium or low", quote(p)),
+                    "",
+                )
+            })?;
+        }
+        let status = f.str("status")?.unwrap_or("todo");
+        item.status = match Status::parse(status) {
+            Some(Status::InProgress) => {
+                plan.notes.push(format!(
+                    "{}: in_progress, imported as todo (an import claims nothing)",
+                    f.at
+                ));
+                Status::Todo
+            }
+            Some(s) => s,
+            None => {
+                return Err(malformed(
+                    &f.path("status"),
+                    format!(
+                        "{} is not one of {}",
+                        quote(status),
+                        crate::contract::STATUSES.join(", ")
+                    ),
+                    "",
+                ));
+            }
+        };
+        if item.status.is_closed() && item.outcome.as_deref().is_none_or(|o| o.trim().is_empty()) {
+            return Err(malformed(
+                &f.path("outcome"),
+                format!("a {} task needs a non-empty outcome", item.status),
+                "",
+            ));
+        }
+        for (j, d) in f.array("depends_on")?.iter().enumerate() {
+            let d = d.as_str().ok_or_else(|| {
+                ToolError::invalid(
+                    format!("{}[{j}] must be a task id", f.path("depends_on")),
+                    "",
+                )
+            })?;
+            item.add_dep(d.to_string());
+        }
+        for (j, r) in f.array("refs")?.iter().enumerate() {
+            let r = r.as_str().ok_or_else(|| {
+                ToolError::invalid(format!("{}[{j}] must be a string", f.path("refs")), "")
+            })?;
+            item.add_ref(r.to_string());
+        }
+        plan.items.push(item);
+    }
+    Ok(plan)
+}
