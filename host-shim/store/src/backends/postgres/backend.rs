@@ -48,6 +48,10 @@ struct TxState {
     /// Its BEGIN failed (why): nothing is open on the server, so no
     /// statement may run (it would run outside any transaction).
     not_begun: Option<String>,
+    /// A queued statement failed, sent with the BEGIN when the clock was
+    /// read: what every later statement and the commit return (the server
+    /// would only say the transaction is aborted).
+    queued_failed: Option<StoreError>,
 }
 
 /// A store on one PostgreSQL database: the connection (opened on demand),
@@ -254,6 +258,58 @@ impl PostgresBackend {
         self.began(&messages, Instant::now())
     }
 
+    /// Sends a begun transaction's BEGIN with the statements queued so far,
+    /// in one round trip (something needs the server's clock before the
+    /// next statement). A failure is kept for the next statement or the
+    /// commit to return.
+    fn send_begin_queued(&mut self, pending: Pending) {
+        let queued = std::mem::take(&mut self.queued);
+        let prepared = queued
+            .iter()
+            .map(|(q, _)| self.prepared(q))
+            .collect::<Result<Vec<_>, _>>();
+        let statements = match prepared {
+            Ok(statements) => statements,
+            Err(error) => {
+                self.tx.not_begun = Some(error.message().to_string());
+                return;
+            }
+        };
+        let scoped = narrows_write_lock(&queued[0].0);
+        let begin = begin_sql(pending.write, scoped, self.timeouts());
+        let limit = self.limit();
+        let Some(session) = self.session.as_ref() else {
+            self.tx.not_begun = Some(finished().message().to_string());
+            return;
+        };
+        let client = session.client();
+        let queued_work: Vec<Queued> = statements
+            .iter()
+            .zip(&queued)
+            .map(|(st, (_, values))| {
+                Box::pin(client.execute_raw(st, values.iter().map(Param))) as Queued
+            })
+            .collect();
+        let sent = Instant::now();
+        let outcome = session.run_after(limit, Some(&begin), queued_work, async { Ok(()) });
+        match outcome {
+            Ok((messages, ())) => {
+                let read_at = if scoped { sent } else { Instant::now() };
+                if let Err(error) = self.began(&messages.unwrap_or_default(), read_at) {
+                    self.tx.not_begun = Some(error.message().to_string());
+                }
+            }
+            Err((Stage::Begin, failure)) => {
+                let error = self.begin_failed(failure, pending.write);
+                self.tx.queued_failed = Some(error);
+            }
+            Err((_, failure)) => {
+                let error = self.fail(failure, Some(&queued[0].0));
+                self.tx.queued_failed = Some(error);
+            }
+        }
+    }
+
     /// Whether `failure`, on a connection this transaction did not open,
     /// is that of a connection that died while idle (a server restart, an
     /// administrator's kill): nothing was begun, so one more try on a new
@@ -311,6 +367,9 @@ impl PostgresBackend {
             return Err(StoreError::InvalidState(format!(
                 "the transaction could not begin ({why}); begin another"
             )));
+        }
+        if let Some(error) = &self.tx.queued_failed {
+            return Err(error.clone());
         }
         loop {
             // Left pending until it is sent: a statement refused before
@@ -511,7 +570,15 @@ impl Backend for PostgresBackend {
             return Some(ms + i64::try_from(at.elapsed().as_millis()).unwrap_or(i64::MAX));
         }
         if let Some(pending) = self.pending.take() {
-            // A transaction is begun but not sent: its BEGIN reads the clock.
+            // A transaction is begun but not sent: its BEGIN reads the
+            // clock, with the statements queued so far (a list's lock: the
+            // BEGIN must not take the whole database's instead).
+            if !self.queued.is_empty() {
+                self.send_begin_queued(pending);
+                return self.clock.filter(|_| self.clock_in_call).map(|(ms, at)| {
+                    ms + i64::try_from(at.elapsed().as_millis()).unwrap_or(i64::MAX)
+                });
+            }
             return match self.send_begin(pending) {
                 Ok(()) => self.clock.map(|(ms, _)| ms),
                 Err(error) => {
@@ -633,6 +700,10 @@ impl Backend for PostgresBackend {
     /// nothing is ever applied twice, and the agent is told to look first.
     fn commit(&mut self, tx: Tx) -> Result<(), CommitFailure> {
         let state = std::mem::take(&mut self.tx);
+        if let Some(error) = state.queued_failed {
+            self.roll_back_quietly();
+            return Err(CommitFailure::Failed(error));
+        }
         if !self.queued.is_empty() && state.failed.is_none() {
             return self.commit_queued(tx, state);
         }
