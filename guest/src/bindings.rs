@@ -16,6 +16,7 @@ wit_bindgen::generate!({
     additional_derives: [PartialEq],
 });
 
+pub use exports::tasklists::component::tokens::{TokenHolder, TokenKind};
 pub use exports::tasklists::component::tools::{
     CallFailure, FailureKind, ToolAnnotations, ToolInfo, WriteState,
 };

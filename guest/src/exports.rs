@@ -1,5 +1,5 @@
 //! The component's exports, at the top of the crate (wasm only): the WIT
-//! `tools`, `ui`, `web` and `transfer` interfaces forwarded to plain Rust, each call handed the
+//! `tools`, `ui`, `web`, `transfer` and `tokens` interfaces forwarded to plain Rust, each call handed the
 //! imported store and clock (`store/wit.rs`).
 
 #![allow(
@@ -7,6 +7,8 @@
     reason = "the export macro of the generated bindings emits the component's entry points"
 )]
 
+use crate::bindings::exports::tasklists::component::tokens::Guest as TokensGuest;
+use crate::bindings::exports::tasklists::component::tokens::{TokenAnswer, TokenLookup};
 use crate::bindings::exports::tasklists::component::tools::Guest as ToolsGuest;
 use crate::bindings::exports::tasklists::component::transfer::Guest as TransferGuest;
 use crate::bindings::exports::tasklists::component::ui::Guest as UiGuest;
@@ -14,11 +16,12 @@ use crate::bindings::exports::tasklists::component::web::Guest as WebGuest;
 use crate::bindings::{
     CallContext, CallFailure, CommandEffect, CommandInfo, Completion, DashboardInput,
     DashboardScreen, DashboardView, FailureKind, KeyBinding, Line, PersonReply, PersonRequest,
-    StoreDown, ToolError, ToolInfo, ToolReply, WebRefusal, WebRequest, WebResponse, WidgetView,
+    StoreDown, TokenKind, ToolError, ToolInfo, ToolReply, WebRefusal, WebRequest, WebResponse,
+    WidgetView,
 };
 use crate::store::wit::{WitClock, WitStore};
 use crate::transfer::{Format, ImportRequest, TransferReply};
-use crate::{envelope, person, registry, render, transfer, views, web};
+use crate::{envelope, person, registry, render, tokens, transfer, views, web};
 
 struct Component;
 crate::bindings::export!(Component with_types_in crate::bindings);
@@ -131,5 +134,35 @@ impl TransferGuest for Component {
     }
     fn too_large(file_name: String, size: u64) -> Vec<Line> {
         transfer::too_large(&file_name, size)
+    }
+}
+
+impl TokensGuest for Component {
+    fn add_token(name: String, kind: TokenKind, digest: String) -> TokenAnswer {
+        answer(tokens::add(&name, kind, &digest, &WitStore, &WitClock).map(|line| vec![line]))
+    }
+    fn list_tokens() -> TokenAnswer {
+        answer(tokens::list(&WitStore))
+    }
+    fn revoke_token(name: String) -> TokenAnswer {
+        answer(tokens::revoke(&name, &WitStore).map(|line| vec![line]))
+    }
+    fn has_tokens() -> bool {
+        tokens::any(&WitStore).unwrap_or(false)
+    }
+    fn resolve_token(digest: String) -> TokenLookup {
+        match tokens::resolve(&digest, &WitStore) {
+            Ok(Some(holder)) => TokenLookup::Holder(holder),
+            Ok(None) => TokenLookup::Unknown,
+            Err(e) => TokenLookup::Refused(e),
+        }
+    }
+}
+
+/// A token command's lines, or its refusal.
+fn answer(outcome: Result<Vec<String>, ToolError>) -> TokenAnswer {
+    match outcome {
+        Ok(lines) => TokenAnswer::Lines(lines),
+        Err(e) => TokenAnswer::Refused(e),
     }
 }

@@ -6,7 +6,7 @@
 //! the imports. Modules depend one way, bottom to top
 //! (`scripts/guest-layers` checks it): bindings; text, ids, clock, store,
 //! schema; error; contract; context, model, results, text_budget; actions;
-//! render; registry; views, person; web, transfer; envelope; exports.
+//! render; registry; views, person; web, transfer; tokens; envelope; exports.
 
 pub mod actions;
 mod bindings;
@@ -25,6 +25,7 @@ pub mod schema;
 pub mod store;
 pub mod text;
 pub mod text_budget;
+pub mod tokens;
 pub mod transfer;
 pub mod views;
 pub mod web;

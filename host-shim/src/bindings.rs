@@ -14,6 +14,7 @@ wasmtime::component::bindgen!({
     additional_derives: [PartialEq],
 });
 
+pub use exports::tasklists::component::tokens::{TokenAnswer, TokenHolder, TokenKind, TokenLookup};
 pub use exports::tasklists::component::tools::{
     CallFailure, FailureKind, SizeLimit, ToolAnnotations, ToolInfo, WriteState,
 };

@@ -31,6 +31,7 @@ mod sandbox;
 pub mod serve;
 mod state;
 mod time_source;
+mod tokens;
 mod transfer;
 mod trap;
 mod views;
@@ -41,8 +42,9 @@ pub use bindings::{
     CallContext, CallFailure, Choice, CommandEffect, CommandInfo, CommandOutput, Completion,
     Confirmation, DashboardInput, DashboardScreen, DashboardView, ErrorCode, FailureKind,
     KeyBinding, KeyInput, Line, PersonDone, PersonRefused, PersonReply, PersonRequest, SizeLimit,
-    Span, Style, ToolAnnotations, ToolError, ToolInfo, ToolReply, WebMethod, WebRefusal,
-    WebRequest, WebResponse, WidgetAction, WidgetChange, WidgetMode, WidgetView, WriteState,
+    Span, Style, TokenAnswer, TokenHolder, TokenKind, TokenLookup, ToolAnnotations, ToolError,
+    ToolInfo, ToolReply, WebMethod, WebRefusal, WebRequest, WebResponse, WidgetAction,
+    WidgetChange, WidgetMode, WidgetView, WriteState,
 };
 pub use bindings::{Format, ImportRequest, TransferReply};
 pub use component_host::Host;

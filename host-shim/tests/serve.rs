@@ -324,7 +324,8 @@ fn beyond_loopback_it_needs_named_tokens_and_a_name_to_answer_for() {
         .unwrap();
     assert_eq!(refused.status.code(), Some(2));
     let said = String::from_utf8_lossy(&refused.stderr);
-    assert!(said.contains("without --token-file"), "{said}");
+    assert!(said.contains("without named tokens"), "{said}");
+    assert!(said.contains("tasklists token add"), "{said}");
     assert!(refused.stdout.is_empty(), "no URL printed");
 
     let file = dir.path().join("tokens");

@@ -3,6 +3,10 @@ and a connected client speaking through the official Python SDK.
 
 The binary is `$TASKLISTS_BIN`, else `target/release/tasklists` at the
 repository root (`host-shim/tests/mcp_python.rs` passes the binary of its build).
+
+A test marked `@pytest.mark.transports` runs twice: over stdio (a
+`tasklists mcp` process per `connect`) and over Streamable HTTP (one
+`tasklists serve` per database, each agent with its own token, pinned).
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ import json
 import os
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Iterator
 
 import pytest
 from mcp import Client
@@ -42,12 +46,48 @@ def server_params(db: Path, agent: str | None = None, *flags: str, env: dict[str
     return StdioServerParameters(command=str(server_binary()), args=args, env=base | (env or {}))
 
 
+# The servers of the running test over HTTP, by database (None: stdio).
+_HTTP: dict[Path, Any] | None = None
+
+
 @asynccontextmanager
 async def connect(db: Path, agent: str | None = None, *flags: str, mode: str = "auto") -> AsyncIterator[Client]:
-    """A client connected to a fresh `tasklists mcp` process."""
+    """A client connected to a fresh `tasklists mcp` process, or, in a test
+    running over HTTP, to the database's `tasklists serve` with `agent`'s token."""
+    if _HTTP is not None:
+        from httpserver import Server, http_client
+
+        assert agent is not None and not flags, "over HTTP an agent is its token"
+        server = _HTTP.get(db) or _HTTP.setdefault(db, Server(db))
+        async with http_client(server.mcp, server.token(agent), mode) as client:
+            yield client
+        return
     params = server_params(db, agent, *flags)
     async with Client(params, mode=mode, read_timeout_seconds=READ_TIMEOUT_SECONDS) as client:
         yield client
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "transports: run over stdio and over Streamable HTTP")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if metafunc.definition.get_closest_marker("transports"):
+        metafunc.parametrize("transport", ["stdio", "http"], indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def transport(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The transport `connect` uses in this test; its HTTP servers stop with it."""
+    global _HTTP
+    kind = getattr(request, "param", "stdio")
+    _HTTP = {} if kind == "http" else None
+    try:
+        yield kind
+    finally:
+        servers, _HTTP = _HTTP, None
+        for server in (servers or {}).values():
+            server.stop()
 
 
 class ToolFailed(Exception):

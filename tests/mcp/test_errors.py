@@ -16,6 +16,7 @@ async def new_list(client, **params):
     return (await call(client, "task_lists", "create", **params))["list"]["id"]
 
 
+@pytest.mark.transports
 @pytest.mark.anyio
 async def test_unknown_action_names_the_valid_ones(db):
     async with connect(db, "builder-1") as client:
@@ -25,6 +26,7 @@ async def test_unknown_action_names_the_valid_ones(db):
         assert error["hint"]
 
 
+@pytest.mark.transports
 @pytest.mark.anyio
 async def test_done_without_outcome_is_refused_and_changes_nothing(db):
     async with connect(db, "builder-1") as client:
@@ -41,6 +43,7 @@ async def test_done_without_outcome_is_refused_and_changes_nothing(db):
         assert "outcome" not in after["tasks"][0]
 
 
+@pytest.mark.transports
 @pytest.mark.anyio
 async def test_private_list_of_another_agent_is_forbidden(db):
     async with connect(db, "owner") as owner:
@@ -58,6 +61,7 @@ async def test_private_list_of_another_agent_is_forbidden(db):
         assert got["tasks"] == []
 
 
+@pytest.mark.transports
 @pytest.mark.anyio
 async def test_unknown_tool_is_a_json_rpc_error(db):
     async with connect(db, "builder-1") as client:
@@ -69,6 +73,7 @@ async def test_unknown_tool_is_a_json_rpc_error(db):
         await call(client, "task_help", "workflow")
 
 
+@pytest.mark.transports
 @pytest.mark.anyio
 async def test_malformed_arguments_are_invalid_params(db):
     async with connect(db, "builder-1") as client:
@@ -86,6 +91,7 @@ async def test_malformed_arguments_are_invalid_params(db):
             assert needle in error["message"], (arguments, error)
 
 
+@pytest.mark.transports
 @pytest.mark.anyio
 async def test_sql_looking_and_huge_input_is_refused_untouched(db):
     async with connect(db, "builder-1") as client:
@@ -194,6 +200,7 @@ async def test_a_newer_database_is_a_storage_error_on_each_call(db):
         assert "newer" in error["message"]
 
 
+@pytest.mark.transports
 @pytest.mark.anyio
 async def test_hostile_text_reaches_the_model_escaped(db):
     # Escape sequences (ESC, CSI as U+009B, OSC as U+009D), DEL, a

@@ -10,6 +10,7 @@ import pytest
 from conftest import call, connect
 
 
+@pytest.mark.transports
 @pytest.mark.anyio
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 async def test_standard_workflow(db, mode):
@@ -68,6 +69,7 @@ async def test_standard_workflow(db, mode):
         assert [l["id"] for l in found["lists"]] == [list_id]
 
 
+@pytest.mark.transports
 @pytest.mark.anyio
 async def test_the_text_block_carries_full_ids(db):
     """The model reads the text block, so every full id must be in it."""
@@ -83,6 +85,7 @@ async def test_the_text_block_carries_full_ids(db):
         assert task_id in summary and list_id in text
 
 
+@pytest.mark.transports
 @pytest.mark.anyio
 async def test_the_database_outlives_the_server(db):
     """A second server process on the same file sees the first one's work."""

@@ -34,6 +34,7 @@ const SQLITE: &[&str] = &[
     include_str!("migrations/sqlite/0004_list_counters.sql"),
     include_str!("migrations/shared/0005_person_steers.sql"),
     include_str!("migrations/shared/0006_task_refs.sql"),
+    include_str!("migrations/shared/0007_tokens.sql"),
 ];
 
 /// PostgreSQL's schema steps, numbered like SQLite's: version `N` is the
@@ -45,6 +46,7 @@ const POSTGRES: &[&str] = &[
     include_str!("migrations/postgres/0004_list_counters.sql"),
     include_str!("migrations/shared/0005_person_steers.sql"),
     include_str!("migrations/shared/0006_task_refs.sql"),
+    include_str!("migrations/shared/0007_tokens.sql"),
 ];
 
 /// How many schema steps each dialect has: a schema version names the

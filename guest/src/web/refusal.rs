@@ -38,6 +38,24 @@ pub(crate) fn answer(why: WebRefusal) -> WebResponse {
             "The board is busy with other requests.",
             "Try again in a moment.",
         ),
+        WebRefusal::AgentToken => (
+            403,
+            "Refused: an agent's token",
+            "This token belongs to an agent: it may call the tools at /mcp, not open the board or take a person's actions.",
+            "A person signs in with a person's token: `tasklists token add NAME --person`.",
+        ),
+        WebRefusal::TooMany => (
+            429,
+            "Too many requests",
+            "This token already has as many requests in progress as one holder may.",
+            "Wait for an answer, then send the next request.",
+        ),
+        WebRefusal::TooSlow => (
+            408,
+            "Too slow",
+            "The request's headers or body did not arrive in time.",
+            "Send the request again, whole.",
+        ),
     };
     // A bare document: no script or stylesheet (it may be shown before
     // any sign-in), nothing from the store.

@@ -543,6 +543,9 @@ fn refusals_say_why_with_their_status() {
         (WebRefusal::CrossOrigin, 403, "another"),
         (WebRefusal::TooLarge, 413, "larger"),
         (WebRefusal::Busy, 503, "again"),
+        (WebRefusal::AgentToken, 403, "--person"),
+        (WebRefusal::TooMany, 429, "in progress"),
+        (WebRefusal::TooSlow, 408, "in time"),
     ] {
         let r = refusal(why);
         assert_eq!(r.status, status);

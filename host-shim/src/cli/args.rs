@@ -117,6 +117,21 @@ pub(crate) enum Command {
         /// A name (or name:port) browsers may reach the server by besides its address, e.g. a reverse proxy's; repeatable
         #[arg(long, value_name = "NAME")]
         allow_host: Vec<String>,
+        /// Serve HTTPS with this PEM certificate chain (with --tls-key)
+        #[arg(long, value_name = "FILE", requires = "tls_key")]
+        tls_cert: Option<std::path::PathBuf>,
+        /// The PEM private key of --tls-cert
+        #[arg(long, value_name = "FILE", requires = "tls_cert")]
+        tls_key: Option<std::path::PathBuf>,
+        /// Connections open at most; more are closed at once
+        #[arg(long, value_name = "N", default_value_t = tasklists_host::web::DEFAULT_MAX_CONNECTIONS)]
+        max_connections: usize,
+        /// Requests to /mcp in progress at most; more are answered 503 at once
+        #[arg(long, value_name = "N", default_value_t = tasklists_host::web::DEFAULT_MAX_REQUESTS)]
+        max_requests: usize,
+        /// Requests to /mcp in progress at most for one token; more are answered 429 at once
+        #[arg(long, value_name = "N", default_value_t = tasklists_host::web::DEFAULT_MAX_REQUESTS_PER_TOKEN)]
+        max_requests_per_token: usize,
     },
     /// Write a list as a Markdown checklist or tasklists JSON (every field and the audit log) to stdout: export <list_id> [--format markdown|json]
     Export {
@@ -153,6 +168,9 @@ taskmaster: .taskmaster/tasks/tasks.json (the master tag); tasks then their subt
         #[arg(long)]
         json: bool,
     },
+    /// Tokens for remote clients of `tasklists serve` (agents at /mcp, people on the board), kept in the database as SHA-256 digests
+    #[command(subcommand)]
+    Token(TokenCommand),
     #[command(flatten)]
     Verb(Verb),
 }
@@ -179,6 +197,23 @@ impl From<TransferFormat> for tasklists_host::Format {
             TransferFormat::Taskmaster => tasklists_host::Format::Taskmaster,
         }
     }
+}
+
+/// `tasklists token …`.
+#[derive(Debug, Subcommand)]
+pub(crate) enum TokenCommand {
+    /// Make a token and print it once: `token add NAME` for an agent (the tools at /mcp as NAME), `token add --person NAME` for a person (also the board and the person's actions)
+    Add {
+        /// Who holds it: the agent id its requests act as (or give it as --person NAME)
+        name: Option<String>,
+    },
+    /// Who holds a token, of which kind, since when
+    List,
+    /// Revoke NAME's token: its next request is refused
+    Revoke {
+        /// Whose token
+        name: String,
+    },
 }
 
 /// `--color`.

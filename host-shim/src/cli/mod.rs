@@ -17,6 +17,7 @@ mod import;
 mod mcp;
 mod output;
 mod serve;
+mod token;
 mod verbs;
 mod views;
 mod watch;
@@ -75,6 +76,9 @@ impl Globals {
 /// Parses the command line and runs the command.
 pub(crate) fn run() -> ExitCode {
     let cli = Cli::parse();
+    // `token add --person NAME` reads the flag as given, never the
+    // environment's person.
+    let person_flag = cli.person.clone();
     let workspace = cli.workspace.or_else(|| {
         std::env::current_dir()
             .ok()
@@ -136,7 +140,25 @@ pub(crate) fn run() -> ExitCode {
             listen,
             token_file,
             allow_host,
-        } => serve::run(&globals, &listen, token_file, allow_host),
+            tls_cert,
+            tls_key,
+            max_connections,
+            max_requests,
+            max_requests_per_token,
+        } => serve::run(
+            &globals,
+            &listen,
+            serve::Extra {
+                token_file,
+                allow_hosts: allow_host,
+                tls_cert,
+                tls_key,
+                max_connections,
+                max_requests,
+                max_requests_per_token,
+            },
+        ),
+        Command::Token(command) => token::run(&globals, &command, person_flag.as_deref()),
         Command::Export { list_id, format } => export::run(&globals, &list_id, format),
         Command::Import {
             file,

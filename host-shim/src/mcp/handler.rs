@@ -1,7 +1,11 @@
 //! The hand-written `ServerHandler`: `initialize`, `tools/list` and
-//! `tools/call`, everything else left to rmcp's defaults.
+//! `tools/call`, everything else left to rmcp's defaults. The same handler
+//! serves stdio (one per process) and Streamable HTTP (one per request,
+//! the caller's identity and count handed in by the HTTP server: see
+//! [`super::http::Caller`]).
 
 use super::convert;
+use super::http::Caller;
 use super::pending::Pending;
 use crate::ToolInfo;
 use crate::serve::queue::Queue;
@@ -11,15 +15,19 @@ use rmcp::model::{
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
+use std::sync::Arc;
 
-/// Serves the component's tools; one per process.
+/// Serves the component's tools: one per stdio process, one per HTTP
+/// request (cheap to clone: the queue's sender and the shared catalogue).
+#[derive(Clone)]
 pub(super) struct TasklistsServer {
     /// Runs the guest calls, one at a time, in arrival order.
     queue: Queue,
-    /// What is held for the client; a call counts until it ends.
-    pending: Pending,
+    /// What is held for a stdio client; a call counts until it ends.
+    /// None over HTTP, where each request's [`Caller`] holds its count.
+    pending: Option<Pending>,
     /// The catalogue, converted once at start-up.
-    tools: Vec<Tool>,
+    tools: Arc<[Tool]>,
 }
 
 impl TasklistsServer {
@@ -32,7 +40,7 @@ impl TasklistsServer {
 impl TasklistsServer {
     /// A server for `tools` (the component's catalogue) calling through
     /// `queue`, counting its calls in `pending`.
-    pub(super) fn new(queue: Queue, pending: Pending, tools: &[ToolInfo]) -> Self {
+    pub(super) fn new(queue: Queue, pending: Option<Pending>, tools: &[ToolInfo]) -> Self {
         TasklistsServer {
             queue,
             pending,
@@ -54,13 +62,13 @@ impl ServerHandler for TasklistsServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        Ok(ListToolsResult::with_all_items(self.tools.clone()))
+        Ok(ListToolsResult::with_all_items(self.tools.to_vec()))
     }
 
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let tool = request.name.to_string();
         // The arguments go to the component as the client sent them; it
@@ -71,10 +79,27 @@ impl ServerHandler for TasklistsServer {
         // count), whatever its id and even if the client cancels it
         // meanwhile: a flood of calls, of cancellations or of calls under
         // one id is bounded too.
-        let call = self.pending.call(arguments.len());
+        // Over HTTP: who calls (its token's holder, pinned) and its count.
+        let caller = context
+            .extensions
+            .get::<axum::http::request::Parts>()
+            .and_then(|parts| parts.extensions.get::<Caller>())
+            .cloned();
+        let held: Box<dyn Send> = match (&self.pending, &caller) {
+            (_, Some(caller)) => Box::new(caller.held.clone()),
+            (Some(pending), None) => Box::new(pending.call(arguments.len())),
+            (None, None) => {
+                return Err(McpError::internal_error(
+                    "a request over HTTP reached the tools without its caller",
+                    None,
+                ));
+            }
+        };
         // Queued before the first await: calls run in the order they came.
         let known = self.knows(&tool);
-        let answer = self.queue.submit(tool, arguments, call);
+        let answer = self
+            .queue
+            .submit_as(tool, arguments, caller.map(|c| c.ctx), held);
         let reply = answer
             .await
             .map_err(|_| {

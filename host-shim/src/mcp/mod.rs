@@ -1,5 +1,7 @@
 //! The MCP server: the five tools over stdio for Claude Code, Codex, Cursor
-//! and any other MCP client, built on the official Rust SDK (`rmcp`).
+//! and any other MCP client, built on the official Rust SDK (`rmcp`), and
+//! over Streamable HTTP ([`HttpMcp`], mounted at `/mcp` by `tasklists
+//! serve`), with the same handler, queue, replies and limits.
 //!
 //! The tool list comes from the component's catalogue at start-up. Every
 //! `tools/call` is queued to the one thread that owns the process's
@@ -10,6 +12,7 @@
 mod convert;
 mod decode;
 mod handler;
+mod http;
 mod logging;
 mod pending;
 mod transport;
@@ -17,6 +20,7 @@ mod transport;
 use crate::serve::queue;
 use crate::{CallContext, ErrorCode, Host, HostConfig, HostError};
 use handler::TasklistsServer;
+pub use http::{Caller, HttpMcp};
 use pending::Pending;
 use rmcp::ServiceExt;
 use rmcp::service::ServerInitializeError;
@@ -53,7 +57,7 @@ pub fn serve_stdio(config: HostConfig, ctx: CallContext) -> Result<(), HostError
     let gate = pending.clone();
     let (queue, worker_thread) = queue::start(host, config, ctx, move || gate.wait_to_answer())
         .map_err(|e| HostError::Mcp(format!("cannot start the worker thread: {e}")))?;
-    let server = TasklistsServer::new(queue, pending.clone(), &tools);
+    let server = TasklistsServer::new(queue, Some(pending.clone()), &tools);
     // One thread for the protocol is plenty: the guest calls run on the
     // worker, and a single scheduler keeps requests in arrival order.
     let runtime = tokio::runtime::Builder::new_current_thread()

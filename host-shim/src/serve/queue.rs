@@ -27,6 +27,9 @@ pub type Answer = Result<ToolReply, HostError>;
 struct Job {
     tool: String,
     arguments: String,
+    /// Who calls, when not the queue's own context (a remote client
+    /// known by its token).
+    ctx: Option<CallContext>,
     reply: oneshot::Sender<Answer>,
     /// The transport's count of this call, given back once it has run.
     _held: Box<dyn Send>,
@@ -66,16 +69,37 @@ impl Queue {
         arguments: String,
         held: impl Send + 'static,
     ) -> oneshot::Receiver<Answer> {
+        self.submit_as(tool, arguments, None, held)
+    }
+
+    /// As [`Queue::submit`], calling as `ctx` (when given) instead of the
+    /// queue's own context: a remote client known by its token.
+    pub fn submit_as(
+        &self,
+        tool: String,
+        arguments: String,
+        ctx: Option<CallContext>,
+        held: impl Send + 'static,
+    ) -> oneshot::Receiver<Answer> {
         let (reply, answer) = oneshot::channel();
         // If the thread is gone, `reply` and `held` are dropped with the
         // job and the caller sees a closed channel.
         let _ = self.jobs.send(Job {
             tool,
             arguments,
+            ctx,
             reply,
             _held: Box::new(held),
         });
         answer
+    }
+}
+
+impl Clone for Queue {
+    fn clone(&self) -> Self {
+        Queue {
+            jobs: self.jobs.clone(),
+        }
     }
 }
 
@@ -91,7 +115,7 @@ fn run(
         before_each();
         let answer = match &mut host {
             Ok(h) => match catch_unwind(AssertUnwindSafe(|| {
-                h.reply(&job.tool, &job.arguments, &ctx)
+                h.reply(&job.tool, &job.arguments, job.ctx.as_ref().unwrap_or(&ctx))
             })) {
                 Ok(answer) => answer,
                 Err(panic) => {

@@ -1,9 +1,10 @@
-//! Who may open the board: the tokens a server accepts and the identity
-//! each one carries. A token is compared by its SHA-256 digest in constant
+//! Who may open the board: the tokens a server holds itself (the printed
+//! one, a token file) and the identity each one carries (a token the store
+//! holds is resolved by the component: `Identity::holder`). A token is compared by its SHA-256 digest in constant
 //! time, against every known token whatever matched first, so neither the
 //! answer's timing nor an early exit tells how much of a guess was right.
 
-use crate::CallContext;
+use crate::{CallContext, TokenHolder, TokenKind};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use subtle::ConstantTimeEq;
@@ -22,6 +23,29 @@ pub struct Identity {
     /// The context its requests run in: the person, and the agent id that
     /// decides which private lists it sees.
     pub ctx: CallContext,
+    /// Whether it may open the board and take a person's actions (a
+    /// person's token); an agent's token may only call the tools.
+    pub board: bool,
+}
+
+impl Identity {
+    /// The identity of a token the store holds: its holder's name as the
+    /// agent id, pinned, and for a person's token the person too; `base`
+    /// is the context the server was started with (its workspace).
+    pub fn holder(holder: &TokenHolder, base: &CallContext) -> Identity {
+        let person = holder.kind == TokenKind::Person;
+        Identity {
+            name: holder.name.clone(),
+            ctx: CallContext {
+                agent_id: Some(holder.name.clone()),
+                agent_pinned: true,
+                workspace: base.workspace.clone(),
+                thread: None,
+                person: person.then(|| holder.name.clone()),
+            },
+            board: person,
+        }
+    }
 }
 
 /// The tokens a server accepts.
@@ -76,9 +100,7 @@ impl Tokens {
     /// One fresh random token for `identity`, returned with the set (the
     /// server prints it once, in the URL to open).
     pub fn generate(identity: Identity) -> Result<(Tokens, String), TokenError> {
-        let mut bytes = [0u8; TOKEN_BYTES];
-        getrandom::fill(&mut bytes).map_err(|e| TokenError::Random(e.to_string()))?;
-        let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        let token = new_token()?;
         let tokens = Tokens {
             known: vec![(digest(&token), identity)],
         };
@@ -136,6 +158,7 @@ impl Tokens {
             let identity = Identity {
                 name: name.to_string(),
                 ctx,
+                board: true,
             };
             known.push((sum, identity));
         }
@@ -160,6 +183,20 @@ impl Tokens {
         }
         found
     }
+}
+
+/// A fresh random token: 256 bits from the system's random source, as 64
+/// hex characters.
+pub fn new_token() -> Result<String, TokenError> {
+    let mut bytes = [0u8; TOKEN_BYTES];
+    getrandom::fill(&mut bytes).map_err(|e| TokenError::Random(e.to_string()))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// The SHA-256 of a token as the component keeps it: 64 lowercase hex
+/// characters.
+pub fn digest_hex(token: &str) -> String {
+    digest(token).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The SHA-256 of a token.
@@ -221,6 +258,7 @@ mod tests {
         let identity = Identity {
             name: "ann".into(),
             ctx: CallContext::default(),
+            board: true,
         };
         let (tokens, token) = Tokens::generate(identity).unwrap();
         assert_eq!(token.len(), 64);

@@ -4,17 +4,27 @@
 //! and `Origin` headers), the headers every answer carries
 //! ([`headers`]), the live events ([`events`]: the store's change check
 //! pushed over Server-Sent Events) and the one thread that owns the
-//! component ([`worker`]). [`server`] joins them into one axum router,
-//! which a later transport (MCP over HTTP) can share.
+//! component ([`worker`]), MCP over Streamable HTTP at `/mcp`
+//! ([`remote`]: a token's holder, pinned, within [`limits`]), the accept
+//! loop ([`listen`]: a connection cap, header timeouts, TLS by [`tls`]).
+//! [`server`] joins them into one axum router.
 
 mod access;
 mod checks;
 mod events;
 mod headers;
+mod limits;
+mod listen;
 mod options;
+mod remote;
 mod server;
+mod tls;
 mod worker;
 
-pub use access::{Identity, TokenError, Tokens};
-pub use options::{ListenError, ServeOptions};
+pub use access::{Identity, TokenError, Tokens, digest_hex, new_token};
+pub use options::{
+    DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_REQUESTS, DEFAULT_MAX_REQUESTS_PER_TOKEN, ListenError,
+    ServeOptions,
+};
 pub use server::{ServeError, serve};
+pub use tls::TlsError;

@@ -15,7 +15,24 @@ pub struct ServeOptions {
     /// Host names (with or without `:PORT`) browsers may reach the server
     /// by, besides its own address (a DNS name, a reverse proxy's name).
     pub allow_hosts: Vec<String>,
+    /// A PEM certificate chain to serve HTTPS with (with `tls_key`).
+    pub tls_cert: Option<PathBuf>,
+    /// The PEM private key of `tls_cert`.
+    pub tls_key: Option<PathBuf>,
+    /// Connections open at most (more are closed at once).
+    pub max_connections: usize,
+    /// Requests to `/mcp` in progress at most (more: `503`).
+    pub max_requests: usize,
+    /// Requests to `/mcp` in progress at most for one token (more: `429`).
+    pub max_requests_per_token: usize,
 }
+
+/// Connections open at most, by default.
+pub const DEFAULT_MAX_CONNECTIONS: usize = 512;
+/// Requests to `/mcp` in progress at most, by default.
+pub const DEFAULT_MAX_REQUESTS: usize = 128;
+/// Requests to `/mcp` in progress at most for one token, by default.
+pub const DEFAULT_MAX_REQUESTS_PER_TOKEN: usize = 8;
 
 /// A `--listen` value that is not an address.
 #[derive(Debug, thiserror::Error)]

@@ -1,15 +1,25 @@
 //! The HTTP server: one axum router whose every request is checked
 //! (`Host`, then a token, then for a state change its `Origin`) before it
-//! reaches the component, the live events at `/events`, the security
-//! headers on every answer, one log line per request on stderr.
+//! reaches the component, the live events at `/events`, MCP at `/mcp`
+//! ([`super::remote`]), the security headers on every answer, one log line
+//! per request on stderr. A token is one of the server's own (printed, or
+//! from `--token-file`) or one the store holds (`tasklists token add`),
+//! looked up by its digest on every request, so a revoked one is refused
+//! at once.
 
-use super::access::{Identity, TokenError, Tokens};
+use super::access::{Identity, TokenError, Tokens, digest_hex};
 use super::checks::{AllowedHosts, same_origin};
 use super::events::Changes;
 use super::headers;
+use super::limits::Limits;
 use super::options::ServeOptions;
+use super::tls::{self, TlsError};
 use super::worker::{Unanswered, Worker};
-use crate::{CallContext, HostConfig, HostError, WebMethod, WebRefusal, WebRequest, WebResponse};
+use super::{listen, remote};
+use crate::mcp::HttpMcp;
+use crate::{
+    CallContext, HostConfig, HostError, TokenLookup, WebMethod, WebRefusal, WebRequest, WebResponse,
+};
 use axum::Router;
 use axum::body::{Body, to_bytes};
 use axum::extract::{Request, State};
@@ -18,11 +28,15 @@ use axum::response::{IntoResponse, Response};
 use std::io::Write;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use tokio::sync::watch;
 
 /// The largest body a form may send (a task's texts fit well within it).
 const MAX_BODY: usize = 256 * 1024;
+/// How long a request's body may take to arrive, once its headers have.
+pub(super) const BODY_TIMEOUT: Duration = Duration::from_secs(30);
+/// The longest token looked up in the store (a longer one is no token).
+const MAX_TOKEN_CHARS: usize = 512;
 /// The query parameter that carries a token in the URL to open.
 const TOKEN_PARAM: &str = "token";
 
@@ -31,9 +45,12 @@ const TOKEN_PARAM: &str = "token";
 pub enum ServeError {
     /// Listening beyond loopback needs named tokens.
     #[error(
-        "refusing to listen on {0} without --token-file: anyone who can reach it could act as you. Listen on 127.0.0.1 (the default), or give --token-file FILE with one `NAME TOKEN` line per person"
+        "refusing to listen on {0} without named tokens: anyone who can reach it could act as you. Listen on 127.0.0.1 (the default), or add tokens first (`tasklists token add NAME [--person]`), or give --token-file FILE with one `NAME TOKEN` line per person"
     )]
     Exposed(SocketAddr),
+    /// The TLS certificate or key is unusable.
+    #[error(transparent)]
+    Tls(#[from] TlsError),
     /// A wildcard address and no `--allow-host`: no name would be accepted.
     #[error(
         "listening on {0} answers no name a browser would send: add --allow-host NAME for each name or address people will open it by"
@@ -56,12 +73,20 @@ pub enum ServeError {
 }
 
 /// What every request handler shares.
-struct Board {
+pub(super) struct Board {
     tokens: Tokens,
+    /// The context the server was started with (its workspace, which a
+    /// stored token's holder works in too).
+    base: CallContext,
     hosts: AllowedHosts,
     cookie: String,
+    /// The component's thread for the board's pages and token lookups.
     worker: Worker,
     changes: Changes,
+    /// The MCP endpoint at `/mcp`.
+    pub(super) mcp: HttpMcp,
+    /// Requests to `/mcp` in progress: in total, per holder, body bytes.
+    pub(super) limits: Arc<Limits>,
     /// The component's page for each refusal, asked once at the start (it
     /// touches no store): a flood of refused requests never reaches the
     /// component's queue, so it cannot crowd out the token holder.
@@ -69,12 +94,15 @@ struct Board {
 }
 
 /// Every kind of refusal, to word each once.
-const REFUSALS: [WebRefusal; 5] = [
+const REFUSALS: [WebRefusal; 8] = [
     WebRefusal::Unauthenticated,
     WebRefusal::WrongHost,
     WebRefusal::CrossOrigin,
     WebRefusal::TooLarge,
     WebRefusal::Busy,
+    WebRefusal::AgentToken,
+    WebRefusal::TooMany,
+    WebRefusal::TooSlow,
 ];
 
 /// Serves the board until Ctrl-C or SIGTERM: prints the URL to open on
@@ -85,14 +113,20 @@ pub fn serve(
     config: HostConfig,
     ctx: CallContext,
 ) -> Result<(), ServeError> {
-    if !options.listen.ip().is_loopback() && options.token_file.is_none() {
-        return Err(ServeError::Exposed(options.listen));
-    }
+    let tls = match (&options.tls_cert, &options.tls_key) {
+        (Some(cert), Some(key)) => Some(tls::acceptor(cert, key)?),
+        _ => None,
+    };
+    let base = ctx.clone();
     let (tokens, printed) = match &options.token_file {
         Some(path) => (Tokens::from_file(path, &ctx)?, None),
         None => {
             let name = ctx.person.clone().unwrap_or_else(|| "you".into());
-            let (tokens, token) = Tokens::generate(Identity { name, ctx })?;
+            let (tokens, token) = Tokens::generate(Identity {
+                name,
+                ctx,
+                board: true,
+            })?;
             (tokens, Some(token))
         }
     };
@@ -111,14 +145,24 @@ pub fn serve(
             addr: options.listen,
             source,
         })?;
+        let (stop_tx, stop) = watch::channel(false);
+        let changes = Changes::start(&config.store, stop)
+            .map_err(|e| HostError::Serve(format!("cannot start the change check: {e}")))?;
+        let mcp = HttpMcp::start(config.clone(), remote::MAX_BODY)?;
+        let worker = Worker::start(config)?;
+        if !options.listen.ip().is_loopback() && options.token_file.is_none() {
+            let named = worker
+                .run(|host| host.has_tokens())
+                .await
+                .map_err(|e| HostError::Serve(format!("cannot read the tokens: {e:?}")))?;
+            if !named {
+                return Err(ServeError::Exposed(options.listen));
+            }
+        }
         let hosts = AllowedHosts::new(bound, &options.allow_hosts);
         if hosts.is_empty() {
             return Err(ServeError::Nameless(bound));
         }
-        let (stop_tx, stop) = watch::channel(false);
-        let changes = Changes::start(&config.store, stop)
-            .map_err(|e| HostError::Serve(format!("cannot start the change check: {e}")))?;
-        let worker = Worker::start(config)?;
         let mut refusals = Vec::new();
         for why in REFUSALS {
             let page = worker
@@ -129,29 +173,40 @@ pub fn serve(
         }
         let board = Arc::new(Board {
             tokens,
+            base,
             hosts,
             cookie: format!("tasklists-{}", bound.port()),
             worker,
             changes,
             refusals,
+            mcp,
+            limits: Limits::new(
+                options.max_requests,
+                options.max_requests_per_token,
+                remote::MAX_HELD_BYTES,
+            ),
         });
-        print_url(bound, printed.as_deref(), options.token_file.as_deref());
+        let scheme = if tls.is_some() { "https" } else { "http" };
+        print_url(
+            scheme,
+            bound,
+            printed.as_deref(),
+            options.token_file.as_deref(),
+        );
         let app = Router::new().fallback(handle).with_state(board);
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async move {
-                stopped().await;
-                let _ = stop_tx.send(true);
-            })
-            .await
-            .map_err(|e| HostError::Serve(format!("the server failed: {e}")))?;
+        listen::run(listener, app, tls, options.max_connections, async move {
+            stopped().await;
+            let _ = stop_tx.send(true);
+        })
+        .await;
         Ok(())
     })
 }
 
 /// The one line on stdout: the URL to open (with the token when the
 /// server made one), then nothing more on stdout.
-fn print_url(bound: SocketAddr, token: Option<&str>, file: Option<&std::path::Path>) {
-    let base = format!("http://{bound}/");
+fn print_url(scheme: &str, bound: SocketAddr, token: Option<&str>, file: Option<&std::path::Path>) {
+    let base = format!("{scheme}://{bound}/");
     let line = match (token, file) {
         (Some(token), _) => format!("tasklists board: {base}?{TOKEN_PARAM}={token}"),
         (None, Some(file)) => format!(
@@ -216,6 +271,9 @@ async fn answer(board: &Board, request: Request) -> Response {
     if !board.hosts.allows(host) {
         return refuse(board, WebRefusal::WrongHost);
     }
+    if parts.uri.path() == "/mcp" {
+        return remote::mcp(board, parts, body).await;
+    }
     let query = parts.uri.query().unwrap_or("");
     let method = match parts.method {
         Method::GET => WebMethod::Get,
@@ -225,15 +283,26 @@ async fn answer(board: &Board, request: Request) -> Response {
     // A token in the URL (the link `serve` printed) becomes the cookie,
     // and the browser is sent to the same page without it.
     if let Some(token) = query_token(query) {
-        if method != WebMethod::Get || board.tokens.identify(&token).is_none() {
+        if method != WebMethod::Get {
             return refuse(board, WebRefusal::Unauthenticated);
         }
-        return sign_in(&board.cookie, &token, parts.uri.path(), query);
+        return match identify(board, &token).await {
+            Ok(Some(identity)) if identity.board => {
+                sign_in(&board.cookie, &token, parts.uri.path(), query)
+            }
+            Ok(Some(_)) => refuse(board, WebRefusal::AgentToken),
+            Ok(None) => refuse(board, WebRefusal::Unauthenticated),
+            Err(refused) => refused,
+        };
     }
-    let (identity, by_cookie) = match authenticate(board, &parts.headers) {
-        Some(found) => found,
-        None => return refuse(board, WebRefusal::Unauthenticated),
+    let (identity, by_cookie) = match authenticate(board, &parts.headers).await {
+        Ok(Some(found)) => found,
+        Ok(None) => return refuse(board, WebRefusal::Unauthenticated),
+        Err(refused) => return refused,
     };
+    if !identity.board {
+        return refuse(board, WebRefusal::AgentToken);
+    }
     if method == WebMethod::Post && by_cookie {
         let origin = parts
             .headers
@@ -246,9 +315,10 @@ async fn answer(board: &Board, request: Request) -> Response {
     if method == WebMethod::Get && parts.uri.path() == "/events" {
         return board.changes.stream().into_response();
     }
-    let body = match to_bytes(body, MAX_BODY).await {
-        Ok(bytes) => bytes,
-        Err(_) => return refuse(board, WebRefusal::TooLarge),
+    let body = match tokio::time::timeout(BODY_TIMEOUT, to_bytes(body, MAX_BODY)).await {
+        Ok(Ok(bytes)) => bytes,
+        Ok(Err(_)) => return refuse(board, WebRefusal::TooLarge),
+        Err(_) => return refuse(board, WebRefusal::TooSlow),
     };
     let request = WebRequest {
         method,
@@ -269,15 +339,55 @@ async fn answer(board: &Board, request: Request) -> Response {
 /// The identity of a request's token (cookie, else `Authorization:
 /// Bearer`), and whether it came by cookie (which a browser attaches on
 /// its own, so a state change then needs its `Origin` checked).
-fn authenticate<'b>(board: &'b Board, headers: &HeaderMap) -> Option<(&'b Identity, bool)> {
+async fn authenticate(
+    board: &Board,
+    headers: &HeaderMap,
+) -> Result<Option<(Identity, bool)>, Response> {
     if let Some(token) = cookie(headers, &board.cookie) {
-        return board.tokens.identify(token).map(|i| (i, true));
+        return Ok(identify(board, token).await?.map(|i| (i, true)));
     }
-    let bearer = headers
+    let Some(token) = bearer(headers) else {
+        return Ok(None);
+    };
+    Ok(identify(board, token).await?.map(|i| (i, false)))
+}
+
+/// The token of an `Authorization: Bearer` header.
+pub(super) fn bearer(headers: &HeaderMap) -> Option<&str> {
+    let value = headers
         .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())?
-        .strip_prefix("Bearer ")?;
-    board.tokens.identify(bearer.trim()).map(|i| (i, false))
+        .and_then(|v| v.to_str().ok())?;
+    let (scheme, token) = value.split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then_some(token.trim())
+}
+
+/// The identity of `token`: one of the server's own (compared in constant
+/// time), else the holder the store names for its digest, asked on every
+/// request (a revoked token is refused at once). The store's answer is an
+/// error page when it cannot be had.
+pub(super) async fn identify(board: &Board, token: &str) -> Result<Option<Identity>, Response> {
+    if let Some(identity) = board.tokens.identify(token) {
+        return Ok(Some(identity.clone()));
+    }
+    if token.is_empty() || token.len() > MAX_TOKEN_CHARS {
+        return Ok(None);
+    }
+    let digest = digest_hex(token);
+    match board
+        .worker
+        .run(move |host| host.resolve_token(&digest))
+        .await
+    {
+        Ok(TokenLookup::Holder(holder)) => Ok(Some(Identity::holder(&holder, &board.base))),
+        Ok(TokenLookup::Unknown) => Ok(None),
+        Ok(TokenLookup::Refused(e)) => {
+            Err(failed(&format!("cannot read the tokens: {}", e.message)))
+        }
+        Err(Unanswered::Busy) => Err(refuse(board, WebRefusal::Busy)),
+        Err(Unanswered::Failed(why)) => Err(failed(&why)),
+    }
 }
 
 /// The value of the cookie `name`, if the request carries it.
@@ -328,7 +438,7 @@ fn sign_in(cookie: &str, token: &str, path: &str, query: &str) -> Response {
 }
 
 /// The component's page for a refused request (worded at the start).
-fn refuse(board: &Board, why: WebRefusal) -> Response {
+pub(super) fn refuse(board: &Board, why: WebRefusal) -> Response {
     match board.refusals.iter().find(|(kind, _)| *kind == why) {
         Some((_, page)) => respond(page.clone()),
         None => failed(&format!("no page for the refusal {why:?}")),
@@ -355,7 +465,7 @@ fn respond(page: WebResponse) -> Response {
 }
 
 /// The host itself failed: said in the log, and in a plain answer.
-fn failed(why: &str) -> Response {
+pub(super) fn failed(why: &str) -> Response {
     eprintln!("tasklists serve: {why}");
     (
         StatusCode::INTERNAL_SERVER_ERROR,

@@ -9,8 +9,10 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc;
 use tokio::sync::oneshot;
 
-/// Requests that may wait for the component at once.
-const QUEUE: usize = 64;
+/// Requests that may wait for the component at once (pages and token
+/// lookups: more than `/mcp` lets be in progress, so its own limits answer
+/// a flood first).
+const QUEUE: usize = 256;
 
 /// A job for the component's thread.
 type Job = Box<dyn FnOnce(&mut Host) + Send>;
