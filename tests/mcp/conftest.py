@@ -7,6 +7,8 @@ repository root (`host-shim/tests/mcp_python.rs` passes the binary of its build)
 A test marked `@pytest.mark.transports` runs twice: over stdio (a
 `tasklists mcp` process per `connect`) and over Streamable HTTP (one
 `tasklists serve` per database, each agent with its own token, pinned).
+`$TASKLISTS_MCP_TRANSPORTS` (comma-separated, default `stdio,http`) narrows
+that for a binary without `serve`, such as the Node host's.
 """
 
 from __future__ import annotations
@@ -73,7 +75,16 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if metafunc.definition.get_closest_marker("transports"):
-        metafunc.parametrize("transport", ["stdio", "http"], indirect=True)
+        metafunc.parametrize("transport", transports(), indirect=True)
+
+
+def transports() -> list[str]:
+    """The transports a `transports` test runs over, from `$TASKLISTS_MCP_TRANSPORTS`."""
+    names = [t.strip() for t in os.environ.get("TASKLISTS_MCP_TRANSPORTS", "stdio,http").split(",") if t.strip()]
+    unknown = set(names) - {"stdio", "http"}
+    if unknown or not names:
+        raise pytest.UsageError(f"TASKLISTS_MCP_TRANSPORTS names {sorted(unknown) or 'nothing'}; use stdio and/or http")
+    return names
 
 
 @pytest.fixture(autouse=True)

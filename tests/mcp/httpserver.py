@@ -70,7 +70,7 @@ class Server:
         line = self.process.stdout.readline()
         if not line.startswith("tasklists board: "):
             self.stop()
-            raise AssertionError(f"serve printed {line!r}; stderr: {self.process.stderr.read()}")
+            raise AssertionError(f"serve printed {line!r}; stderr: {self.stderr}")
         url = line.split()[2]
         self.owner_token = url.split("?token=", 1)[1] if "?token=" in url else None
         self.url = url.split("?", 1)[0]
@@ -87,6 +87,8 @@ class Server:
         return self.process.pid
 
     def stop(self) -> None:
+        """Ends the server; what it wrote to stderr stays in `self.stderr`."""
+        self.stderr = ""
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
             try:
@@ -94,6 +96,8 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        if self.process.stderr and not self.process.stderr.closed:
+            self.stderr = self.process.stderr.read()
         for stream in (self.process.stdout, self.process.stderr):
             if stream:
                 stream.close()

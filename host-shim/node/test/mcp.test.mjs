@@ -19,7 +19,8 @@ test("the MCP contract tests pass against the Node MCP server", { timeout: 600_0
   const pytest = spawnSync(join(REPO, ".venv", "bin", "python"), ["-m", "pytest", "-p", "no:cacheprovider", "-q", ...CONTRACT_TESTS], {
     cwd: REPO,
     stdio: "inherit",
-    env: { ...process.env, TASKLISTS_BIN: join(PACKAGE, "bin", "tasklists-node") },
+    // The Node host serves MCP over stdio only; `tasklists serve` is the native binary's.
+    env: { ...process.env, TASKLISTS_BIN: join(PACKAGE, "bin", "tasklists-node"), TASKLISTS_MCP_TRANSPORTS: "stdio" },
   });
   assert.equal(pytest.status, 0, "the MCP contract suite failed against the Node server: see pytest's report above");
 });
