@@ -649,3 +649,86 @@ fn two_agents_claim_side_by_side_on_one_list() {
     );
     assert_eq!(s(&got, "/task/id"), ids[0]);
 }
+
+/// A change of one task's own fields (closing it, its notes) runs beside
+/// a claim in flight on its list, and waits only for a claim taking that
+/// very task (its row); a change of anything a claim reads elsewhere (a
+/// title here stands for every other field) still waits for the list.
+/// PostgreSQL only (SQLite has one writer at a time).
+#[test]
+fn a_close_runs_beside_claims_and_waits_for_its_own_task_only() {
+    if !StoreKind::current().is_postgres() {
+        return;
+    }
+    use tasklists_guest::schema::dialect::WriteScope;
+    use tasklists_guest::store::SqlDialect;
+    let db = TestDb::with_config(|c| c.with_busy_timeout(Duration::from_millis(300)));
+    let list = db.list("planner", "side");
+    let ids = db.add(&list, &["first", "second", "third"]);
+    let got = db.ok(
+        "agent-y",
+        "task_claims",
+        "claim_next",
+        json!({"list_id": list}),
+    );
+    assert_eq!(s(&got, "/task/id"), ids[0]);
+    let (sql, _) = SqlDialect::Postgres
+        .scoped_lock(WriteScope::Claim {
+            list: &list,
+            agent: "agent-x",
+        })
+        .expect("PostgreSQL narrows the lock");
+    let mut other = pg_connect(&db.store.spec);
+    let mut inflight = other.transaction().expect("begin");
+    inflight
+        .query(
+            sql.replace("?1", "$1").replace("?2", "$2").as_str(),
+            &[&list, &"agent-x"],
+        )
+        .expect("agent-x's claim locks");
+    inflight
+        .query("SELECT id FROM tasks WHERE id = $1 FOR UPDATE", &[&ids[1]])
+        .expect("agent-x's candidate");
+
+    // Beside the claim: agent-y's notes and close of its own task.
+    db.ok(
+        "agent-y",
+        "task_items",
+        "update",
+        json!({"task_id": ids[0], "notes": "halfway"}),
+    );
+    let got = db.ok(
+        "agent-y",
+        "task_items",
+        "update",
+        json!({"task_id": ids[0], "status": "done", "outcome": "did it"}),
+    );
+    assert_eq!(s(&got, "/task/status"), "done");
+    // The task the claim is taking waits for it, and so does a change
+    // that is not the task's own; both refused busy, changing nothing.
+    let before = db.snapshot("planner", &list);
+    let e = db.err(
+        "planner",
+        "task_items",
+        "update",
+        json!({"task_id": ids[1], "status": "canceled", "outcome": "not needed"}),
+    );
+    expect(&e, ErrorCode::Storage, &["nothing was changed"]);
+    let e = db.err(
+        "planner",
+        "task_items",
+        "update",
+        json!({"task_id": ids[2], "title": "renamed"}),
+    );
+    expect(&e, ErrorCode::Storage, &["nothing was changed"]);
+    assert_eq!(db.snapshot("planner", &list), before);
+
+    inflight.rollback().expect("agent-x's claim ends");
+    let got = db.ok(
+        "planner",
+        "task_items",
+        "update",
+        json!({"task_id": ids[1], "status": "canceled", "outcome": "not needed"}),
+    );
+    assert_eq!(s(&got, "/task/status"), "canceled");
+}

@@ -92,7 +92,25 @@ pub struct Loaded {
 /// Loads a non-deleted task of a non-deleted list, with its list and
 /// dependencies in the same statement, and checks access to its list.
 pub fn task(call: &mut Call, task_id: &str) -> ToolResult<Loaded> {
-    let rows = call.rows(&TASK_QUERY, crate::params![task_id])?;
+    task_by(call, &TASK_QUERY, task_id)
+}
+
+/// [`task`], the task's row locked until the call ends where the store
+/// has row locks (`FOR UPDATE`, PostgreSQL): a change of the task's own
+/// fields under the list's lock shared ([`crate::schema::dialect::WriteScope::TaskRow`])
+/// then waits for a claim taking it (and reads it as that claim left it),
+/// and a claim passes over it (`SKIP LOCKED`) until the change commits.
+pub fn task_for_update(call: &mut Call, task_id: &str) -> ToolResult<Loaded> {
+    if call.tx.dialect().row_locks() {
+        task_by(call, &LOCKED_TASK_QUERY, task_id)
+    } else {
+        task_by(call, &TASK_QUERY, task_id)
+    }
+}
+
+/// [`task`] by `query` ([`task_query`]'s columns).
+fn task_by(call: &mut Call, query: &str, task_id: &str) -> ToolResult<Loaded> {
+    let rows = call.rows(query, crate::params![task_id])?;
     let row = rows
         .first()
         .ok_or_else(|| ToolError::not_found("task", task_id))?;
@@ -124,6 +142,10 @@ pub fn task(call: &mut Call, task_id: &str) -> ToolResult<Loaded> {
 
 /// [`task_query`], built once.
 static TASK_QUERY: LazyLock<String> = LazyLock::new(task_query);
+
+/// [`task_query`] taking the task's row lock, built once.
+static LOCKED_TASK_QUERY: LazyLock<String> =
+    LazyLock::new(|| format!("{} FOR UPDATE OF t", task_query()));
 
 /// The query of [`task`] (param: the task id): the task's columns, its
 /// dependencies, then its list's columns (NULL if the list is gone).

@@ -95,7 +95,7 @@ fn update(call: &mut Call) -> ToolResult<Done<TaskResult>> {
         task: old,
         list,
         deps: old_deps,
-    } = access::task(call, &task_id)?;
+    } = access::task_for_update(call, &task_id)?;
     if old.held_by_other(call.claim_holder(), call.now) {
         return Err(access::claimed_conflict(call, &old));
     }

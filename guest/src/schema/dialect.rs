@@ -86,6 +86,14 @@ pub enum WriteScope<'a> {
     List(&'a str),
     /// The list of the task of this id (a task never changes list).
     Task(&'a str),
+    /// A change of the task of this id confined to its own row (its
+    /// status closed or paused, its notes, outcome or verification
+    /// result: nothing a claim reads of other rows, and no position): on
+    /// PostgreSQL the list's lock taken shared, beside claims and other
+    /// such changes; the task's row is locked by the change's read (`FOR
+    /// UPDATE`), so a claim taking that task and the change run one after
+    /// the other.
+    TaskRow(&'a str),
     /// A claim of `agent` in the list `list`: on PostgreSQL the list's lock
     /// taken shared (claims on one list run side by side; a write that
     /// needs the list to itself waits for them) and the lock of the pair
@@ -114,6 +122,10 @@ const POSTGRES_LIST_LOCK: &str = "SELECT pg_advisory_xact_lock_shared(8386110886
 /// the same statement: it never changes; an unknown id locks itself).
 const POSTGRES_TASK_LOCK: &str = "SELECT pg_advisory_xact_lock_shared(8386110886358119284)::text, \
      pg_advisory_xact_lock(1953262963, hashtext(COALESCE((SELECT s.list_id FROM tasks s WHERE s.id = ?1), ?1)))::text, (";
+
+/// As [`POSTGRES_TASK_LOCK`], the list's key shared ([`WriteScope::TaskRow`]).
+const POSTGRES_TASK_ROW_LOCK: &str = "SELECT pg_advisory_xact_lock_shared(8386110886358119284)::text, \
+     pg_advisory_xact_lock_shared(1953262963, hashtext(COALESCE((SELECT s.list_id FROM tasks s WHERE s.id = ?1), ?1)))::text, (";
 
 /// As [`POSTGRES_LIST_LOCK`] for a claim ([`WriteScope::Claim`]): the
 /// list's key shared, then the pair (list, agent)'s exclusively, in a
@@ -169,6 +181,9 @@ impl SqlDialect {
             (SqlDialect::Sqlite, _) => return None,
             (SqlDialect::Postgres, WriteScope::List(id)) => (POSTGRES_LIST_LOCK, vec![text(id)]),
             (SqlDialect::Postgres, WriteScope::Task(id)) => (POSTGRES_TASK_LOCK, vec![text(id)]),
+            (SqlDialect::Postgres, WriteScope::TaskRow(id)) => {
+                (POSTGRES_TASK_ROW_LOCK, vec![text(id)])
+            }
             (SqlDialect::Postgres, WriteScope::Claim { list, agent }) => {
                 (POSTGRES_CLAIM_LOCK, vec![text(list), text(agent)])
             }
