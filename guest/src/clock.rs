@@ -7,6 +7,13 @@ use jiff::Timestamp;
 pub trait Clock {
     /// Now, in ms since the epoch (UTC).
     fn now_ms(&self) -> i64;
+
+    /// Whether this clock is the store's own (the WIT `store-clock`): a
+    /// statement may then read the time from the store itself. False for
+    /// any other clock (the default).
+    fn store_clock(&self) -> bool {
+        false
+    }
 }
 
 /// Formats ms since the epoch as `2026-11-30T12:00:00.000Z`.

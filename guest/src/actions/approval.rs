@@ -92,13 +92,13 @@ fn decide(
     call.exec(
         "UPDATE lists SET approval = ?, approval_note = ?, approval_by = ?, approval_at = ?, updated_at = ? \
          WHERE id = ?",
-        crate::params![state.as_str(), note.clone(), by, call.now, call.now, list.id.as_str()],
+        crate::params![state.as_str(), note.clone(), by, call.now(), call.now(), list.id.as_str()],
     )?;
     list.approval = Some(state);
     list.approval_note = note;
     list.approval_by = Some(by.to_string());
-    list.approval_at = Some(call.now);
-    list.updated_at = call.now;
+    list.approval_at = Some(call.now());
+    list.updated_at = call.now();
     Ok(())
 }
 
@@ -134,7 +134,7 @@ pub fn approve(
         "UPDATE tasks SET approved_title = title, awaits_approval = 0, \
          updated_at = CASE WHEN awaits_approval = 1 THEN ? ELSE updated_at END \
          WHERE list_id = ? AND deleted_at IS NULL",
-        crate::params![call.now, list.id.as_str()],
+        crate::params![call.now(), list.id.as_str()],
     )?;
     let mut data = json!({"tasks": tasks});
     if let Some(note) = &note {
@@ -181,7 +181,7 @@ fn approve_task(
     }
     call.exec(
         "UPDATE tasks SET approved_title = title, awaits_approval = 0, updated_at = ? WHERE id = ?",
-        crate::params![call.now, task.id.as_str()],
+        crate::params![call.now(), task.id.as_str()],
     )?;
     let mut data = json!({"title": task.title});
     if let Some(note) = &note {

@@ -48,7 +48,8 @@ fn as_person<R>(
         // context agent's view.
         agent: Some(person.unwrap_or("planner").into()),
         ctx: &ctx,
-        now: h.clock.0.get(),
+        clock: &h.clock,
+        dated: std::cell::OnceCell::new(),
         bypasses: Vec::new(),
         person: person.map(String::from),
         viewer: Some("planner".into()),

@@ -3,6 +3,10 @@
 
 use serde_json::Value as Json;
 
+use std::cell::OnceCell;
+use std::sync::atomic::{AtomicI64, Ordering};
+
+use crate::clock::Clock;
 use crate::context::{CallContext, require_agent};
 use crate::contract::{ActionSpec, Params, ToolSpec};
 use crate::error::ToolResult;
@@ -51,8 +55,11 @@ pub struct Call<'a> {
     pub agent: Option<String>,
     /// The host's context (workspace, thread).
     pub ctx: &'a CallContext,
-    /// The host clock, read once so that one call has one time.
-    pub now: i64,
+    /// The host clock, read when the call first needs the time
+    /// ([`Call::now`]).
+    pub clock: &'a dyn Clock,
+    /// The call's time, once read (or dated by the store: [`Call::date`]).
+    pub dated: OnceCell<i64>,
     /// The bypasses of this call, one per list, already audited.
     pub bypasses: Vec<Bypass>,
     /// The person this call acts for (a person's action, never a tool
@@ -64,7 +71,57 @@ pub struct Call<'a> {
     pub viewer: Option<String>,
 }
 
+/// The latest time a call of this instance had: the time part of the ids
+/// a call makes before it is dated ([`Call::new_id_undated`]).
+static LAST_DATED: AtomicI64 = AtomicI64::new(0);
+
 impl Call<'_> {
+    /// The call's time: the host clock, read the first time the call
+    /// needs it and kept (one call has one time). Read late on purpose: a
+    /// write's first statement, with its lock pipelined, goes out before
+    /// anything waits for the clock (on PostgreSQL the reading then comes
+    /// with that statement's BEGIN, dated from when it was sent, so it
+    /// runs on through the lock's wait: a write is never dated before a
+    /// writer it waited for).
+    pub fn now(&self) -> i64 {
+        *self.dated.get_or_init(|| {
+            let now = self.clock.now_ms();
+            LAST_DATED.store(now, Ordering::Relaxed);
+            now
+        })
+    }
+
+    /// The call's time if it was read already.
+    pub fn now_if_read(&self) -> Option<i64> {
+        self.dated.get().copied()
+    }
+
+    /// Dates the call at `ms` (the store's clock as a statement of the
+    /// call read it: a PostgreSQL claim takes its time from the server
+    /// after its locks) unless its time was read already; the call's
+    /// time either way.
+    pub fn date(&self, ms: i64) -> i64 {
+        *self.dated.get_or_init(|| {
+            LAST_DATED.store(ms, Ordering::Relaxed);
+            ms
+        })
+    }
+
+    /// A fresh id of `kind` for a call not dated yet, without reading the
+    /// clock: its time part is the latest time of a call of this instance
+    /// (the clock is read for the first). An id's time part orders
+    /// nothing (events are ordered by their sequence, tasks by position):
+    /// a claim's token and event made before its statement dates it.
+    pub fn new_id_undated(&self, kind: IdKind) -> String {
+        match self.now_if_read() {
+            Some(now) => new_id(kind, now),
+            None => match LAST_DATED.load(Ordering::Relaxed) {
+                0 => self.new_id(kind),
+                last => new_id(kind, last),
+            },
+        }
+    }
+
     /// The identity, or `agent_required`.
     pub fn agent(&self) -> ToolResult<&str> {
         require_agent(
@@ -102,7 +159,7 @@ impl Call<'_> {
 
     /// A fresh id of `kind`.
     pub fn new_id(&self, kind: IdKind) -> String {
-        new_id(kind, self.now)
+        new_id(kind, self.now())
     }
 
     /// Who an event of this call names: the person it acts for, else the
@@ -137,7 +194,7 @@ impl Call<'_> {
             INSERT_EVENT,
             crate::params![
                 id.as_str(),
-                self.now,
+                self.now(),
                 self.actor(),
                 kind,
                 list_id,
@@ -164,7 +221,7 @@ impl Call<'_> {
         let id = self.new_id(IdKind::Event);
         let event = crate::params![
             id.as_str(),
-            self.now,
+            self.now(),
             self.actor(),
             kind,
             list_id,
@@ -197,7 +254,7 @@ impl Call<'_> {
         if let Some(sql) = self.tx.dialect().with_event(update, INSERT_EVENT) {
             let event = crate::params![
                 self.new_id(IdKind::Event),
-                self.now,
+                self.now(),
                 self.actor(),
                 kind,
                 list_id,
@@ -227,7 +284,7 @@ impl Call<'_> {
             for (task_id, data) in chunk {
                 args.extend([
                     Value::from(self.new_id(IdKind::Event)),
-                    Value::Integer(self.now),
+                    Value::Integer(self.now()),
                     Value::from(self.actor()),
                     Value::from(kind),
                     Value::from(list_id),
@@ -251,7 +308,7 @@ impl Call<'_> {
     pub fn touch_list(&self, list_id: &str) -> ToolResult<()> {
         self.exec(
             "UPDATE lists SET updated_at = ? WHERE id = ?",
-            crate::params![self.now, list_id],
+            crate::params![self.now(), list_id],
         )?;
         Ok(())
     }

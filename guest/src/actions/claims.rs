@@ -163,37 +163,53 @@ fn claim_next(call: &mut Call) -> ToolResult<Done<ClaimNext>> {
     let agent = call.agent()?.to_string();
     let list_id = call.params.str("list_id").unwrap_or_default().to_string();
     let lease = lease_ms(call, None);
-    let expires = call.now + lease;
-    let token = call.new_id(IdKind::Claim);
     let claimed = json!({"lease_seconds": lease / 1000});
     // PostgreSQL: the pick, the claim and its audit row in one statement
-    // (a bypass of privacy, audited first, keeps the two-step form).
+    // (a bypass of privacy, audited first, keeps the two-step form),
+    // dated by the server as it runs, after its locks: the call does not
+    // read the clock first, so the statement rides with the BEGIN and the
+    // lock (one round trip), and a claim that waited for a lock is dated
+    // after the wait.
     let one_statement =
         call.tx.dialect().row_locks() && call.params.bool("bypass_private") != Some(true);
+    // Dated by the statement only where the call's clock is the store's
+    // own (the WIT `store-clock`): another clock (tests drive one) is
+    // asked first, as everywhere.
+    let dated_by_store = one_statement && call.clock.store_clock();
+    if !dated_by_store {
+        call.now();
+    }
+    let token = call.new_id_undated(IdKind::Claim);
     let (rows, taken) = if one_statement {
         let mut params = crate::params![
             list_id.as_str(),
             agent.as_str(),
-            call.now,
+            call.now_if_read(),
             token.as_str(),
-            expires,
             lease
         ]
         .to_vec();
         params.extend([
-            Value::from(call.new_id(IdKind::Event)),
+            Value::from(call.new_id_undated(IdKind::Event)),
             Value::from(call.actor()),
             Value::from(call.event_data(&claimed)),
         ]);
-        let rows = call.rows(&CLAIM, &params)?;
-        let taken = rows
-            .first()
-            .and_then(|r| r.last())
-            .and_then(Value::as_i64)
-            .is_some_and(|n| n > 0);
+        let mut rows = call.rows(&CLAIM, &params)?;
+        // The last two columns: how many it took, and its time.
+        let (taken, now) = match rows.first_mut() {
+            Some(row) => {
+                let now = row.pop().and_then(|v| v.as_i64());
+                let taken = row.pop().and_then(|v| v.as_i64());
+                (taken.is_some_and(|n| n > 0), now)
+            }
+            None => (false, None),
+        };
+        if let Some(now) = now {
+            call.date(now);
+        }
         (rows, taken)
     } else {
-        let params = crate::params![list_id.as_str(), agent.as_str(), call.now];
+        let params = crate::params![list_id.as_str(), agent.as_str(), call.now()];
         (call.rows(&PICK, params)?, false)
     };
     let row = rows
@@ -219,15 +235,16 @@ fn claim_next(call: &mut Call) -> ToolResult<Done<ClaimNext>> {
     let update = "UPDATE tasks SET status = 'in_progress', claimed_by_agent_id = ?, claim_token = ?, claim_expires_at = ?, \
          lease_ms = ?, started_at = COALESCE(started_at, ?), updated_at = ? \
          WHERE id = ? AND deleted_at IS NULL AND (status = 'todo' OR (status = 'in_progress' AND claim_expires_at <= ?))";
+    let expires = call.now() + lease;
     let params = crate::params![
         agent.as_str(),
         token.as_str(),
         expires,
         lease,
-        call.now,
-        call.now,
+        call.now(),
+        call.now(),
         task.id.as_str(),
-        call.now
+        call.now()
     ];
     let changed = if taken {
         1
@@ -265,8 +282,8 @@ fn claim_next(call: &mut Call) -> ToolResult<Done<ClaimNext>> {
     task.claim_token = Some(token);
     task.claim_expires_at = Some(expires);
     task.lease_ms = Some(lease);
-    task.started_at.get_or_insert(call.now);
-    task.updated_at = call.now;
+    task.started_at.get_or_insert(call.now());
+    task.updated_at = call.now();
     handed_out(claim_output(&task, &deps, "claimed"))
 }
 
@@ -277,10 +294,13 @@ static PICK: LazyLock<String> = LazyLock::new(pick_query);
 static CLAIM: LazyLock<String> = LazyLock::new(claim_query);
 
 /// The one statement of a claim where the store has row locks
-/// ([`crate::store::SqlDialect::row_locks`]; params: list id, agent, now,
-/// token, lease end, lease, then the `claimed` event's id, actor and
-/// data): the
-/// columns of [`pick_query`] and a last one, 1 if it took the task. The
+/// ([`crate::store::SqlDialect::row_locks`]; params: list id, agent, the
+/// call's time or NULL, token, lease, then the `claimed` event's id,
+/// actor and data): the columns of [`pick_query`], then how many tasks
+/// it took (1 or 0) and its time. Its time is the call's if given, else
+/// the server's clock as the statement runs (`clock_timestamp`: after
+/// its lock statement, pipelined before it, was granted), read once (a
+/// CTE referenced more than once is computed once). The
 /// candidate is [`pick_query`]'s, taken `FOR UPDATE SKIP LOCKED` (a task
 /// another claim is taking right now is passed over, not waited for)
 /// and claimed with its audit row in the same statement when it is todo.
@@ -292,24 +312,28 @@ static CLAIM: LazyLock<String> = LazyLock::new(claim_query);
 /// this statement sees every claim of the caller in the list.
 pub(crate) fn claim_query() -> String {
     format!(
-        "WITH held AS (SELECT h.id FROM tasks h WHERE h.claimed_by_agent_id = ?2 AND h.list_id = ?1 \
+        "WITH clock AS MATERIALIZED (SELECT COALESCE(?3::int8, \
+           (extract(epoch from clock_timestamp()) * 1000)::int8) AS now), \
+         held AS (SELECT h.id FROM tasks h WHERE h.claimed_by_agent_id = ?2 AND h.list_id = ?1 \
           AND h.status = 'in_progress' AND h.deleted_at IS NULL LIMIT 1), \
          pick AS (SELECT c.id, c.status FROM tasks c JOIN lists l ON l.id = c.list_id \
           WHERE c.list_id = ?1 AND NOT EXISTS (SELECT 1 FROM held) AND c.deleted_at IS NULL \
           AND c.status IN ('todo', 'in_progress') \
-          AND (c.status = 'todo' OR (c.status = 'in_progress' AND c.claim_expires_at <= ?3)) \
+          AND (c.status = 'todo' OR (c.status = 'in_progress' AND c.claim_expires_at <= (SELECT now FROM clock))) \
           AND (c.assigned_to_agent_id IS NULL OR c.assigned_to_agent_id = ?2) \
           AND c.awaits_approval = 0 AND (l.approval IS NULL OR l.approval = 'approved') \
           AND NOT EXISTS (SELECT 1 FROM task_deps d JOIN tasks u ON u.id = d.depends_on_id \
               WHERE d.task_id = c.id AND u.deleted_at IS NULL AND u.status NOT IN ('done', 'canceled')) \
           ORDER BY c.priority, c.position LIMIT 1 FOR UPDATE OF c SKIP LOCKED), \
          taken AS (UPDATE tasks SET status = 'in_progress', claimed_by_agent_id = ?2, claim_token = ?4, \
-          claim_expires_at = ?5, lease_ms = ?6, started_at = COALESCE(started_at, ?3), updated_at = ?3 \
-          FROM pick WHERE tasks.id = pick.id AND pick.status = 'todo' AND tasks.status = 'todo' \
+          claim_expires_at = clock.now + ?5, lease_ms = ?5, started_at = COALESCE(started_at, clock.now), \
+          updated_at = clock.now \
+          FROM pick, clock WHERE tasks.id = pick.id AND pick.status = 'todo' AND tasks.status = 'todo' \
           AND tasks.deleted_at IS NULL RETURNING tasks.id, tasks.list_id), \
          audit AS (INSERT INTO events (id, at, agent_id, kind, list_id, task_id, data) \
-          SELECT ?7, ?3, ?8, 'claimed', taken.list_id, taken.id, ?9 FROM taken) \
-         SELECT {}, {}, {DEPS_OF_T}, (SELECT COUNT(*) FROM taken) FROM lists l LEFT JOIN tasks t \
+          SELECT ?6, (SELECT now FROM clock), ?7, 'claimed', taken.list_id, taken.id, ?8 FROM taken) \
+         SELECT {}, {}, {DEPS_OF_T}, (SELECT COUNT(*) FROM taken), (SELECT now FROM clock) \
+         FROM lists l LEFT JOIN tasks t \
          ON t.id = COALESCE((SELECT id FROM held), (SELECT id FROM pick)) WHERE l.id = ?1",
         aliased(LIST_COLS, "l"),
         aliased(TASK_COLS, "t"),
@@ -403,13 +427,13 @@ fn nothing_ready(call: &Call, list: &ListRow, agent: &str) -> ToolResult<Done<Cl
         // held; free (held), other; free (held), other; held; free
         // (held), other; the list.
         crate::params![
-            call.now,
-            call.now,
+            call.now(),
+            call.now(),
             agent,
-            call.now,
+            call.now(),
             agent,
-            call.now,
-            call.now,
+            call.now(),
+            call.now(),
             agent,
             list.id.as_str()
         ],
@@ -524,7 +548,7 @@ fn refresh(call: &mut Call) -> ToolResult<Done<Claimed>> {
     if task.status != Status::InProgress
         || task.claimed_by_agent_id.as_deref() != Some(agent.as_str())
     {
-        if task.held_by_other(Some(&agent), call.now) {
+        if task.held_by_other(Some(&agent), call.now()) {
             return Err(claimed_conflict(call, &task));
         }
         return Err(ToolError::conflict(
@@ -550,10 +574,10 @@ fn renew(
     resumed: bool,
 ) -> ToolResult<Done<Claimed>> {
     let lease = lease_ms(call, task.lease_ms);
-    let expires = call.now + lease;
+    let expires = call.now() + lease;
     call.exec(
         "UPDATE tasks SET claim_expires_at = ?, lease_ms = ?, updated_at = ? WHERE id = ?",
-        crate::params![expires, lease, call.now, task.id.as_str()],
+        crate::params![expires, lease, call.now(), task.id.as_str()],
     )?;
     let (kind, verb, mut data) = if resumed {
         ("claimed", "resumed", json!({"resumed": true}))
@@ -566,7 +590,7 @@ fn renew(
     let task = TaskRow {
         claim_expires_at: Some(expires),
         lease_ms: Some(lease),
-        updated_at: call.now,
+        updated_at: call.now(),
         ..task
     };
     claim_output(&task, &deps, verb)
@@ -612,7 +636,7 @@ fn release_expired(call: &mut Call) -> ToolResult<Done<Released>> {
                       AND t.status IN ('todo', 'in_progress') AND t.claim_expires_at <= ? \
                       AND t.deleted_at IS NULL AND l.deleted_at IS NULL"
             .to_string();
-    let mut args: Vec<Value> = vec![call.now.into()];
+    let mut args: Vec<Value> = vec![call.now().into()];
     if let Some(list_id) = call.params.str("list_id").map(str::to_string) {
         let list = access::list(call, &list_id, false)?;
         filter.push_str(" AND t.list_id = ?");
@@ -636,7 +660,7 @@ fn release_expired(call: &mut Call) -> ToolResult<Done<Released>> {
         .collect();
     if !released.is_empty() {
         let marks = vec!["?"; released.len()].join(", ");
-        let mut update: Vec<Value> = vec![call.now.into()];
+        let mut update: Vec<Value> = vec![call.now().into()];
         update.extend(released.iter().map(Value::from));
         call.exec(
             &format!(

@@ -181,7 +181,7 @@ fn run_valid<R>(
         None
     };
     let (tx, queued) = open(req.store, writes, scope, pipelined)?;
-    let now = req.clock.now_ms();
+    // The clock is read when the handler first needs the time (`Call::now`).
     let mut call = Call {
         tx: &*tx,
         tool: spec.tool,
@@ -189,7 +189,8 @@ fn run_valid<R>(
         params,
         agent,
         ctx: req.ctx,
-        now,
+        clock: req.clock,
+        dated: std::cell::OnceCell::new(),
         bypasses: Vec::new(),
         person: req.person.map(str::to_string),
         viewer,
@@ -209,6 +210,8 @@ fn run_valid<R>(
     }
     let bypasses = std::mem::take(&mut call.bypasses);
     let agent = call.agent.take();
+    // A bypass was written at the call's time (read then).
+    let now = call.now_if_read().unwrap_or_default();
     drop(call);
     let done = match out {
         // Rolled back: a rehearsal changes nothing.

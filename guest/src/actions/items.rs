@@ -151,8 +151,8 @@ fn insert(call: &Call, list: &ListRow, at: i64, tasks: &[NewTask]) -> ToolResult
             claim_expires_at: None,
             lease_ms: None,
             outcome: None,
-            created_at: call.now,
-            updated_at: call.now,
+            created_at: call.now(),
+            updated_at: call.now(),
             started_at: None,
             completed_at: None,
             deleted_at: None,
@@ -174,8 +174,8 @@ fn insert(call: &Call, list: &ListRow, at: i64, tasks: &[NewTask]) -> ToolResult
                 row.description.clone(),
                 row.notes.clone(),
                 row.assigned_to_agent_id.clone(),
-                call.now,
-                call.now,
+                call.now(),
+                call.now(),
                 row.priority.rank(),
                 row.verification.clone(),
                 i64::from(awaits_approval),
@@ -486,12 +486,12 @@ fn delete(call: &mut Call) -> ToolResult<Done<TasksDeleted>> {
     let mut lists: Vec<String> = Vec::new();
     for id in &ids {
         let access::Loaded { task, list, .. } = access::task(call, id)?;
-        if task.held_by_other(call.claim_holder(), call.now) {
+        if task.held_by_other(call.claim_holder(), call.now()) {
             return Err(access::claimed_conflict(call, &task));
         }
         call.exec(
             &format!("UPDATE tasks SET deleted_at = ?, updated_at = ?, {END_CLAIM} WHERE id = ?"),
-            crate::params![call.now, call.now, id.as_str()],
+            crate::params![call.now(), call.now(), id.as_str()],
         )?;
         call.event(
             "deleted",

@@ -96,7 +96,7 @@ fn update(call: &mut Call) -> ToolResult<Done<TaskResult>> {
         list,
         deps: old_deps,
     } = access::task_for_update(call, &task_id)?;
-    if old.held_by_other(call.claim_holder(), call.now) {
+    if old.held_by_other(call.claim_holder(), call.now()) {
         return Err(access::claimed_conflict(call, &old));
     }
     access::check_token(call.params.str("claim_token"), &old)?;
@@ -143,7 +143,7 @@ fn update(call: &mut Call) -> ToolResult<Done<TaskResult>> {
     }
     if holds_claim && new.status == Status::InProgress {
         // An update by the claim holder renews its lease.
-        new.claim_expires_at = Some(call.now + old.lease_ms.unwrap_or(DEFAULT_LEASE_MS));
+        new.claim_expires_at = Some(call.now() + old.lease_ms.unwrap_or(DEFAULT_LEASE_MS));
     }
 
     text_budget::check("", texts(&new), text_budget::size(texts(&old)))?;
@@ -204,7 +204,7 @@ fn update(call: &mut Call) -> ToolResult<Done<TaskResult>> {
         });
     }
 
-    new.updated_at = call.now;
+    new.updated_at = call.now();
     // One audit event per change: a status change names the fields that
     // changed with it (a close's outcome), so it is one row, not two.
     let lease_only = !status_changed && changed.is_empty();
@@ -311,7 +311,7 @@ fn apply_status(
     new.end_claim();
     if status.is_closed() {
         if !old.is_closed() || old.status != status {
-            new.completed_at = Some(call.now);
+            new.completed_at = Some(call.now());
         }
     } else {
         new.completed_at = None;

@@ -191,8 +191,8 @@ fn create(call: &mut Call) -> ToolResult<Done<ListCreated>> {
         visibility,
         owner_agent_id: owner,
         created_by_agent_id: agent,
-        created_at: call.now,
-        updated_at: call.now,
+        created_at: call.now(),
+        updated_at: call.now(),
         deleted_at: None,
         counts: Counts::default(),
         approval: (call.params.bool("requires_approval") == Some(true))
@@ -437,11 +437,11 @@ fn delete(call: &mut Call) -> ToolResult<Done<ListDeleted>> {
     let held = match call.claim_holder() {
         Some(holder) => call.rows(
             &format!("{sql} AND (claimed_by_agent_id IS NULL OR claimed_by_agent_id <> ?) LIMIT 1"),
-            crate::params![list.id.as_str(), call.now, holder],
+            crate::params![list.id.as_str(), call.now(), holder],
         )?,
         None => call.rows(
             &format!("{sql} LIMIT 1"),
-            crate::params![list.id.as_str(), call.now],
+            crate::params![list.id.as_str(), call.now()],
         )?,
     };
     if let Some(row) = held.first() {
@@ -494,14 +494,14 @@ fn delete(call: &mut Call) -> ToolResult<Done<ListDeleted>> {
     // left (its closed tasks).
     call.exec(
         "UPDATE lists SET deleted_at = ?, updated_at = ? WHERE id = ?",
-        crate::params![call.now, call.now, list.id.as_str()],
+        crate::params![call.now(), call.now(), list.id.as_str()],
     )?;
     let n = call.exec(
         &format!(
             "UPDATE tasks SET deleted_at = ?, updated_at = ?, {END_CLAIM} WHERE list_id = ? \
              AND deleted_at IS NULL AND status NOT IN ('done', 'canceled')"
         ),
-        crate::params![call.now, call.now, list.id.as_str()],
+        crate::params![call.now(), call.now(), list.id.as_str()],
     )?;
     call.exec(
         "UPDATE lists SET todo_count = 0, in_progress_count = 0, blocked_count = 0, \

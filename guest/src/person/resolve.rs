@@ -119,7 +119,7 @@ fn visible_lists(call: &Call) -> ToolResult<Vec<ListRow>> {
     let viewer = Viewer {
         agent: call.viewer.clone(),
         ctx: call.ctx,
-        now: call.now,
+        now: call.now(),
     };
     Ok(visible::lists(call.tx, &viewer)?.lists)
 }

@@ -52,4 +52,8 @@ impl crate::clock::Clock for WitClock {
     fn now_ms(&self) -> i64 {
         wclock::now_ms()
     }
+
+    fn store_clock(&self) -> bool {
+        wclock::store_clock()
+    }
 }

@@ -69,7 +69,7 @@ pub fn write(call: &Call, list: &ListRow, plan: &Plan, format: &str) -> ToolResu
     for (n, item) in plan.items.iter().enumerate() {
         let id = ids[item.key.as_str()].clone();
         let position = first + n as i64;
-        let completed = item.status.is_closed().then_some(call.now);
+        let completed = item.status.is_closed().then_some(call.now());
         call.exec(
             "INSERT INTO tasks (id, list_id, position, title, description, notes, status, assigned_to_agent_id, \
              outcome, created_at, updated_at, completed_at, priority, verification, verification_result, \
@@ -84,8 +84,8 @@ pub fn write(call: &Call, list: &ListRow, plan: &Plan, format: &str) -> ToolResu
                 item.status.as_str(),
                 item.assigned.clone(),
                 item.outcome.clone(),
-                call.now,
-                call.now,
+                call.now(),
+                call.now(),
                 completed,
                 item.priority.rank(),
                 item.verification.clone(),

@@ -110,7 +110,7 @@ pub fn export_list(
         let snap = snapshot::read(call, list)?;
         let text = match format {
             Format::Markdown => markdown_out::write(&snap),
-            Format::Json => json_out::write(&snap, call.now),
+            Format::Json => json_out::write(&snap, call.now()),
             Format::Beads | Format::Taskmaster => {
                 return Err(ToolError::invalid(
                     format!(

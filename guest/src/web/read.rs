@@ -137,7 +137,7 @@ impl Source<'_> {
             let viewer = Viewer {
                 agent: call.viewer.clone(),
                 ctx: call.ctx,
-                now: call.now,
+                now: call.now(),
             };
             let visible = visible::all_lists(call.tx, &viewer)?;
             let mut lists = entries(call, visible.lists)?;
@@ -177,7 +177,7 @@ impl Source<'_> {
                 entry,
                 cards,
                 more,
-                now: call.now,
+                now: call.now(),
             })
         })
     }
@@ -198,7 +198,7 @@ impl Source<'_> {
                 deps,
                 dependents,
                 events,
-                now: call.now,
+                now: call.now(),
             })
         })
     }

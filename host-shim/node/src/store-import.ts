@@ -166,6 +166,8 @@ export function storeImports(
       // the few statements that differ by it.
       dialect: () => store.dialect(),
     },
-    "tasklists:component/clock": { nowMs },
+    // The clock is the store's own when the store keeps one (PostgreSQL:
+    // the runner's clock is the store's then), as in imports/clock.rs.
+    "tasklists:component/clock": { nowMs, storeClock: () => store.dialect() === "postgres" },
   };
 }

@@ -18,4 +18,11 @@ impl wit::Host for HostState {
             .now_ms()
             .unwrap_or_else(|| SystemClock.now_ms()))
     }
+
+    /// The store's clock is the one `now_ms` reads when the host was given
+    /// none and the store keeps one (PostgreSQL's server).
+    fn store_clock(&mut self) -> wasmtime::Result<bool> {
+        Ok(self.clock.is_none()
+            && self.store.session().dialect() == tasklists_store::Dialect::Postgres)
+    }
 }

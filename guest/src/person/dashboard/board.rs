@@ -107,14 +107,14 @@ pub(crate) fn load(
 
 fn read(call: &mut Call, state: &State, view: &DashboardView) -> ToolResult<Board> {
     let mut board = Board {
-        now: call.now,
+        now: call.now(),
         ..Board::default()
     };
     if view.list_id.is_none() {
         let viewer = Viewer {
             agent: call.viewer.clone(),
             ctx: call.ctx,
-            now: call.now,
+            now: call.now(),
         };
         let lists = visible::lists(call.tx, &viewer)?.lists;
         board.lists = entries(call, lists)?;
