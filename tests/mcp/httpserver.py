@@ -10,7 +10,7 @@ import signal
 import subprocess
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import AsyncIterator
+from typing import Any, AsyncIterator
 
 import httpx2
 from mcp import Client
@@ -57,23 +57,25 @@ def token_command(db: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 class Server:
-    """One `tasklists serve` process; `url` ends in `/`."""
+    """One `tasklists serve` process; `url` ends in `/` (on 127.0.0.1 even
+    when it listens on every address)."""
 
-    def __init__(self, db: Path, *flags: str):
+    def __init__(self, db: Path, *flags: str, listen: str = "127.0.0.1:0"):
         from conftest import server_binary
 
         self.db = db
         self.process = subprocess.Popen(
-            [str(server_binary()), "--db", str(db), "serve", "--listen", "127.0.0.1:0", *flags],
+            [str(server_binary()), "--db", str(db), "serve", "--listen", listen, *flags],
             env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )
         line = self.process.stdout.readline()
         if not line.startswith("tasklists board: "):
             self.stop()
             raise AssertionError(f"serve printed {line!r}; stderr: {self.stderr}")
-        url = line.split()[2]
+        url = line.split()[2].replace("//0.0.0.0:", "//127.0.0.1:")
         self.owner_token = url.split("?token=", 1)[1] if "?token=" in url else None
         self.url = url.split("?", 1)[0]
+        self.port = int(self.url.rstrip("/").rsplit(":", 1)[1])
         self.mcp = self.url + "mcp"
         self.tokens: dict[str, str] = {}
 
@@ -104,12 +106,13 @@ class Server:
 
 
 @asynccontextmanager
-async def http_client(url: str, token: str, mode: str = "auto") -> AsyncIterator[Client]:
-    """A client of the SDK's Streamable HTTP transport on `url`, as `token`."""
+async def http_client(url: str, token: str, mode: str = "auto", verify: Any = True) -> AsyncIterator[Client]:
+    """A client of the SDK's Streamable HTTP transport on `url`, as `token`
+    (`verify`: the TLS trust, as httpx takes it)."""
     from conftest import READ_TIMEOUT_SECONDS
 
     headers = {"Authorization": f"Bearer {token}"}
-    async with httpx2.AsyncClient(headers=headers, timeout=READ_TIMEOUT_SECONDS) as http:
+    async with httpx2.AsyncClient(headers=headers, timeout=READ_TIMEOUT_SECONDS, verify=verify) as http:
         transport = streamable_http_client(url, http_client=http)
         async with Client(transport, mode=mode, read_timeout_seconds=READ_TIMEOUT_SECONDS) as client:
             yield client

@@ -80,6 +80,9 @@ pub(super) struct Board {
     base: CallContext,
     hosts: AllowedHosts,
     cookie: String,
+    /// Whether the board is served over TLS: its cookie is then `Secure`,
+    /// never sent back over plain HTTP.
+    secure: bool,
     /// The component's thread for the board's pages and token lookups.
     worker: Worker,
     changes: Changes,
@@ -176,6 +179,7 @@ pub fn serve(
             base,
             hosts,
             cookie: format!("tasklists-{}", bound.port()),
+            secure: tls.is_some(),
             worker,
             changes,
             refusals,
@@ -287,9 +291,7 @@ async fn answer(board: &Board, request: Request) -> Response {
             return refuse(board, WebRefusal::Unauthenticated);
         }
         return match identify(board, &token).await {
-            Ok(Some(identity)) if identity.board => {
-                sign_in(&board.cookie, &token, parts.uri.path(), query)
-            }
+            Ok(Some(identity)) if identity.board => sign_in(board, &token, parts.uri.path(), query),
             Ok(Some(_)) => refuse(board, WebRefusal::AgentToken),
             Ok(None) => refuse(board, WebRefusal::Unauthenticated),
             Err(refused) => refused,
@@ -410,7 +412,7 @@ fn query_token(query: &str) -> Option<String> {
 }
 
 /// The cookie set, and a redirect to the page without the token.
-fn sign_in(cookie: &str, token: &str, path: &str, query: &str) -> Response {
+fn sign_in(board: &Board, token: &str, path: &str, query: &str) -> Response {
     let rest: String = form_urlencoded::Serializer::new(String::new())
         .extend_pairs(
             form_urlencoded::parse(query.as_bytes()).filter(|(key, _)| key != TOKEN_PARAM),
@@ -429,7 +431,11 @@ fn sign_in(cookie: &str, token: &str, path: &str, query: &str) -> Response {
         format!("{path}?{rest}")
     };
     let mut response = StatusCode::SEE_OTHER.into_response();
-    let set = format!("{cookie}={token}; HttpOnly; SameSite=Strict; Path=/");
+    let secure = if board.secure { "; Secure" } else { "" };
+    let set = format!(
+        "{}={token}; HttpOnly; SameSite=Strict; Path=/{secure}",
+        board.cookie
+    );
     if let (Ok(set), Ok(to)) = (HeaderValue::from_str(&set), HeaderValue::from_str(&to)) {
         response.headers_mut().insert(header::SET_COOKIE, set);
         response.headers_mut().insert(header::LOCATION, to);
