@@ -16,6 +16,16 @@ import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
+# A raw MCP `initialize` request, and the headers Streamable HTTP asks of a
+# POST, for the tests that speak HTTP without the SDK.
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+}
+HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+
 # How long the server may take to print its URL.
 START_SECONDS = 30
 

@@ -18,15 +18,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
-from httpserver import Server, add_token, env, http_client, token_command
-
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
-}
-HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+from httpserver import HEADERS, INIT, Server, add_token, env, http_client, token_command
 
 
 def create_request(name: str) -> dict:

@@ -14,15 +14,7 @@ import anyio
 import httpx2
 import pytest
 from conftest import all_tasks, call, refused
-from httpserver import Server, http_client, rss_kib, token_command
-
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
-}
-HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+from httpserver import HEADERS, INIT, Server, http_client, rss_kib, token_command
 
 
 def find_request(n: int = 2) -> dict:

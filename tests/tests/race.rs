@@ -589,28 +589,12 @@ fn two_agents_claim_side_by_side_on_one_list() {
     if !StoreKind::current().is_postgres() {
         return;
     }
-    use tasklists_guest::schema::dialect::WriteScope;
-    use tasklists_guest::store::SqlDialect;
     let db = TestDb::with_config(|c| c.with_busy_timeout(Duration::from_millis(300)));
     let list = db.list("planner", "side");
     let ids = db.add(&list, &["first", "second"]);
-    let (sql, _) = SqlDialect::Postgres
-        .scoped_lock(WriteScope::Claim {
-            list: &list,
-            agent: "agent-x",
-        })
-        .expect("PostgreSQL narrows the lock");
     let mut other = pg_connect(&db.store.spec);
     let mut inflight = other.transaction().expect("begin");
-    inflight
-        .query(
-            sql.replace("?1", "$1").replace("?2", "$2").as_str(),
-            &[&list, &"agent-x"],
-        )
-        .expect("agent-x's claim locks");
-    inflight
-        .query("SELECT id FROM tasks WHERE id = $1 FOR UPDATE", &[&ids[0]])
-        .expect("agent-x's candidate");
+    claim_in_flight(&mut inflight, &list, "agent-x", &ids[0]);
 
     let got = db.ok(
         "agent-y",
@@ -660,8 +644,6 @@ fn a_close_runs_beside_claims_and_waits_for_its_own_task_only() {
     if !StoreKind::current().is_postgres() {
         return;
     }
-    use tasklists_guest::schema::dialect::WriteScope;
-    use tasklists_guest::store::SqlDialect;
     let db = TestDb::with_config(|c| c.with_busy_timeout(Duration::from_millis(300)));
     let list = db.list("planner", "side");
     let ids = db.add(&list, &["first", "second", "third"]);
@@ -672,23 +654,9 @@ fn a_close_runs_beside_claims_and_waits_for_its_own_task_only() {
         json!({"list_id": list}),
     );
     assert_eq!(s(&got, "/task/id"), ids[0]);
-    let (sql, _) = SqlDialect::Postgres
-        .scoped_lock(WriteScope::Claim {
-            list: &list,
-            agent: "agent-x",
-        })
-        .expect("PostgreSQL narrows the lock");
     let mut other = pg_connect(&db.store.spec);
     let mut inflight = other.transaction().expect("begin");
-    inflight
-        .query(
-            sql.replace("?1", "$1").replace("?2", "$2").as_str(),
-            &[&list, &"agent-x"],
-        )
-        .expect("agent-x's claim locks");
-    inflight
-        .query("SELECT id FROM tasks WHERE id = $1 FOR UPDATE", &[&ids[1]])
-        .expect("agent-x's candidate");
+    claim_in_flight(&mut inflight, &list, "agent-x", &ids[1]);
 
     // Beside the claim: agent-y's notes and close of its own task.
     db.ok(
@@ -731,4 +699,23 @@ fn a_close_runs_beside_claims_and_waits_for_its_own_task_only() {
         json!({"task_id": ids[1], "status": "canceled", "outcome": "not needed"}),
     );
     assert_eq!(s(&got, "/task/status"), "canceled");
+}
+
+/// Takes, in `inflight`, what a claim of `agent` on `list` holds while it
+/// runs: the claim's locks and its candidate `task`'s row.
+fn claim_in_flight(inflight: &mut postgres::Transaction<'_>, list: &str, agent: &str, task: &str) {
+    use tasklists_guest::schema::dialect::WriteScope;
+    use tasklists_guest::store::SqlDialect;
+    let (sql, _) = SqlDialect::Postgres
+        .scoped_lock(WriteScope::Claim { list, agent })
+        .expect("PostgreSQL narrows the lock");
+    inflight
+        .query(
+            sql.replace("?1", "$1").replace("?2", "$2").as_str(),
+            &[&list, &agent],
+        )
+        .expect("the claim locks");
+    inflight
+        .query("SELECT id FROM tasks WHERE id = $1 FOR UPDATE", &[&task])
+        .expect("the claim's candidate");
 }
