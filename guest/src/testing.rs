@@ -78,14 +78,7 @@ impl Tx for TestTx<'_> {
         let params: Vec<_> = params.iter().map(to_backend).collect();
         let mut backend = self.store.backend.borrow_mut();
         let rows = backend.query(self.id, sql, &params).map_err(error)?;
-        Ok(Rows {
-            columns: rows.columns,
-            rows: rows
-                .rows
-                .into_iter()
-                .map(|row| row.into_iter().map(from_backend).collect())
-                .collect(),
-        })
+        Ok(rows_from_backend(rows))
     }
 
     fn pipeline(&self, sql: &str, params: &[Value]) -> Result<(), StoreError> {
@@ -101,6 +94,15 @@ impl Tx for TestTx<'_> {
             .commit(self.id)
             .map_err(error)
     }
+
+    fn query_then_commit(&self, sql: &str, params: &[Value]) -> Result<Rows, StoreError> {
+        let params: Vec<_> = params.iter().map(to_backend).collect();
+        let mut backend = self.store.backend.borrow_mut();
+        let rows = backend
+            .query_then_commit(self.id, sql, &params)
+            .map_err(error)?;
+        Ok(rows_from_backend(rows))
+    }
 }
 
 /// A value as the host's backend takes it.
@@ -111,6 +113,18 @@ fn to_backend(value: &Value) -> tasklists_store::Value {
         Value::Real(f) => tasklists_store::Value::Real(f),
         Value::Text(s) => tasklists_store::Value::Text(s),
         Value::Blob(b) => tasklists_store::Value::Blob(b),
+    }
+}
+
+/// Rows the host's backend read.
+fn rows_from_backend(rows: tasklists_store::Rows) -> Rows {
+    Rows {
+        columns: rows.columns,
+        rows: rows
+            .rows
+            .into_iter()
+            .map(|row| row.into_iter().map(from_backend).collect())
+            .collect(),
     }
 }
 

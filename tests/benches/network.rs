@@ -77,19 +77,6 @@ struct Fixture {
     lists: Vec<String>,
 }
 
-/// `host:port` of a URL's authority.
-fn authority(url: &str) -> &str {
-    let rest = &url[url.find("://").map_or(0, |i| i + 3)..];
-    let rest = rest.rsplit_once('@').map_or(rest, |(_, r)| r);
-    let end = rest.find(['/', '?']).unwrap_or(rest.len());
-    &rest[..end]
-}
-
-/// `url` with its host and port replaced by 127.0.0.1:`port`.
-fn via(url: &str, port: u16) -> String {
-    url.replacen(authority(url), &format!("127.0.0.1:{port}"), 1)
-}
-
 /// Tasks per run at `rtt_ms`, a multiple of 16 so every list gets as many.
 fn tasks_at(base: usize, rtt_ms: u64) -> usize {
     let n = match rtt_ms {
@@ -125,10 +112,7 @@ fn main() {
     let list_counts = list_of("BENCH_LISTS", "1,16");
     let base: usize = env_or("BENCH_TASKS", 320);
     let reps: usize = env_or("BENCH_REPS", 1);
-    let upstream: SocketAddr = authority(&admin)
-        .replace("localhost", "127.0.0.1")
-        .parse()
-        .expect("the admin URL names host:port as an IP address");
+    let upstream = LatencyProxy::server_of(&admin);
     let server: String = pg_connect(&admin)
         .query_one("SHOW server_version", &[])
         .expect("version")
@@ -151,7 +135,7 @@ fn main() {
             LatencyProxy::start(upstream, Duration::from_micros(rtt_ms * 500)).expect("proxy")
         });
         let reach = |url: &str| match &proxy {
-            Some(p) => via(url, p.port()),
+            Some(p) => p.url(url),
             None => url.to_string(),
         };
         measured_rtt.insert(rtt_ms, round_trip_ms(&reach(&admin)));
@@ -349,7 +333,7 @@ fn run(mode: Mode, url: &str, direct: &str, lists: &[String], procs: usize, task
 fn round_trips(admin: &str, upstream: SocketAddr) -> Vec<(&'static str, u64, Option<u64>)> {
     let fixture = fixture(admin, 16, 1);
     let proxy = LatencyProxy::start(upstream, Duration::ZERO).expect("proxy");
-    let url = via(&fixture.store.spec, proxy.port());
+    let url = proxy.url(&fixture.store.spec);
     let mut host = Host::open(config(Location::from(url.as_str()))).expect("host opens");
     let me = ctx("agent-1");
     let list = fixture.lists[0].as_str();

@@ -68,6 +68,22 @@ impl LatencyProxy {
         self.port
     }
 
+    /// `url` (a PostgreSQL URL) with its host and port replaced by the
+    /// proxy's.
+    pub fn url(&self, url: &str) -> String {
+        url.replacen(authority(url), &format!("127.0.0.1:{}", self.port), 1)
+    }
+
+    /// The server a PostgreSQL URL names, to proxy (`localhost` read as
+    /// 127.0.0.1). Panics on a URL that names no `host:port` as an IP
+    /// address (the test servers' URLs do).
+    pub fn server_of(url: &str) -> SocketAddr {
+        authority(url)
+            .replace("localhost", "127.0.0.1")
+            .parse()
+            .expect("the URL names host:port as an IP address")
+    }
+
     /// Round trips so far over every connection (see the module doc).
     pub fn round_trips(&self) -> u64 {
         self.round_trips.load(Ordering::SeqCst)
@@ -80,6 +96,14 @@ impl Drop for LatencyProxy {
         // Wakes the accept loop so it sees the flag.
         TcpStream::connect(("127.0.0.1", self.port)).ok();
     }
+}
+
+/// `host:port` of a URL's authority.
+fn authority(url: &str) -> &str {
+    let rest = &url[url.find("://").map_or(0, |i| i + 3)..];
+    let rest = rest.rsplit_once('@').map_or(rest, |(_, r)| r);
+    let end = rest.find(['/', '?']).unwrap_or(rest.len());
+    &rest[..end]
 }
 
 /// Forwards both directions of one connection, each through a delay line.

@@ -701,6 +701,64 @@ fn a_close_runs_beside_claims_and_waits_for_its_own_task_only() {
     assert_eq!(s(&got, "/task/status"), "canceled");
 }
 
+/// A claim that has taken its task but not yet committed (its COMMIT a
+/// round trip away) holds no lock on its list's row: the list's counters
+/// and "last changed" follow at its COMMIT (migration 0008, the dialect's
+/// `defer_list_row`), so other agents' claims and closes on the list run
+/// beside it instead of queueing behind it, and the counters come out
+/// right whichever commits first. PostgreSQL only.
+#[test]
+fn a_claim_in_flight_holds_back_no_other_claim_on_its_list() {
+    if !StoreKind::current().is_postgres() {
+        return;
+    }
+    use tasklists_guest::schema::dialect::WriteScope;
+    use tasklists_guest::store::SqlDialect;
+    let db = TestDb::with_config(|c| c.with_busy_timeout(Duration::from_millis(300)));
+    let list = db.list("planner", "counters");
+    let ids = db.add(&list, &["first", "second", "third"]);
+    let mut other = pg_connect(&db.store.spec);
+    let mut inflight = other.transaction().expect("begin");
+    claim_in_flight(&mut inflight, &list, "agent-x", &ids[0]);
+    let defer = SqlDialect::Postgres
+        .defer_list_row(WriteScope::Claim {
+            list: &list,
+            agent: "agent-x",
+        })
+        .expect("PostgreSQL defers the list's row");
+    inflight.batch_execute(defer).expect("deferred");
+    inflight
+        .execute(
+            "UPDATE tasks SET status = 'in_progress', claimed_by_agent_id = 'agent-x', \
+             updated_at = updated_at + 1 WHERE id = $1",
+            &[&ids[0]],
+        )
+        .expect("agent-x's claim, not committed");
+
+    let got = db.ok(
+        "agent-y",
+        "task_claims",
+        "claim_next",
+        json!({"list_id": list}),
+    );
+    assert_eq!(s(&got, "/task/id"), ids[1], "beside the claim in flight");
+    let got = db.ok(
+        "agent-y",
+        "task_items",
+        "update",
+        json!({"task_id": ids[1], "status": "done", "outcome": "did it"}),
+    );
+    assert_eq!(s(&got, "/task/status"), "done");
+    inflight.commit().expect("agent-x's claim commits");
+
+    let got = db.ok("planner", "task_lists", "get", json!({"list_id": list}));
+    assert_eq!(
+        got["counts"],
+        json!({"todo": 1, "in_progress": 1, "blocked": 0, "done": 1, "canceled": 0}),
+        "{got}"
+    );
+}
+
 /// Takes, in `inflight`, what a claim of `agent` on `list` holds while it
 /// runs: the claim's locks and its candidate `task`'s row.
 fn claim_in_flight(inflight: &mut postgres::Transaction<'_>, list: &str, agent: &str, task: &str) {

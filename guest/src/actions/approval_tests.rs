@@ -53,6 +53,7 @@ fn as_person<R>(
         bypasses: Vec::new(),
         person: person.map(String::from),
         viewer: Some("planner".into()),
+        ending: Default::default(),
     };
     let out = f(&call);
     drop(call);

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use crate::clock::Clock;
 use crate::context::{CallContext, require_agent};
 use crate::contract::{ActionSpec, Params, ToolSpec};
-use crate::error::ToolResult;
+use crate::error::{ToolError, ToolResult};
 use crate::ids::{IdKind, new_id};
 use crate::store::{Tx, Value};
 
@@ -69,6 +69,42 @@ pub struct Call<'a> {
     /// Whose access rules apply to the lists (the agent; for a person's
     /// action, the context's agent, whose view the person acts on).
     pub viewer: Option<String>,
+    /// Whether and how the call may end in the round trip of its last
+    /// statement ([`Call::rows_then_commit`]).
+    pub ending: Ending,
+}
+
+/// How a call may end before its handler returns: committed with its last
+/// statement, or halted to run again the usual way.
+#[derive(Debug, Default)]
+pub struct Ending {
+    /// The call may commit with its last statement: its lock rode with its
+    /// first statement (the schema known current), and it is no rehearsal.
+    pub one_trip: bool,
+    /// It did ([`Call::rows_then_commit`]): the transaction is finished.
+    committed: std::cell::Cell<bool>,
+    /// It asked to run again ([`Call::run_again`]).
+    again: bool,
+}
+
+impl Ending {
+    /// A call not ended yet; `one_trip` as [`Ending::one_trip`].
+    pub fn new(one_trip: bool) -> Self {
+        Ending {
+            one_trip,
+            ..Ending::default()
+        }
+    }
+
+    /// Whether the call committed with its last statement.
+    pub fn committed(&self) -> bool {
+        self.committed.get()
+    }
+
+    /// Whether the call asked to run again.
+    pub fn again(&self) -> bool {
+        self.again
+    }
 }
 
 /// The latest time a call of this instance had: the time part of the ids
@@ -150,6 +186,34 @@ impl Call<'_> {
     /// Runs a query and returns its rows.
     pub fn rows(&self, sql: &str, params: &[Value]) -> ToolResult<Vec<Vec<Value>>> {
         Ok(self.tx.query(sql, params)?.rows)
+    }
+
+    /// Runs the call's last statement, a query, and commits with it: on
+    /// PostgreSQL one round trip for both (the WIT `query-then-commit`).
+    /// Only where [`Ending::one_trip`]: nothing may run after it, and its
+    /// rows come back only if it committed. Nothing after it can roll it
+    /// back, so the statement itself must change nothing that the call
+    /// would refuse.
+    pub fn rows_then_commit(&self, sql: &str, params: &[Value]) -> ToolResult<Vec<Vec<Value>>> {
+        debug_assert!(self.ending.one_trip, "only a call that may end so");
+        self.ending.committed.set(true);
+        self.tx
+            .query_then_commit(sql, params)
+            .map(|rows| rows.rows)
+            .map_err(ToolError::commit_failed)
+    }
+
+    /// Halts a call that ended with [`Call::rows_then_commit`] without
+    /// finishing its work (its statement changed nothing): it runs again
+    /// from the start, the usual way. What it returns is what the handler
+    /// returns; the caller never sees it.
+    pub fn run_again(&mut self) -> ToolError {
+        self.ending.again = true;
+        ToolError::new(
+            crate::error::ErrorCode::Storage,
+            "the call runs again",
+            "nothing to do",
+        )
     }
 
     /// Runs a statement; returns the rows changed.

@@ -193,8 +193,17 @@ fn claim_next(call: &mut Call) -> ToolResult<Done<ClaimNext>> {
             Value::from(call.new_id_undated(IdKind::Event)),
             Value::from(call.actor()),
             Value::from(call.event_data(&claimed)),
+            Value::from(call.viewer.clone()),
         ]);
-        let mut rows = call.rows(&CLAIM, &params)?;
+        // With its COMMIT where the call may end so: a claim in one round
+        // trip. The statement takes a task only from a list the caller
+        // may use as it is (live, visible): nothing below refuses a claim
+        // it took, so committing it first is safe.
+        let mut rows = if call.ending.one_trip {
+            call.rows_then_commit(&CLAIM, &params)?
+        } else {
+            call.rows(&CLAIM, &params)?
+        };
         // The last two columns: how many it took, and its time.
         let (taken, now) = match rows.first_mut() {
             Some(row) => {
@@ -206,6 +215,12 @@ fn claim_next(call: &mut Call) -> ToolResult<Done<ClaimNext>> {
         };
         if let Some(now) = now {
             call.date(now);
+        }
+        if call.ending.committed() && !taken {
+            // The caller's own task to renew, an expired claim to take
+            // over, a refusal, or why nothing is ready: each needs more
+            // than the statement, which changed nothing. The usual way.
+            return Err(call.run_again());
         }
         (rows, taken)
     } else {
@@ -296,7 +311,8 @@ static CLAIM: LazyLock<String> = LazyLock::new(claim_query);
 /// The one statement of a claim where the store has row locks
 /// ([`crate::store::SqlDialect::row_locks`]; params: list id, agent, the
 /// call's time or NULL, token, lease, then the `claimed` event's id,
-/// actor and data): the columns of [`pick_query`], then how many tasks
+/// actor and data, then whose access rules apply, the viewer): the
+/// columns of [`pick_query`], then how many tasks
 /// it took (1 or 0) and its time. Its time is the call's if given, else
 /// the server's clock as the statement runs (`clock_timestamp`: after
 /// its lock statement, pipelined before it, was granted), read once (a
@@ -306,7 +322,10 @@ static CLAIM: LazyLock<String> = LazyLock::new(claim_query);
 /// and claimed with its audit row in the same statement when it is todo.
 /// The caller's held task comes back untaken (it renews it); so does an
 /// expired claim's task, locked, whose takeover writes two events (the
-/// caller writes them). The task's columns are read as the statement
+/// caller writes them). It takes nothing from a deleted list or one the
+/// viewer may not see ([`VISIBLE_TO`]): whatever the caller refuses after
+/// it, it refuses before having taken anything, so the statement may
+/// commit as it runs ([`Call::rows_then_commit`]). The task's columns are read as the statement
 /// began: a task taken here still shows it todo (the caller knows what
 /// it wrote). Its lock statement ran first (the pair (list, agent)'s), so
 /// this statement sees every claim of the caller in the list.
@@ -322,6 +341,7 @@ pub(crate) fn claim_query() -> String {
           AND (c.status = 'todo' OR (c.status = 'in_progress' AND c.claim_expires_at <= (SELECT now FROM clock))) \
           AND (c.assigned_to_agent_id IS NULL OR c.assigned_to_agent_id = ?2) \
           AND c.awaits_approval = 0 AND (l.approval IS NULL OR l.approval = 'approved') \
+          AND l.deleted_at IS NULL AND {visible} \
           AND NOT EXISTS (SELECT 1 FROM task_deps d JOIN tasks u ON u.id = d.depends_on_id \
               WHERE d.task_id = c.id AND u.deleted_at IS NULL AND u.status NOT IN ('done', 'canceled')) \
           ORDER BY c.priority, c.position LIMIT 1 FOR UPDATE OF c SKIP LOCKED), \
@@ -337,6 +357,10 @@ pub(crate) fn claim_query() -> String {
          ON t.id = COALESCE((SELECT id FROM held), (SELECT id FROM pick)) WHERE l.id = ?1",
         aliased(LIST_COLS, "l"),
         aliased(TASK_COLS, "t"),
+        visible = VISIBLE_TO
+            .replace("visibility", "l.visibility")
+            .replace("owner_agent_id", "l.owner_agent_id")
+            .replace('?', "?9"),
     )
 }
 
@@ -575,17 +599,22 @@ fn renew(
 ) -> ToolResult<Done<Claimed>> {
     let lease = lease_ms(call, task.lease_ms);
     let expires = call.now() + lease;
-    call.exec(
-        "UPDATE tasks SET claim_expires_at = ?, lease_ms = ?, updated_at = ? WHERE id = ?",
-        crate::params![expires, lease, call.now(), task.id.as_str()],
-    )?;
     let (kind, verb, mut data) = if resumed {
         ("claimed", "resumed", json!({"resumed": true}))
     } else {
         ("refreshed", "refreshed", json!({}))
     };
     data["lease_seconds"] = (lease / 1000).into();
-    call.event(kind, Some(list_id), Some(&task.id), data)?;
+    // The call's last write, with its audit row: sent with the COMMIT
+    // where the store can (the task's row is the caller's, held).
+    call.exec_with_event_last(
+        "UPDATE tasks SET claim_expires_at = ?, lease_ms = ?, updated_at = ? WHERE id = ?",
+        crate::params![expires, lease, call.now(), task.id.as_str()],
+        kind,
+        Some(list_id),
+        Some(&task.id),
+        data,
+    )?;
     // Exactly what the UPDATE above wrote: no need to read the row back.
     let task = TaskRow {
         claim_expires_at: Some(expires),

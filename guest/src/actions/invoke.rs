@@ -8,7 +8,7 @@
 
 use super::action::{Action, Done};
 use super::bypass;
-use super::call::Call;
+use super::call::{Call, Ending};
 use crate::clock::Clock;
 use crate::context::{CallContext, effective_agent};
 use crate::contract;
@@ -68,10 +68,16 @@ impl<'a> Request<'a> {
 pub fn invoke<A: Action>(req: Request) -> ToolResult<Done<A::Result>> {
     // A tool action can run again: its lock may ride with its first
     // statement; should that find the schema changed, nothing ran, and
-    // it runs again on the schema as it is now.
-    let done = match run(req, A::SPEC, A::run, true) {
-        Some(done) => done,
-        None => run(req, A::SPEC, A::run, false).unwrap_or_else(|| Err(stale())),
+    // it runs again on the schema as it is now. It may also end with its
+    // last statement; should it find more to do, it runs again without.
+    let mut trips = Trips::OneTrip;
+    let done = loop {
+        match run(req, A::SPEC, A::run, trips) {
+            Ok(done) => break done,
+            Err(Halt::Again) if trips == Trips::OneTrip => trips = Trips::Pipelined,
+            Err(Halt::Stale) if trips != Trips::Plain => trips = Trips::Plain,
+            Err(_) => break Err(stale()),
+        }
     };
     done.map(|done| Done {
         summary: printable(&done.summary),
@@ -104,8 +110,8 @@ pub fn invoke_fn<R>(
     spec: &'static ActionSpec,
     handler: impl FnOnce(&mut Call) -> ToolResult<Done<R>>,
 ) -> ToolResult<Done<R>> {
-    run(req, spec, handler, false)
-        .unwrap_or_else(|| Err(stale()))
+    run(req, spec, handler, Trips::Plain)
+        .unwrap_or_else(|_| Err(stale()))
         .map(|done| Done {
             summary: printable(&done.summary),
             ..done
@@ -122,23 +128,39 @@ pub fn printable_error(error: ToolError) -> ToolError {
     }
 }
 
-/// Runs one call; `None` when its lock rode with its first statement
-/// (`pipelined`, allowed only for a handler that can run again) and found
-/// the schema not [`schema::LATEST`]: nothing ran, run it again without.
+/// How much of a call may ride with other requests in one round trip.
+/// Anything but `Plain` only for a handler that can run again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Trips {
+    /// Its lock is had, and the schema checked, before anything else.
+    Plain,
+    /// Its lock rides with its first statement, once this instance has
+    /// seen the schema current.
+    Pipelined,
+    /// As `Pipelined`, and it may commit with its last statement
+    /// ([`Call::rows_then_commit`]).
+    OneTrip,
+}
+
+/// Runs one call; [`Halt::Stale`] when its lock rode with its first
+/// statement and found the schema not [`schema::LATEST`], [`Halt::Again`]
+/// when it ended in one round trip without finishing
+/// ([`Call::run_again`]): nothing ran, or nothing of what ran changed
+/// anything, and it runs again with fewer `trips`.
 fn run<R>(
     req: Request,
     spec: &'static ActionSpec,
     handler: impl FnOnce(&mut Call) -> ToolResult<Done<R>>,
-    pipelined: bool,
-) -> Option<ToolResult<Done<R>>> {
+    trips: Trips,
+) -> Result<ToolResult<Done<R>>, Halt> {
     let params = match contract::validate(spec.tool, spec, req.params) {
         Ok(params) => params,
-        Err(e) => return Some(Err(e)),
+        Err(e) => return Ok(Err(e)),
     };
-    match run_valid(req, spec, handler, params, pipelined) {
-        Ok(done) => Some(Ok(done)),
-        Err(Halt::Error(e)) => Some(Err(e)),
-        Err(Halt::Stale) => None,
+    match run_valid(req, spec, handler, params, trips) {
+        Ok(done) => Ok(Ok(done)),
+        Err(Halt::Error(e)) => Ok(Err(e)),
+        Err(halt) => Err(halt),
     }
 }
 
@@ -149,6 +171,9 @@ enum Halt {
     /// The schema turned out not to be [`schema::LATEST`] under a
     /// pipelined lock: nothing ran.
     Stale,
+    /// A call that ended with its last statement found more to do
+    /// ([`Call::run_again`]): nothing of what ran changed anything.
+    Again,
 }
 
 impl From<ToolError> for Halt {
@@ -163,7 +188,7 @@ fn run_valid<R>(
     spec: &'static ActionSpec,
     handler: impl FnOnce(&mut Call) -> ToolResult<Done<R>>,
     params: contract::Params,
-    pipelined: bool,
+    trips: Trips,
 ) -> Result<Done<R>, Halt> {
     // A person acts as the person and sees what the context's agent sees.
     let (agent, viewer) = match req.person {
@@ -180,7 +205,7 @@ fn run_valid<R>(
     } else {
         None
     };
-    let (tx, queued) = open(req.store, writes, scope, pipelined)?;
+    let (tx, queued) = open(req.store, writes, scope, trips != Trips::Plain)?;
     // The clock is read when the handler first needs the time (`Call::now`).
     let mut call = Call {
         tx: &*tx,
@@ -194,8 +219,13 @@ fn run_valid<R>(
         bypasses: Vec::new(),
         person: req.person.map(str::to_string),
         viewer,
+        ending: Ending::new(trips == Trips::OneTrip && queued && !req.rehearse),
     };
     let out = handler(&mut call);
+    if call.ending.again() {
+        // Nothing it ran changed anything, and its transaction is over.
+        return Err(Halt::Again);
+    }
     if queued
         && let Err(e) = &out
         && e.code == ErrorCode::Storage
@@ -212,10 +242,13 @@ fn run_valid<R>(
     let agent = call.agent.take();
     // A bypass was written at the call's time (read then).
     let now = call.now_if_read().unwrap_or_default();
+    let committed = call.ending.committed();
     drop(call);
     let done = match out {
         // Rolled back: a rehearsal changes nothing.
         Ok(out) if req.rehearse => Ok(out),
+        // Committed with its last statement.
+        Ok(out) if committed => Ok(out),
         Ok(out) => tx.commit().map(|()| out).map_err(ToolError::commit_failed),
         Err(e) => {
             // Rolled back here, so that the bypass events alone can follow.
@@ -304,8 +337,24 @@ fn own_fields_only(spec: &ActionSpec, params: &contract::Params) -> bool {
 /// statement when there is one), so a current database costs one
 /// statement; once this instance has seen it current, a `pipelined`
 /// call's lock (with the check) goes out with its first statement, in its
-/// round trip ([`crate::store::SqlDialect::scoped_lock_at`]).
+/// round trip ([`crate::store::SqlDialect::scoped_lock_at`]). What a
+/// claim or a change of one task's own row makes its list's row do waits
+/// for the COMMIT ([`crate::store::SqlDialect::defer_list_row`]).
 fn open<'s>(
+    store: &'s dyn Store,
+    writes: bool,
+    scope: Option<WriteScope>,
+    pipelined: bool,
+) -> ToolResult<(Box<dyn Tx + 's>, bool)> {
+    let (tx, queued) = open_locked(store, writes, scope, pipelined)?;
+    if let Some(sql) = scope.and_then(|scope| tx.dialect().defer_list_row(scope)) {
+        tx.pipeline(sql, &[])?;
+    }
+    Ok((tx, queued))
+}
+
+/// [`open`] up to its lock.
+fn open_locked<'s>(
     store: &'s dyn Store,
     writes: bool,
     scope: Option<WriteScope>,

@@ -35,6 +35,7 @@ const SQLITE: &[&str] = &[
     include_str!("migrations/shared/0005_person_steers.sql"),
     include_str!("migrations/shared/0006_task_refs.sql"),
     include_str!("migrations/shared/0007_tokens.sql"),
+    include_str!("migrations/sqlite/0008_counters_at_commit.sql"),
 ];
 
 /// PostgreSQL's schema steps, numbered like SQLite's: version `N` is the
@@ -47,6 +48,7 @@ const POSTGRES: &[&str] = &[
     include_str!("migrations/shared/0005_person_steers.sql"),
     include_str!("migrations/shared/0006_task_refs.sql"),
     include_str!("migrations/shared/0007_tokens.sql"),
+    include_str!("migrations/postgres/0008_counters_at_commit.sql"),
 ];
 
 /// How many schema steps each dialect has: a schema version names the
@@ -206,6 +208,23 @@ impl SqlDialect {
             ),
             params,
         ))
+    }
+
+    /// The statement a write of `scope` sends after its lock (pipelined,
+    /// no round trip of its own) so that what its change does to the
+    /// list's row (the counters and "last changed" of migrations 0004 and
+    /// 0008) waits for its COMMIT, or `None`. PostgreSQL, for a claim and
+    /// a change of one task's own fields: those run side by side on one
+    /// list, and the list's row would otherwise stay locked from their
+    /// change until their COMMIT, a round trip later, queueing them all.
+    /// `ALL` names nothing, so it is harmless on a schema before 0008.
+    pub fn defer_list_row(self, scope: WriteScope) -> Option<&'static str> {
+        match (self, scope) {
+            (SqlDialect::Postgres, WriteScope::Claim { .. } | WriteScope::TaskRow(_)) => {
+                Some("SET CONSTRAINTS ALL DEFERRED")
+            }
+            _ => None,
+        }
     }
 
     /// Whether the engine has row locks that a statement can skip (`FOR

@@ -92,6 +92,11 @@ pub trait Tx {
     fn pipeline(&self, sql: &str, params: &[Value]) -> Result<(), StoreError>;
     /// Commits.
     fn commit(self: Box<Self>) -> Result<(), StoreError>;
+    /// Runs a statement that returns rows, then commits, in one round
+    /// trip (the WIT `query-then-commit`): the rows come back only if the
+    /// commit succeeded. The transaction is finished after it, whatever
+    /// the outcome: its owner drops it without committing.
+    fn query_then_commit(&self, sql: &str, params: &[Value]) -> Result<Rows, StoreError>;
 }
 
 /// A store that opens transactions (write = `BEGIN IMMEDIATE`).

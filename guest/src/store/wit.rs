@@ -46,6 +46,10 @@ impl Tx for WitTx {
     fn commit(self: Box<Self>) -> Result<(), StoreError> {
         self.0.commit()
     }
+
+    fn query_then_commit(&self, sql: &str, params: &[Value]) -> Result<Rows, StoreError> {
+        self.0.query_then_commit(&self.1.sql(sql), params)
+    }
 }
 
 impl crate::clock::Clock for WitClock {

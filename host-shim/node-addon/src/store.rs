@@ -186,6 +186,24 @@ impl Store {
         result.map_err(store_error)
     }
 
+    /// Runs a statement that returns rows, then commits and ends the
+    /// transaction, in one round trip where the store can (the WIT
+    /// `query-then-commit`).
+    #[napi]
+    pub fn query_then_commit(
+        &mut self,
+        tx: i64,
+        sql: String,
+        params: Vec<SqlValue>,
+    ) -> Result<SqlRows> {
+        let params = to_values(params).map_err(host_bug)?;
+        let (before, after) = self.commit_delay.take().unwrap_or_default();
+        std::thread::sleep(before);
+        let result = self.backend.query_then_commit(tx_id(tx), &sql, &params);
+        std::thread::sleep(after);
+        result.map(from_rows).map_err(store_error)
+    }
+
     /// The component dropped the handle: an unfinished transaction rolls
     /// back.
     #[napi]

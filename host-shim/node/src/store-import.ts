@@ -133,19 +133,28 @@ export function storeImports(
     }
 
     commit(): void {
+      this.#finish(() => store.commit(this.#id));
+    }
+
+    queryThenCommit(sql: string, params: SqlValue[]) {
+      return unpackRows(this.#finish(() => store.queryThenCommit(this.#id, sql, params)));
+    }
+
+    /** Runs `end`, which commits and ends the transaction, and records its outcome. */
+    #finish<T>(end: () => T): T {
       if (!this.#write) {
-        guarded(() => store.commit(this.#id));
         this.#done = true;
-        return;
+        return guarded(end);
       }
       // Read by the host if it has to stop this worker: set before the
       // native commit, which a stop waits for, and cleared only once its
       // outcome is recorded, so a stop in between reads "a commit had
-      // started" and never "nothing changed".
+      // started" and never "nothing changed". The handle is finished
+      // whatever the outcome: the store ended the transaction.
       Atomics.store(flags, COMMITTING, 1);
       try {
-        guarded(() => store.commit(this.#id));
         this.#done = true;
+        return guarded(end);
       } finally {
         Atomics.store(flags, WRITES, WRITE_STATES.indexOf(store.writeState()));
         Atomics.store(flags, COMMITTING, 0);

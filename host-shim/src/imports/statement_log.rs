@@ -176,6 +176,27 @@ impl Backend for Recording {
         self.logged(LoggedOp::Commit, |b| b.commit(tx), |_| 0)
     }
 
+    /// Logged as the query and the commit it is; the backend's own
+    /// `query_then_commit` runs both.
+    fn query_then_commit(
+        &mut self,
+        tx: Tx,
+        sql: &str,
+        params: &[Value],
+    ) -> Result<(Rows, Tx), CommitFailure> {
+        let op = LoggedOp::Query {
+            sql: sql.to_owned(),
+            params: params.to_vec(),
+        };
+        let started = Instant::now();
+        let result = self.inner.query_then_commit(tx, sql, params);
+        let rows = result.as_ref().ok().map(|(r, _)| r.rows.len() as u64);
+        self.log.push(op, rows, started.elapsed());
+        self.log
+            .push(LoggedOp::Commit, rows.map(|_| 0), Duration::ZERO);
+        result
+    }
+
     fn rollback(&mut self) -> Result<(), StoreError> {
         self.logged(LoggedOp::Rollback, |b| b.rollback(), |_| 0)
     }

@@ -207,6 +207,28 @@ impl wit::HostTransaction for HostState {
         Ok(result.map_err(Into::into))
     }
 
+    fn query_then_commit(
+        &mut self,
+        tx: Resource<Transaction>,
+        sql: String,
+        values: Vec<wit::Value>,
+    ) -> wasmtime::Result<Result<wit::Rows, wit::StoreError>> {
+        let id = self.table.get(&tx)?.id;
+        #[cfg(any(test, feature = "fault-injection"))]
+        self.store.faults.on_query()?;
+        let result = self
+            .store
+            .session
+            .query_then_commit(id, &sql, &params(values));
+        #[cfg(any(test, feature = "fault-injection"))]
+        std::thread::sleep(
+            self.store
+                .faults
+                .on_commit(self.store.session.write_state() != WriteState::NotApplied),
+        );
+        Ok(result.map(Into::into).map_err(Into::into))
+    }
+
     fn drop(&mut self, tx: Resource<Transaction>) -> wasmtime::Result<()> {
         let tx = self.table.delete(tx)?;
         self.store.session.abandon(tx.id);

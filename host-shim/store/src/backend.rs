@@ -95,6 +95,27 @@ pub trait Backend: Send {
     /// Commits and ends the transaction (a failed commit rolls back).
     fn commit(&mut self, tx: Tx) -> Result<(), CommitFailure>;
 
+    /// Runs a statement that returns rows, then commits and ends the
+    /// transaction (the WIT `query-then-commit`); the rows, and the
+    /// transaction as the statement left it. Any failure ends it too:
+    /// `Failed` when nothing was applied, `Unknown` when the connection
+    /// was lost while the commit may have run. By default (a local
+    /// engine, where a round trip costs nothing) `query`, then `commit`.
+    fn query_then_commit(
+        &mut self,
+        mut tx: Tx,
+        sql: &str,
+        params: &[Value],
+    ) -> Result<(Rows, Tx), CommitFailure> {
+        match self.query(&mut tx, sql, params) {
+            Ok(rows) => self.commit(tx).map(|()| (rows, tx)),
+            Err(e) => {
+                self.abandon();
+                Err(CommitFailure::Failed(e))
+            }
+        }
+    }
+
     /// Rolls back and ends the transaction.
     fn rollback(&mut self) -> Result<(), StoreError>;
 

@@ -171,6 +171,33 @@ impl<B: Backend + ?Sized> Session<B> {
         }
     }
 
+    /// Runs a statement that returns rows, then commits and ends the
+    /// transaction, in one round trip where the engine can
+    /// ([`Backend::query_then_commit`]); what the writes came to is kept
+    /// as [`Session::commit`] keeps it.
+    pub fn query_then_commit(
+        &mut self,
+        id: TxId,
+        sql: &str,
+        params: &[Value],
+    ) -> Result<Rows, StoreError> {
+        let tx = self.live(id)?;
+        self.open = None;
+        match self.backend.query_then_commit(tx, sql, params) {
+            Ok((rows, tx)) => {
+                if tx.write && tx.wrote {
+                    self.write_state = self.write_state.then(WriteState::Applied);
+                }
+                Ok(rows)
+            }
+            Err(CommitFailure::Failed(e)) => Err(e),
+            Err(CommitFailure::Unknown(e)) => {
+                self.write_state = self.write_state.then(WriteState::MayBeApplied);
+                Err(e)
+            }
+        }
+    }
+
     /// Rolls back and ends the transaction.
     pub fn rollback(&mut self, id: TxId) -> Result<(), StoreError> {
         self.live(id)?;

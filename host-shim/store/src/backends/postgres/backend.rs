@@ -751,6 +751,105 @@ impl Backend for PostgresBackend {
         }
     }
 
+    /// The statement and COMMIT go out together (with the BEGIN and the
+    /// queued statements when those are not sent yet): one round trip. A
+    /// statement that fails aborts the transaction, which the COMMIT then
+    /// rolls back; a connection lost in that round trip leaves the
+    /// outcome unknown for a statement that may write.
+    fn query_then_commit(
+        &mut self,
+        mut tx: Tx,
+        sql: &str,
+        params: &[Value],
+    ) -> Result<(Rows, Tx), CommitFailure> {
+        if let Some(why) = self.tx.failed.clone() {
+            self.tx = TxState::default();
+            self.roll_back_quietly();
+            return Err(CommitFailure::Failed(StoreError::InvalidState(format!(
+                "the transaction was rolled back, not committed: a statement in it failed ({why})"
+            ))));
+        }
+        let max_bytes = self.options.max_result_bytes;
+        let mut columns = Vec::new();
+        let outcome = self.run_statement(
+            sql,
+            params,
+            |statement| {
+                rows::check_columns(statement.columns())?;
+                columns = statement
+                    .columns()
+                    .iter()
+                    .map(|c| c.name().to_string())
+                    .collect();
+                Ok(())
+            },
+            |client, statement, params| {
+                Box::pin(async move {
+                    // `join` polls in order: the statement's request is
+                    // made first, the COMMIT's right after it.
+                    let (rows, commit) = futures_util::future::join(
+                        read_rows(client, statement, params, max_bytes),
+                        client.simple_query("COMMIT"),
+                    )
+                    .await;
+                    Ok((rows?, commit))
+                })
+            },
+        );
+        let may_have_written = tx.write && may_write(sql);
+        let unknown = |error: StoreError| {
+            CommitFailure::Unknown(StoreError::Io(format!(
+                "the connection was lost while committing: the write may or may not have \
+                 been applied; read it back before repeating it ({})",
+                error.message()
+            )))
+        };
+        let ((rows, bytes), commit) = match outcome {
+            Ok(answers) => answers,
+            Err(error) => {
+                if self.session.is_some() {
+                    // Refused before it was sent, or rolled back by the
+                    // COMMIT: make sure nothing is open.
+                    self.roll_back_quietly();
+                    return Err(CommitFailure::Failed(error));
+                }
+                return Err(if may_have_written {
+                    unknown(error)
+                } else {
+                    CommitFailure::Failed(error)
+                });
+            }
+        };
+        if let Err(e) = commit {
+            let error = self.fail(Failure::Pg(e), None);
+            if self.session.is_some() {
+                // The server refused it (a deferred constraint) and rolled back.
+                self.roll_back_quietly();
+                return Err(CommitFailure::Failed(error));
+            }
+            return Err(if may_have_written {
+                unknown(error)
+            } else {
+                CommitFailure::Failed(error)
+            });
+        }
+        self.ran(&mut tx, sql);
+        if std::mem::take(&mut self.tx).schema
+            && let Some(session) = &mut self.session
+        {
+            session.forget_all();
+        }
+        if bytes > max_bytes {
+            // Committed: only its answer is lost.
+            return Err(CommitFailure::Unknown(StoreError::Io(format!(
+                "the query result exceeds {} KiB, more than the component may hold; its \
+                 transaction was committed",
+                max_bytes >> 10
+            ))));
+        }
+        Ok((Rows { columns, rows }, tx))
+    }
+
     fn rollback(&mut self) -> Result<(), StoreError> {
         self.queued.clear();
         if self.pending.take().is_some() {

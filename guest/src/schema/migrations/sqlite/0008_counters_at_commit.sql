@@ -1,0 +1,5 @@
+-- PostgreSQL's 0008 lets a claim or a close defer its list's counters to
+-- its COMMIT, so that claims on one list do not queue on the list's row
+-- across a network round trip. SQLite has one writer at a time and no
+-- network: its triggers (0004) stay as they are. This step only keeps the
+-- version numbers the same in both dialects.
