@@ -2,9 +2,10 @@
 //! round trips (the latency proxy counts them: the client speaking again
 //! after the server answered), on a warm connection: a claim is one round
 //! trip (its lock, the pick, the claim, its audit row and the COMMIT sent
-//! together), a note or a close two. A claim that finds more to do than
-//! its one statement (the caller's own task to renew, nothing ready) runs
-//! again the usual way, and still answers what it always did. PostgreSQL
+//! together), a note or a close two, a claim that finds nothing ready
+//! one (its statement counts why). A claim that finds more to do than its
+//! one statement (the caller's own task to renew) runs again the usual
+//! way, and still answers what it always did. PostgreSQL
 //! only: SQLite has no network.
 
 use std::time::Duration;
@@ -183,8 +184,9 @@ fn a_claim_with_more_to_do_than_its_statement_runs_again_the_usual_way() {
         trips, 3,
         "the one-trip try, then the lock with the statement, then the renewal with the COMMIT"
     );
-    // Nothing ready for another agent: the reasons, as always.
-    let (none, _) = counted(
+    // Nothing ready for another agent: the reasons, as always, counted
+    // by the same statement (its transaction changed nothing).
+    let (none, trips) = counted(
         &proxy,
         &mut host,
         "agent-2",
@@ -194,6 +196,7 @@ fn a_claim_with_more_to_do_than_its_statement_runs_again_the_usual_way() {
     );
     assert_eq!(none["task"], Value::Null, "{none}");
     assert_eq!(none["waiting"]["claimed_by_others"], 1, "{none}");
+    assert_eq!(trips, 1, "nothing ready, in the claim's one round trip");
     // A deleted list is refused, not claimed from.
     host.call(
         "task_items",

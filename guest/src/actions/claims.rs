@@ -180,7 +180,7 @@ fn claim_next(call: &mut Call) -> ToolResult<Done<ClaimNext>> {
         call.now();
     }
     let token = call.new_id_undated(IdKind::Claim);
-    let (rows, taken) = if one_statement {
+    let (rows, taken, reasons) = if one_statement {
         let mut params = crate::params![
             list_id.as_str(),
             agent.as_str(),
@@ -204,29 +204,37 @@ fn claim_next(call: &mut Call) -> ToolResult<Done<ClaimNext>> {
         } else {
             call.rows(&CLAIM, &params)?
         };
-        // The last two columns: how many it took, and its time.
-        let (taken, now) = match rows.first_mut() {
+        // The last columns: why nothing is ready (when nothing was to
+        // hand out), how many it took, and its time.
+        let (taken, now, reasons) = match rows.first_mut() {
             Some(row) => {
                 let now = row.pop().and_then(|v| v.as_i64());
                 let taken = row.pop().and_then(|v| v.as_i64());
-                (taken.is_some_and(|n| n > 0), now)
+                let reasons = row.split_off(row.len().saturating_sub(REASONS));
+                (taken.is_some_and(|n| n > 0), now, Some(reasons))
             }
-            None => (false, None),
+            None => (false, None, None),
         };
         if let Some(now) = now {
             call.date(now);
         }
-        if call.ending.committed() && !taken {
-            // The caller's own task to renew, an expired claim to take
-            // over, a refusal, or why nothing is ready: each needs more
-            // than the statement, which changed nothing. The usual way.
-            return Err(call.run_again());
-        }
-        (rows, taken)
+        (rows, taken, reasons)
     } else {
         let params = crate::params![list_id.as_str(), agent.as_str(), call.now()];
-        (call.rows(&PICK, params)?, false)
+        (call.rows(&PICK, params)?, false, None)
     };
+    if call.ending.committed()
+        && !taken
+        && rows.first().is_some_and(|row| {
+            row.get(LIST_COLS.split(',').count())
+                .is_some_and(|id| id.as_str().is_some())
+        })
+    {
+        // The caller's own task to renew, or an expired claim to take
+        // over: more than the statement, which changed nothing. The
+        // usual way.
+        return Err(call.run_again());
+    }
     let row = rows
         .first()
         .ok_or_else(|| ToolError::not_found("list", &list_id))?;
@@ -235,7 +243,11 @@ fn claim_next(call: &mut Call) -> ToolResult<Done<ClaimNext>> {
     let list = access::usable(call, ListRow::from_row(row), false)?;
     let picked = &row[list_width..];
     if picked.first().is_none_or(|id| id.as_str().is_none()) {
-        return nothing_ready(call, &list, &agent);
+        let reasons = match reasons {
+            Some(reasons) => reasons,
+            None => reason_counts(call, &list.id, &agent)?,
+        };
+        return nothing_ready(&list, &reasons);
     }
     let mut task = TaskRow::from_row(picked);
     let deps = deps_column(picked.get(TASK_COLS.split(',').count()));
@@ -308,12 +320,16 @@ static PICK: LazyLock<String> = LazyLock::new(pick_query);
 /// [`claim_query`], built once.
 static CLAIM: LazyLock<String> = LazyLock::new(claim_query);
 
+/// How many columns [`reasons_query`] has.
+const REASONS: usize = 6;
+
 /// The one statement of a claim where the store has row locks
 /// ([`crate::store::SqlDialect::row_locks`]; params: list id, agent, the
 /// call's time or NULL, token, lease, then the `claimed` event's id,
 /// actor and data, then whose access rules apply, the viewer): the
-/// columns of [`pick_query`], then how many tasks
-/// it took (1 or 0) and its time. Its time is the call's if given, else
+/// columns of [`pick_query`], then [`reasons_query`]'s (counted only
+/// when there is no task to hand out: why nothing is ready, with no
+/// statement more), then how many tasks it took (1 or 0) and its time. Its time is the call's if given, else
 /// the server's clock as the statement runs (`clock_timestamp`: after
 /// its lock statement, pipelined before it, was granted), read once (a
 /// CTE referenced more than once is computed once). The
@@ -325,8 +341,8 @@ static CLAIM: LazyLock<String> = LazyLock::new(claim_query);
 /// caller writes them). It takes nothing from a deleted list or one the
 /// viewer may not see ([`VISIBLE_TO`]): whatever the caller refuses after
 /// it, it refuses before having taken anything, so the statement may
-/// commit as it runs ([`Call::rows_then_commit`]). The task's columns are read as the statement
-/// began: a task taken here still shows it todo (the caller knows what
+/// commit as it runs ([`Call::rows_then_commit`]). The task's columns
+/// are read as the statement began: a task taken here still shows it todo (the caller knows what
 /// it wrote). Its lock statement ran first (the pair (list, agent)'s), so
 /// this statement sees every claim of the caller in the list.
 pub(crate) fn claim_query() -> String {
@@ -351,12 +367,19 @@ pub(crate) fn claim_query() -> String {
           FROM pick, clock WHERE tasks.id = pick.id AND pick.status = 'todo' AND tasks.status = 'todo' \
           AND tasks.deleted_at IS NULL RETURNING tasks.id, tasks.list_id), \
          audit AS (INSERT INTO events (id, at, agent_id, kind, list_id, task_id, data) \
-          SELECT ?6, (SELECT now FROM clock), ?7, 'claimed', taken.list_id, taken.id, ?8 FROM taken) \
-         SELECT {}, {}, {DEPS_OF_T}, (SELECT COUNT(*) FROM taken), (SELECT now FROM clock) \
+          SELECT ?6, (SELECT now FROM clock), ?7, 'claimed', taken.list_id, taken.id, ?8 FROM taken), \
+         reasons AS ({reasons}) \
+         SELECT {}, {}, {DEPS_OF_T}, r.*, (SELECT COUNT(*) FROM taken), (SELECT now FROM clock) \
          FROM lists l LEFT JOIN tasks t \
-         ON t.id = COALESCE((SELECT id FROM held), (SELECT id FROM pick)) WHERE l.id = ?1",
+         ON t.id = COALESCE((SELECT id FROM held), (SELECT id FROM pick)) CROSS JOIN reasons r WHERE l.id = ?1",
         aliased(LIST_COLS, "l"),
         aliased(TASK_COLS, "t"),
+        reasons = reasons_query(
+            "(SELECT now FROM clock)",
+            "?2",
+            "?1",
+            "NOT EXISTS (SELECT 1 FROM held) AND NOT EXISTS (SELECT 1 FROM pick)"
+        ),
         visible = VISIBLE_TO
             .replace("visibility", "l.visibility")
             .replace("owner_agent_id", "l.owner_agent_id")
@@ -428,46 +451,8 @@ fn handed_out(done: ToolResult<Done<Claimed>>) -> ToolResult<Done<ClaimNext>> {
 /// taking at this moment (PostgreSQL's claims run side by side) counts as
 /// claimed by others. A plan that is not approved holds every task back:
 /// `approval` says where it stands, `hint` who can unblock it.
-fn nothing_ready(call: &Call, list: &ListRow, agent: &str) -> ToolResult<Done<ClaimNext>> {
-    // A lease without an end (not written by this component) holds nothing.
-    let held = "(t.status = 'in_progress' AND COALESCE(t.claim_expires_at, 0) > ?)";
-    let other = "(t.assigned_to_agent_id IS NOT NULL AND t.assigned_to_agent_id <> ?)";
-    let free = format!("t.status <> 'blocked' AND NOT {held} AND t.awaits_approval = 0");
-    let rows = call.rows(
-        &format!(
-            "SELECT \
-             COALESCE(SUM(CASE WHEN t.status = 'blocked' THEN 1 ELSE 0 END), 0), \
-             COALESCE(SUM(CASE WHEN t.status <> 'blocked' AND {held} THEN 1 ELSE 0 END), 0), \
-             COALESCE(SUM(CASE WHEN {free} AND {other} THEN 1 ELSE 0 END), 0), \
-             COALESCE(SUM(CASE WHEN {free} AND NOT {other} AND EXISTS \
-                 (SELECT 1 FROM task_deps d JOIN tasks u ON u.id = d.depends_on_id WHERE d.task_id = t.id \
-                  AND u.deleted_at IS NULL AND u.status NOT IN ('done', 'canceled')) THEN 1 ELSE 0 END), 0), \
-             COALESCE(SUM(CASE WHEN t.status <> 'blocked' AND NOT {held} AND t.awaits_approval = 1 THEN 1 ELSE 0 END), 0), \
-             COALESCE(SUM(CASE WHEN {free} AND NOT {other} AND NOT EXISTS \
-                 (SELECT 1 FROM task_deps d JOIN tasks u ON u.id = d.depends_on_id WHERE d.task_id = t.id \
-                  AND u.deleted_at IS NULL AND u.status NOT IN ('done', 'canceled')) THEN 1 ELSE 0 END), 0) \
-             FROM tasks t WHERE t.list_id = ? AND t.deleted_at IS NULL AND t.status IN ('todo', 'in_progress', 'blocked')"
-        ),
-        // held; free (held), other; free (held), other; held; free
-        // (held), other; the list.
-        crate::params![
-            call.now(),
-            call.now(),
-            agent,
-            call.now(),
-            agent,
-            call.now(),
-            call.now(),
-            agent,
-            list.id.as_str()
-        ],
-    )?;
-    let count = |i: usize| {
-        rows.first()
-            .and_then(|r| r.get(i))
-            .and_then(Value::as_i64)
-            .unwrap_or(0)
-    };
+fn nothing_ready(list: &ListRow, reasons: &[Value]) -> ToolResult<Done<ClaimNext>> {
+    let count = |i: usize| reasons.get(i).and_then(Value::as_i64).unwrap_or(0);
     let approval = ApprovalJson::of(list).filter(|a| a.state != Approval::Approved);
     // Ready tasks the claim passed over (PostgreSQL's SKIP LOCKED) are
     // being taken by other agents' claims right now; with a plan not
@@ -524,6 +509,44 @@ fn nothing_ready(call: &Call, list: &ListRow, agent: &str) -> ToolResult<Done<Cl
         summary,
         result: ClaimNext::Nothing(NothingToClaim { task: (), waiting }),
     })
+}
+
+/// How many of the list's open tasks are held back for each reason
+/// [`nothing_ready`] tells, as one aggregate (`reasons_query`'s columns:
+/// paused, held by a live lease, free but assigned to another agent,
+/// free but waiting on dependencies, awaiting a person's approval, free
+/// and ready), its own statement where the claim is two.
+fn reason_counts(call: &Call, list_id: &str, agent: &str) -> ToolResult<Vec<Value>> {
+    let rows = call.rows(
+        &reasons_query("?1", "?2", "?3", "1 = 1"),
+        crate::params![call.now(), agent, list_id],
+    )?;
+    Ok(rows.into_iter().next().unwrap_or_default())
+}
+
+/// The aggregate of [`reason_counts`] over the open tasks of the list
+/// `list` (SQL), at the time `now`, for the agent `agent`, counting only
+/// if `only_if` holds (a condition the engine checks once, before the
+/// scan).
+fn reasons_query(now: &str, agent: &str, list: &str, only_if: &str) -> String {
+    // A lease without an end (not written by this component) holds nothing.
+    let held = format!("(t.status = 'in_progress' AND COALESCE(t.claim_expires_at, 0) > {now})");
+    let other =
+        format!("(t.assigned_to_agent_id IS NOT NULL AND t.assigned_to_agent_id <> {agent})");
+    let free = format!("t.status <> 'blocked' AND NOT {held} AND t.awaits_approval = 0");
+    let waits = "EXISTS (SELECT 1 FROM task_deps d JOIN tasks u ON u.id = d.depends_on_id WHERE d.task_id = t.id \
+         AND u.deleted_at IS NULL AND u.status NOT IN ('done', 'canceled'))";
+    format!(
+        "SELECT \
+         COALESCE(SUM(CASE WHEN t.status = 'blocked' THEN 1 ELSE 0 END), 0) AS paused, \
+         COALESCE(SUM(CASE WHEN t.status <> 'blocked' AND {held} THEN 1 ELSE 0 END), 0) AS held, \
+         COALESCE(SUM(CASE WHEN {free} AND {other} THEN 1 ELSE 0 END), 0) AS others, \
+         COALESCE(SUM(CASE WHEN {free} AND NOT {other} AND {waits} THEN 1 ELSE 0 END), 0) AS waits, \
+         COALESCE(SUM(CASE WHEN t.status <> 'blocked' AND NOT {held} AND t.awaits_approval = 1 THEN 1 ELSE 0 END), 0) AS awaiting, \
+         COALESCE(SUM(CASE WHEN {free} AND NOT {other} AND NOT {waits} THEN 1 ELSE 0 END), 0) AS ready \
+         FROM tasks t WHERE t.list_id = {list} AND t.deleted_at IS NULL \
+         AND t.status IN ('todo', 'in_progress', 'blocked') AND {only_if}"
+    )
 }
 
 /// What an agent waiting on a plan is told: only a person approves, and
