@@ -329,22 +329,24 @@ const REASONS: usize = 6;
 /// actor and data, then whose access rules apply, the viewer): the
 /// columns of [`pick_query`], then [`reasons_query`]'s (counted only
 /// when there is no task to hand out: why nothing is ready, with no
-/// statement more), then how many tasks it took (1 or 0) and its time. Its time is the call's if given, else
-/// the server's clock as the statement runs (`clock_timestamp`: after
-/// its lock statement, pipelined before it, was granted), read once (a
-/// CTE referenced more than once is computed once). The
-/// candidate is [`pick_query`]'s, taken `FOR UPDATE SKIP LOCKED` (a task
-/// another claim is taking right now is passed over, not waited for)
-/// and claimed with its audit row in the same statement when it is todo.
+/// statement more), then how many tasks it took (1 or 0) and its time.
+/// Its time is the call's if given, else the server's clock as the
+/// statement runs (`clock_timestamp`: after its lock statement, pipelined
+/// before it, was granted), read once (a CTE referenced more than once is
+/// computed once). The candidate is [`pick_query`]'s, taken `FOR UPDATE
+/// SKIP LOCKED` (a task another claim is taking right now is passed
+/// over, not waited for) and claimed with its audit row in the same
+/// statement when it is todo.
 /// The caller's held task comes back untaken (it renews it); so does an
 /// expired claim's task, locked, whose takeover writes two events (the
 /// caller writes them). It takes nothing from a deleted list or one the
 /// viewer may not see ([`VISIBLE_TO`]): whatever the caller refuses after
 /// it, it refuses before having taken anything, so the statement may
 /// commit as it runs ([`Call::rows_then_commit`]). The task's columns
-/// are read as the statement began: a task taken here still shows it todo (the caller knows what
-/// it wrote). Its lock statement ran first (the pair (list, agent)'s), so
-/// this statement sees every claim of the caller in the list.
+/// are read as the statement began: a task taken here still shows it
+/// todo (the caller knows what it wrote). Its lock statement ran first
+/// (the pair (list, agent)'s), so this statement sees every claim of the
+/// caller in the list.
 pub(crate) fn claim_query() -> String {
     format!(
         "WITH clock AS MATERIALIZED (SELECT COALESCE(?3::int8, \
