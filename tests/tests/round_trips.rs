@@ -149,34 +149,23 @@ fn a_claim_with_more_to_do_than_its_statement_runs_again_the_usual_way() {
     };
     let (_store, proxy, mut host, list, ids) = through_proxy(&admin, 1);
     let claim = json!({"list_id": list});
-    let (first, _) = counted(
-        &proxy,
-        &mut host,
-        "agent-1",
-        "task_claims",
-        "claim_next",
-        claim.clone(),
-    );
+    let mut claim_next = |agent: &str| {
+        counted(
+            &proxy,
+            &mut host,
+            agent,
+            "task_claims",
+            "claim_next",
+            claim.clone(),
+        )
+    };
+    let (first, _) = claim_next("agent-1");
     assert_eq!(first["task"]["id"], ids[0].as_str());
     // The caller's own task comes back, its lease renewed: the one
     // statement took nothing, so it ran again and renewed it (counted
     // the second time: the first prepares the renewal's statements).
-    counted(
-        &proxy,
-        &mut host,
-        "agent-1",
-        "task_claims",
-        "claim_next",
-        claim.clone(),
-    );
-    let (again, trips) = counted(
-        &proxy,
-        &mut host,
-        "agent-1",
-        "task_claims",
-        "claim_next",
-        claim.clone(),
-    );
+    claim_next("agent-1");
+    let (again, trips) = claim_next("agent-1");
     assert_eq!(again["task"]["id"], ids[0].as_str(), "{again}");
     assert_eq!(again["resumed"], true, "{again}");
     assert_eq!(again["claim"]["token"], first["claim"]["token"], "{again}");
@@ -186,14 +175,7 @@ fn a_claim_with_more_to_do_than_its_statement_runs_again_the_usual_way() {
     );
     // Nothing ready for another agent: the reasons, as always, counted
     // by the same statement (its transaction changed nothing).
-    let (none, trips) = counted(
-        &proxy,
-        &mut host,
-        "agent-2",
-        "task_claims",
-        "claim_next",
-        claim.clone(),
-    );
+    let (none, trips) = claim_next("agent-2");
     assert_eq!(none["task"], Value::Null, "{none}");
     assert_eq!(none["waiting"]["claimed_by_others"], 1, "{none}");
     assert_eq!(trips, 1, "nothing ready, in the claim's one round trip");

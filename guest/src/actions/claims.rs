@@ -223,12 +223,12 @@ fn claim_next(call: &mut Call) -> ToolResult<Done<ClaimNext>> {
         let params = crate::params![list_id.as_str(), agent.as_str(), call.now()];
         (call.rows(&PICK, params)?, false, None)
     };
+    let list_width = LIST_COLS.split(',').count();
     if call.ending.committed()
         && !taken
-        && rows.first().is_some_and(|row| {
-            row.get(LIST_COLS.split(',').count())
-                .is_some_and(|id| id.as_str().is_some())
-        })
+        && rows
+            .first()
+            .is_some_and(|row| row.get(list_width).is_some_and(|id| id.as_str().is_some()))
     {
         // The caller's own task to renew, or an expired claim to take
         // over: more than the statement, which changed nothing. The
@@ -238,7 +238,6 @@ fn claim_next(call: &mut Call) -> ToolResult<Done<ClaimNext>> {
     let row = rows
         .first()
         .ok_or_else(|| ToolError::not_found("list", &list_id))?;
-    let list_width = LIST_COLS.split(',').count();
     // A claim taken above is rolled back with the call if this refuses.
     let list = access::usable(call, ListRow::from_row(row), false)?;
     let picked = &row[list_width..];

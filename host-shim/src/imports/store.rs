@@ -43,6 +43,13 @@ impl StoreImport {
         &mut self.session
     }
 
+    /// The pause a test armed after a commit, given what it came to.
+    #[cfg(any(test, feature = "fault-injection"))]
+    fn after_commit_fault(&mut self) {
+        let applied = self.session.write_state() != WriteState::NotApplied;
+        std::thread::sleep(self.faults.on_commit(applied));
+    }
+
     /// Starts a tool call.
     pub(crate) fn begin_call(&mut self) {
         #[cfg(any(test, feature = "fault-injection"))]
@@ -199,11 +206,7 @@ impl wit::HostTransaction for HostState {
         let id = self.table.get(&tx)?.id;
         let result = self.store.session.commit(id);
         #[cfg(any(test, feature = "fault-injection"))]
-        std::thread::sleep(
-            self.store
-                .faults
-                .on_commit(self.store.session.write_state() != WriteState::NotApplied),
-        );
+        self.store.after_commit_fault();
         Ok(result.map_err(Into::into))
     }
 
@@ -221,11 +224,7 @@ impl wit::HostTransaction for HostState {
             .session
             .query_then_commit(id, &sql, &params(values));
         #[cfg(any(test, feature = "fault-injection"))]
-        std::thread::sleep(
-            self.store
-                .faults
-                .on_commit(self.store.session.write_state() != WriteState::NotApplied),
-        );
+        self.store.after_commit_fault();
         Ok(result.map(Into::into).map_err(Into::into))
     }
 

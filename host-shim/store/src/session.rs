@@ -156,19 +156,8 @@ impl<B: Backend + ?Sized> Session<B> {
     pub fn commit(&mut self, id: TxId) -> Result<(), StoreError> {
         let tx = self.live(id)?;
         self.open = None;
-        match self.backend.commit(tx) {
-            Ok(()) => {
-                if tx.write && tx.wrote {
-                    self.write_state = self.write_state.then(WriteState::Applied);
-                }
-                Ok(())
-            }
-            Err(CommitFailure::Failed(e)) => Err(e),
-            Err(CommitFailure::Unknown(e)) => {
-                self.write_state = self.write_state.then(WriteState::MayBeApplied);
-                Err(e)
-            }
-        }
+        let ended = self.backend.commit(tx).map(|()| ((), tx));
+        self.ended(ended)
     }
 
     /// Runs a statement that returns rows, then commits and ends the
@@ -183,12 +172,19 @@ impl<B: Backend + ?Sized> Session<B> {
     ) -> Result<Rows, StoreError> {
         let tx = self.live(id)?;
         self.open = None;
-        match self.backend.query_then_commit(tx, sql, params) {
-            Ok((rows, tx)) => {
+        let ended = self.backend.query_then_commit(tx, sql, params);
+        self.ended(ended)
+    }
+
+    /// Keeps what a commit of the transaction `tx` (as it ended) came to
+    /// in the call's write state, and returns what it answered.
+    fn ended<T>(&mut self, ended: Result<(T, Tx), CommitFailure>) -> Result<T, StoreError> {
+        match ended {
+            Ok((answer, tx)) => {
                 if tx.write && tx.wrote {
                     self.write_state = self.write_state.then(WriteState::Applied);
                 }
-                Ok(rows)
+                Ok(answer)
             }
             Err(CommitFailure::Failed(e)) => Err(e),
             Err(CommitFailure::Unknown(e)) => {

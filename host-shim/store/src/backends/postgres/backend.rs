@@ -97,6 +97,25 @@ fn last_integer(messages: &[SimpleQueryMessage]) -> Option<i64> {
     })
 }
 
+/// What committing a transaction whose statement failed (`why`) returns:
+/// PostgreSQL aborted it, so it was rolled back.
+fn rolled_back(why: &str) -> StoreError {
+    StoreError::InvalidState(format!(
+        "the transaction was rolled back, not committed: a statement in it failed ({why})"
+    ))
+}
+
+/// The names of a prepared statement's columns, once they are checked to
+/// be types the store reads.
+fn column_names(statement: &Statement) -> Result<Vec<String>, StoreError> {
+    rows::check_columns(statement.columns())?;
+    Ok(statement
+        .columns()
+        .iter()
+        .map(|c| c.name().to_string())
+        .collect())
+}
+
 /// What a store call that could not connect returns.
 fn cannot_connect(e: &OpenError) -> StoreError {
     StoreError::Io(e.to_string())
@@ -194,6 +213,25 @@ impl PostgresBackend {
             let _ = self.fail(failure, None);
             self.session = None;
         }
+    }
+
+    /// What a COMMIT that failed with `error` came to. On a connection
+    /// still open the server refused it (a lock's wait, a constraint, a
+    /// failed statement before it) and rolled back: nothing is left open.
+    /// On a lost one, a transaction that `wrote` may have been applied.
+    fn not_committed(&mut self, error: StoreError, wrote: bool) -> CommitFailure {
+        if self.session.is_some() {
+            self.roll_back_quietly();
+            return CommitFailure::Failed(error);
+        }
+        if !wrote {
+            return CommitFailure::Failed(error);
+        }
+        CommitFailure::Unknown(StoreError::Io(format!(
+            "the connection was lost while committing: the write may or may not have \
+             been applied; read it back before repeating it ({})",
+            error.message()
+        )))
     }
 
     /// A transaction could not begin: says why, and ends whatever part of
@@ -524,20 +562,7 @@ impl PostgresBackend {
             }
             Err((_, failure)) => {
                 let error = self.fail(failure, None);
-                if self.session.is_some() {
-                    // The server refused (a lock's wait, a constraint) and
-                    // rolled back; make sure nothing is open.
-                    self.roll_back_quietly();
-                    return Err(CommitFailure::Failed(error));
-                }
-                if !(tx.write && tx.wrote) {
-                    return Err(CommitFailure::Failed(error));
-                }
-                Err(CommitFailure::Unknown(StoreError::Io(format!(
-                    "the connection was lost while committing: the write may or may not have \
-                     been applied; read it back before repeating it ({})",
-                    error.message()
-                ))))
+                Err(self.not_committed(error, tx.write && tx.wrote))
             }
         }
     }
@@ -645,12 +670,7 @@ impl Backend for PostgresBackend {
             sql,
             params,
             |statement| {
-                rows::check_columns(statement.columns())?;
-                columns = statement
-                    .columns()
-                    .iter()
-                    .map(|c| c.name().to_string())
-                    .collect();
+                columns = column_names(statement)?;
                 Ok(())
             },
             |client, statement, params| Box::pin(read_rows(client, statement, params, max_bytes)),
@@ -714,9 +734,7 @@ impl Backend for PostgresBackend {
         }
         if let Some(why) = state.failed {
             self.roll_back_quietly();
-            return Err(CommitFailure::Failed(StoreError::InvalidState(format!(
-                "the transaction was rolled back, not committed: a statement in it failed ({why})"
-            ))));
+            return Err(CommitFailure::Failed(rolled_back(&why)));
         }
         let limit = self.limit().max(FINISH_FLOOR);
         let session = self
@@ -733,20 +751,7 @@ impl Backend for PostgresBackend {
             }
             Err(failure) => {
                 let error = self.fail(failure, None);
-                if self.session.is_some() {
-                    // The server refused it (a deferred constraint, a
-                    // conflict) and rolled back; make sure nothing is open.
-                    self.roll_back_quietly();
-                    return Err(CommitFailure::Failed(error));
-                }
-                if !(tx.write && tx.wrote) {
-                    return Err(CommitFailure::Failed(error));
-                }
-                Err(CommitFailure::Unknown(StoreError::Io(format!(
-                    "the connection was lost while committing: the write may or may not have \
-                     been applied; read it back before repeating it ({})",
-                    error.message()
-                ))))
+                Err(self.not_committed(error, tx.write && tx.wrote))
             }
         }
     }
@@ -762,12 +767,10 @@ impl Backend for PostgresBackend {
         sql: &str,
         params: &[Value],
     ) -> Result<(Rows, Tx), CommitFailure> {
-        if let Some(why) = self.tx.failed.clone() {
+        if let Some(why) = self.tx.failed.take() {
             self.tx = TxState::default();
             self.roll_back_quietly();
-            return Err(CommitFailure::Failed(StoreError::InvalidState(format!(
-                "the transaction was rolled back, not committed: a statement in it failed ({why})"
-            ))));
+            return Err(CommitFailure::Failed(rolled_back(&why)));
         }
         let max_bytes = self.options.max_result_bytes;
         let mut columns = Vec::new();
@@ -775,12 +778,7 @@ impl Backend for PostgresBackend {
             sql,
             params,
             |statement| {
-                rows::check_columns(statement.columns())?;
-                columns = statement
-                    .columns()
-                    .iter()
-                    .map(|c| c.name().to_string())
-                    .collect();
+                columns = column_names(statement)?;
                 Ok(())
             },
             |client, statement, params| {
@@ -796,42 +794,16 @@ impl Backend for PostgresBackend {
                 })
             },
         );
+        // Refused before it was sent, failed (the COMMIT then rolled it
+        // back), or the COMMIT refused or lost.
         let may_have_written = tx.write && may_write(sql);
-        let unknown = |error: StoreError| {
-            CommitFailure::Unknown(StoreError::Io(format!(
-                "the connection was lost while committing: the write may or may not have \
-                 been applied; read it back before repeating it ({})",
-                error.message()
-            )))
-        };
         let ((rows, bytes), commit) = match outcome {
             Ok(answers) => answers,
-            Err(error) => {
-                if self.session.is_some() {
-                    // Refused before it was sent, or rolled back by the
-                    // COMMIT: make sure nothing is open.
-                    self.roll_back_quietly();
-                    return Err(CommitFailure::Failed(error));
-                }
-                return Err(if may_have_written {
-                    unknown(error)
-                } else {
-                    CommitFailure::Failed(error)
-                });
-            }
+            Err(error) => return Err(self.not_committed(error, may_have_written)),
         };
         if let Err(e) = commit {
             let error = self.fail(Failure::Pg(e), None);
-            if self.session.is_some() {
-                // The server refused it (a deferred constraint) and rolled back.
-                self.roll_back_quietly();
-                return Err(CommitFailure::Failed(error));
-            }
-            return Err(if may_have_written {
-                unknown(error)
-            } else {
-                CommitFailure::Failed(error)
-            });
+            return Err(self.not_committed(error, may_have_written));
         }
         self.ran(&mut tx, sql);
         if std::mem::take(&mut self.tx).schema
