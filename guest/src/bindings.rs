@@ -26,5 +26,7 @@ pub use exports::tasklists::component::ui::{
     PersonReply, PersonRequest, Span, StoreDown, Style, WidgetAction, WidgetChange, WidgetMode,
     WidgetView,
 };
-pub use exports::tasklists::component::web::{WebMethod, WebRefusal, WebRequest, WebResponse};
+pub use exports::tasklists::component::web::{
+    SignInLink, WebMethod, WebRefusal, WebRequest, WebResponse,
+};
 pub use tasklists::component::types::{CallContext, ErrorCode, ToolError, ToolReply};

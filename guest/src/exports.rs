@@ -16,8 +16,8 @@ use crate::bindings::exports::tasklists::component::web::Guest as WebGuest;
 use crate::bindings::{
     CallContext, CallFailure, CommandEffect, CommandInfo, Completion, DashboardInput,
     DashboardScreen, DashboardView, FailureKind, KeyBinding, Line, PersonReply, PersonRequest,
-    StoreDown, TokenKind, ToolError, ToolInfo, ToolReply, WebRefusal, WebRequest, WebResponse,
-    WidgetView,
+    SignInLink, StoreDown, TokenKind, ToolError, ToolInfo, ToolReply, WebRefusal, WebRequest,
+    WebResponse, WidgetView,
 };
 use crate::store::wit::{WitClock, WitStore};
 use crate::transfer::{Format, ImportRequest, TransferReply};
@@ -119,6 +119,9 @@ impl WebGuest for Component {
     }
     fn refusal(why: WebRefusal) -> WebResponse {
         web::refusal(why)
+    }
+    fn confirm_sign_in(link: SignInLink) -> WebResponse {
+        web::confirm_sign_in(&link)
     }
 }
 

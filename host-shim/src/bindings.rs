@@ -24,7 +24,9 @@ pub use exports::tasklists::component::ui::{
     DashboardScreen, DashboardView, KeyBinding, KeyInput, Line, PersonDone, PersonRefused,
     PersonReply, PersonRequest, Span, Style, WidgetAction, WidgetChange, WidgetMode, WidgetView,
 };
-pub use exports::tasklists::component::web::{WebMethod, WebRefusal, WebRequest, WebResponse};
+pub use exports::tasklists::component::web::{
+    SignInLink, WebMethod, WebRefusal, WebRequest, WebResponse,
+};
 pub use tasklists::component::types::{CallContext, ErrorCode, ToolError, ToolReply};
 
 /// The types interface declares no functions; it still needs a `Host`.

@@ -7,8 +7,8 @@
 
 use crate::bindings::{
     CallContext, CommandEffect, CommandInfo, Completion, DashboardInput, DashboardScreen,
-    DashboardView, KeyBinding, Line, PersonReply, PersonRequest, WebRefusal, WebRequest,
-    WebResponse, WidgetView,
+    DashboardView, KeyBinding, Line, PersonReply, PersonRequest, SignInLink, WebRefusal,
+    WebRequest, WebResponse, WidgetView,
 };
 use crate::component_host::Host;
 use crate::error::HostError;
@@ -108,5 +108,14 @@ impl Host {
     /// reached the board (touches no store).
     pub fn web_refusal(&mut self, why: WebRefusal) -> Result<WebResponse, HostError> {
         self.plain(|b, store| b.tasklists_component_web().call_refusal(store, why))
+    }
+
+    /// The page asking a person to confirm a sign-in link another site
+    /// sent their browser to (touches no store).
+    pub fn web_confirm_sign_in(&mut self, link: &SignInLink) -> Result<WebResponse, HostError> {
+        self.plain(|b, store| {
+            b.tasklists_component_web()
+                .call_confirm_sign_in(store, link)
+        })
     }
 }

@@ -31,9 +31,11 @@ def create_request(name: str) -> dict:
 
 
 def write_key(path: Path, key: ec.EllipticCurvePrivateKey) -> None:
+    """A private key file only its owner may read (`serve` refuses others)."""
     path.write_bytes(
         key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
     )
+    path.chmod(0o600)
 
 
 def certificate(tmp: Path) -> tuple[Path, Path, ssl.SSLContext]:
@@ -122,6 +124,9 @@ async def test_over_tls_agents_work_as_their_tokens_and_nothing_travels_in_clear
         assert signed_in.status_code == 303
         cookie = signed_in.headers["set-cookie"]
         assert "; Secure" in cookie and "HttpOnly" in cookie and "SameSite=Strict" in cookie, cookie
+        # A session of this host only, and never the token itself.
+        assert cookie.startswith(f"__Host-tasklists-{server.port}=") and "Path=/" in cookie, cookie
+        assert server.owner_token not in cookie
         board = httpx2.get(server.url, headers={"Authorization": f"Bearer {server.owner_token}"}, verify=trusted)
         assert board.status_code == 200 and "Over TLS" in board.text
     finally:

@@ -9,7 +9,8 @@
 //! task's card, `forms.rs` the action forms (keys from the key map),
 //! `overview.rs`, `board.rs`, `task.rs`, `audit.rs` (+ `timeline.rs`) the
 //! pages, `act.rs` a person's form carried out, `assets.rs` the script and
-//! stylesheet, `refusal.rs` the pages of requests the host refused.
+//! stylesheet, `refusal.rs` the pages of requests the host refused, `sign_in.rs` the
+//! confirmation of a sign-in link another site sent.
 
 mod act;
 mod assets;
@@ -24,12 +25,13 @@ mod page;
 mod read;
 mod refusal;
 mod route;
+mod sign_in;
 mod task;
 #[cfg(test)]
 mod tests;
 mod timeline;
 
-use crate::bindings::{CallContext, WebRefusal, WebRequest, WebResponse};
+use crate::bindings::{CallContext, SignInLink, WebRefusal, WebRequest, WebResponse};
 use crate::clock::Clock;
 use crate::error::{ErrorCode, ToolError, ToolResult};
 use crate::person::identity;
@@ -96,6 +98,12 @@ pub fn handle(
 /// The page for a request the host refused before it reached the board.
 pub fn refusal(why: WebRefusal) -> WebResponse {
     refusal::answer(why)
+}
+
+/// The page asking a person to confirm a sign-in link another site sent
+/// their browser to.
+pub fn confirm_sign_in(link: &SignInLink) -> WebResponse {
+    sign_in::confirm(link)
 }
 
 /// `not_found` for a path the board has no page at.

@@ -56,17 +56,35 @@ pub(crate) fn answer(why: WebRefusal) -> WebResponse {
             "The request's headers or body did not arrive in time.",
             "Send the request again, whole.",
         ),
+        WebRefusal::NoAgent => (
+            403,
+            "Refused: the board's own token names no agent",
+            "The token `tasklists serve` printed opens the board; at /mcp it acts as the agent the server was started with (--agent-id), and this server was started without one.",
+            "Give each agent its own token (`tasklists token add NAME`), or start the server with --agent-id NAME.",
+        ),
+        WebRefusal::TooManyStreams => (
+            429,
+            "Too many open pages",
+            "This sign-in already has as many live board pages open as it may.",
+            "Close some of the board's tabs, then reload this one.",
+        ),
     };
-    // A bare document: no script or stylesheet (it may be shown before
-    // any sign-in), nothing from the store.
+    bare(status, heading, &[says, todo], &Html::new())
+}
+
+/// A bare document: no script or stylesheet (it may be shown before any
+/// sign-in), nothing from the store: a heading, paragraphs, then `more`.
+pub(super) fn bare(status: u16, heading: &str, paragraphs: &[&str], more: &Html) -> WebResponse {
     let mut h = Html::new();
     page::head(&mut h, heading);
     h.close("head")
         .open("body", &[])
         .open("main", &[("id", "board")]);
     h.elem("h1", &[], heading);
-    h.elem("p", &[], says);
-    h.elem("p", &[], todo);
+    for p in paragraphs {
+        h.elem("p", &[], p);
+    }
+    h.append(more);
     h.close("main").close("body").close("html");
     WebResponse {
         status,

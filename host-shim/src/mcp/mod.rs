@@ -9,6 +9,7 @@
 //! the order they arrived.
 //! Logs go to stderr only: stdout carries the protocol.
 
+pub mod budget;
 mod convert;
 mod decode;
 mod handler;

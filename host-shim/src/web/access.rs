@@ -214,27 +214,33 @@ fn usable_name(name: &str) -> bool {
 }
 
 /// Refuses a token file that others on the machine may read.
-#[cfg(unix)]
 fn check_private(path: &Path) -> Result<(), TokenError> {
-    use std::os::unix::fs::PermissionsExt;
-    let meta = std::fs::metadata(path).map_err(|source| TokenError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let mode = meta.permissions().mode() & 0o777;
-    if mode & 0o077 != 0 {
-        return Err(TokenError::Exposed {
+    match others_may_read(path) {
+        Ok(None) => Ok(()),
+        Ok(Some(mode)) => Err(TokenError::Exposed {
             path: path.to_path_buf(),
             mode,
-        });
+        }),
+        Err(source) => Err(TokenError::Read {
+            path: path.to_path_buf(),
+            source,
+        }),
     }
-    Ok(())
+}
+
+/// The permission bits of a file that users other than its owner may
+/// read or write (a secret anyone on the machine could take), or `None`.
+#[cfg(unix)]
+pub(super) fn others_may_read(path: &Path) -> std::io::Result<Option<u32>> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(path)?.permissions().mode() & 0o777;
+    Ok((mode & 0o077 != 0).then_some(mode))
 }
 
 /// Other systems have no mode bits to check.
 #[cfg(not(unix))]
-fn check_private(_path: &Path) -> Result<(), TokenError> {
-    Ok(())
+pub(super) fn others_may_read(_path: &Path) -> std::io::Result<Option<u32>> {
+    Ok(None)
 }
 
 #[cfg(test)]

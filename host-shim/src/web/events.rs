@@ -46,17 +46,22 @@ impl Changes {
     /// A page's event stream: `change` (with the count) each time the
     /// store moved; first a `retry` hint so that a dropped stream is
     /// reconnected within a second (the page then reads itself again).
-    pub fn stream(&self) -> Sse<impl Stream<Item = Result<Event, Infallible>> + use<>> {
+    /// `held` is the stream's place among those open, given back when the
+    /// stream ends (the page closed, the server stops).
+    pub fn stream(
+        &self,
+        held: super::streams::Stream,
+    ) -> Sse<impl Stream<Item = Result<Event, Infallible>> + use<>> {
         let first = Event::default().retry(RETRY).comment("tasklists");
         let mut count = self.count.clone();
         // A new page read the store as it loaded (and again when its stream
         // opens): only changes from now on are its news.
         count.mark_unchanged();
-        let state = (count, self.stop.clone(), Some(first));
+        let state = (count, self.stop.clone(), Some(first), held);
         let stream =
-            futures_util::stream::unfold(state, |(mut count, mut stop, first)| async move {
+            futures_util::stream::unfold(state, |(mut count, mut stop, first, held)| async move {
                 if let Some(first) = first {
-                    return Some((Ok(first), (count, stop, None)));
+                    return Some((Ok(first), (count, stop, None, held)));
                 }
                 if *stop.borrow() {
                     return None;
@@ -66,7 +71,7 @@ impl Changes {
                         changed.ok()?;
                         let n = *count.borrow_and_update();
                         let event = Event::default().event("change").data(n.to_string());
-                        Some((Ok(event), (count, stop, None)))
+                        Some((Ok(event), (count, stop, None, held)))
                     }
                     _ = stop.changed() => None,
                 }

@@ -11,6 +11,7 @@
 
 mod access;
 mod checks;
+mod connections;
 mod events;
 mod headers;
 mod limits;
@@ -18,6 +19,8 @@ mod listen;
 mod options;
 mod remote;
 mod server;
+mod sessions;
+mod streams;
 mod tls;
 mod worker;
 

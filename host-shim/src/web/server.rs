@@ -1,28 +1,37 @@
 //! The HTTP server: one axum router whose every request is checked
-//! (`Host`, then a token, then for a state change its `Origin`) before it
-//! reaches the component, the live events at `/events`, MCP at `/mcp`
+//! (`Host`, then a session or a token, then for a state change its
+//! `Origin`) before it reaches the component, the live events at
+//! `/events` (bounded per session, per token and in all), MCP at `/mcp`
 //! ([`super::remote`]), the security headers on every answer, one log line
 //! per request on stderr. A token is one of the server's own (printed, or
 //! from `--token-file`) or one the store holds (`tasklists token add`),
 //! looked up by its digest on every request, so a revoked one is refused
-//! at once.
+//! at once. A browser signs in by opening `?token=…` once: that starts a
+//! session ([`super::sessions`]) whose secret, not the token, becomes its
+//! cookie; a sign-in link another site sent the browser to is confirmed
+//! by the person first.
 
 use super::access::{Identity, TokenError, Tokens, digest_hex};
 use super::checks::{AllowedHosts, same_origin};
+use super::connections::Conn;
 use super::events::Changes;
 use super::headers;
 use super::limits::Limits;
 use super::options::ServeOptions;
+use super::sessions::{Opened, Sessions};
+use super::streams::Streams;
 use super::tls::{self, TlsError};
 use super::worker::{Unanswered, Worker};
 use super::{listen, remote};
 use crate::mcp::HttpMcp;
 use crate::{
-    CallContext, HostConfig, HostError, TokenLookup, WebMethod, WebRefusal, WebRequest, WebResponse,
+    CallContext, HostConfig, HostError, SignInLink, TokenLookup, WebMethod, WebRefusal, WebRequest,
+    WebResponse,
 };
 use axum::Router;
 use axum::body::{Body, to_bytes};
 use axum::extract::{Request, State};
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use std::io::Write;
@@ -79,10 +88,17 @@ pub(super) struct Board {
     /// stored token's holder works in too).
     base: CallContext,
     hosts: AllowedHosts,
+    /// The session cookie's name: `tasklists-PORT` (browsers send a host's
+    /// cookies to each of its ports: the port keeps two boards apart), or
+    /// over TLS `__Host-tasklists-PORT` (`Secure`, this host only).
     cookie: String,
     /// Whether the board is served over TLS: its cookie is then `Secure`,
     /// never sent back over plain HTTP.
     secure: bool,
+    /// The browsers signed in.
+    sessions: Sessions,
+    /// The live-event streams open.
+    streams: Arc<Streams>,
     /// The component's thread for the board's pages and token lookups.
     worker: Worker,
     changes: Changes,
@@ -90,6 +106,8 @@ pub(super) struct Board {
     pub(super) mcp: HttpMcp,
     /// Requests to `/mcp` in progress: in total, per holder, body bytes.
     pub(super) limits: Arc<Limits>,
+    /// The largest body `/mcp` reads (the params bound and an envelope).
+    pub(super) mcp_max_body: usize,
     /// The component's page for each refusal, asked once at the start (it
     /// touches no store): a flood of refused requests never reaches the
     /// component's queue, so it cannot crowd out the token holder.
@@ -97,7 +115,7 @@ pub(super) struct Board {
 }
 
 /// Every kind of refusal, to word each once.
-const REFUSALS: [WebRefusal; 8] = [
+const REFUSALS: [WebRefusal; 10] = [
     WebRefusal::Unauthenticated,
     WebRefusal::WrongHost,
     WebRefusal::CrossOrigin,
@@ -106,6 +124,8 @@ const REFUSALS: [WebRefusal; 8] = [
     WebRefusal::AgentToken,
     WebRefusal::TooMany,
     WebRefusal::TooSlow,
+    WebRefusal::NoAgent,
+    WebRefusal::TooManyStreams,
 ];
 
 /// Serves the board until Ctrl-C or SIGTERM: prints the URL to open on
@@ -133,7 +153,11 @@ pub fn serve(
             (tokens, Some(token))
         }
     };
-    let runtime = tokio::runtime::Builder::new_current_thread()
+    // Two threads: a request whose body is being parsed (an `/mcp` call
+    // near its bound) never holds up the pages on the other.
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("tasklists-serve")
         .enable_all()
         .build()
         .map_err(|e| HostError::Serve(format!("cannot start the server's runtime: {e}")))?;
@@ -151,7 +175,8 @@ pub fn serve(
         let (stop_tx, stop) = watch::channel(false);
         let changes = Changes::start(&config.store, stop)
             .map_err(|e| HostError::Serve(format!("cannot start the change check: {e}")))?;
-        let mcp = HttpMcp::start(config.clone(), remote::MAX_BODY)?;
+        let mcp_max_body = remote::max_body(config.max_params_bytes);
+        let mcp = HttpMcp::start(config.clone(), mcp_max_body)?;
         let worker = Worker::start(config)?;
         if !options.listen.ip().is_loopback() && options.token_file.is_none() {
             let named = worker
@@ -178,8 +203,15 @@ pub fn serve(
             tokens,
             base,
             hosts,
-            cookie: format!("tasklists-{}", bound.port()),
+            cookie: if tls.is_some() {
+                format!("__Host-tasklists-{}", bound.port())
+            } else {
+                format!("tasklists-{}", bound.port())
+            },
             secure: tls.is_some(),
+            sessions: Sessions::default(),
+            // Half the connections at most: the rest stay for requests.
+            streams: Streams::new(options.max_connections / 2),
             worker,
             changes,
             refusals,
@@ -189,6 +221,7 @@ pub fn serve(
                 options.max_requests_per_token,
                 remote::MAX_HELD_BYTES,
             ),
+            mcp_max_body,
         });
         let scheme = if tls.is_some() { "https" } else { "http" };
         print_url(
@@ -284,28 +317,26 @@ async fn answer(board: &Board, request: Request) -> Response {
         Method::POST => WebMethod::Post,
         _ => return StatusCode::METHOD_NOT_ALLOWED.into_response(),
     };
-    // A token in the URL (the link `serve` printed) becomes the cookie,
-    // and the browser is sent to the same page without it.
+    // A token in the URL (the link `serve` printed) starts a session, and
+    // the browser is sent to the same page without it.
     if let Some(token) = query_token(query) {
         if method != WebMethod::Get {
             return refuse(board, WebRefusal::Unauthenticated);
         }
-        return match identify(board, &token).await {
-            Ok(Some(identity)) if identity.board => sign_in(board, &token, parts.uri.path(), query),
-            Ok(Some(_)) => refuse(board, WebRefusal::AgentToken),
-            Ok(None) => refuse(board, WebRefusal::Unauthenticated),
-            Err(refused) => refused,
-        };
+        return sign_in(board, &parts, &token).await;
     }
-    let (identity, by_cookie) = match authenticate(board, &parts.headers).await {
-        Ok(Some(found)) => found,
+    let who = match authenticate(board, &parts.headers).await {
+        Ok(Some(who)) => who,
         Ok(None) => return refuse(board, WebRefusal::Unauthenticated),
         Err(refused) => return refused,
     };
-    if !identity.board {
+    if !who.identity.board {
         return refuse(board, WebRefusal::AgentToken);
     }
-    if method == WebMethod::Post && by_cookie {
+    if let Some(conn) = parts.extensions.get::<Arc<Conn>>() {
+        conn.trust();
+    }
+    if method == WebMethod::Post && who.session.is_some() {
         let origin = parts
             .headers
             .get(header::ORIGIN)
@@ -315,7 +346,10 @@ async fn answer(board: &Board, request: Request) -> Response {
         }
     }
     if method == WebMethod::Get && parts.uri.path() == "/events" {
-        return board.changes.stream().into_response();
+        return match board.streams.open(who.session.as_deref(), &who.token) {
+            Some(held) => board.changes.stream(held).into_response(),
+            None => refuse(board, WebRefusal::TooManyStreams),
+        };
     }
     let body = match tokio::time::timeout(BODY_TIMEOUT, to_bytes(body, MAX_BODY)).await {
         Ok(Ok(bytes)) => bytes,
@@ -330,7 +364,7 @@ async fn answer(board: &Board, request: Request) -> Response {
         // refuses what it cannot read, so it gets the text as lossy.
         body: String::from_utf8_lossy(&body).into_owned(),
     };
-    let ctx = identity.ctx.clone();
+    let ctx = who.identity.ctx.clone();
     match board.worker.run(move |host| host.web(&request, &ctx)).await {
         Ok(page) => respond(page),
         Err(Unanswered::Busy) => refuse(board, WebRefusal::Busy),
@@ -338,20 +372,57 @@ async fn answer(board: &Board, request: Request) -> Response {
     }
 }
 
-/// The identity of a request's token (cookie, else `Authorization:
-/// Bearer`), and whether it came by cookie (which a browser attaches on
-/// its own, so a state change then needs its `Origin` checked).
-async fn authenticate(
-    board: &Board,
-    headers: &HeaderMap,
-) -> Result<Option<(Identity, bool)>, Response> {
-    if let Some(token) = cookie(headers, &board.cookie) {
-        return Ok(identify(board, token).await?.map(|i| (i, true)));
+/// Who sent a request, as the server found it.
+struct Who {
+    /// The identity it acts as.
+    identity: Identity,
+    /// The key of its session, when it came with one (a browser, whose
+    /// state changes then need their `Origin` checked).
+    session: Option<String>,
+    /// The digest of the token it was signed in with (or sent).
+    token: String,
+}
+
+/// The sender of a request: its session (by cookie), else its
+/// `Authorization: Bearer` token.
+async fn authenticate(board: &Board, headers: &HeaderMap) -> Result<Option<Who>, Response> {
+    if let Some(found) = session(board, headers).await? {
+        return Ok(Some(found));
     }
     let Some(token) = bearer(headers) else {
         return Ok(None);
     };
-    Ok(identify(board, token).await?.map(|i| (i, false)))
+    Ok(identify(board, token).await?.map(|(identity, _)| Who {
+        identity,
+        session: None,
+        token: digest_hex(token),
+    }))
+}
+
+/// The live session of the request's cookie: one opened with a token the
+/// store holds is asked about again (revoked: the session is over).
+async fn session(board: &Board, headers: &HeaderMap) -> Result<Option<Who>, Response> {
+    let Some(secret) = cookie(headers, &board.cookie) else {
+        return Ok(None);
+    };
+    let Some(session) = board.sessions.find(secret) else {
+        return Ok(None);
+    };
+    let (identity, token) = match &session.opened {
+        Opened::Own(digest) => (session.identity, digest.clone()),
+        Opened::Stored(digest) => match holder(board, digest.clone()).await? {
+            Some(identity) => (identity, digest.clone()),
+            None => {
+                board.sessions.end(&session.key);
+                return Ok(None);
+            }
+        },
+    };
+    Ok(Some(Who {
+        identity,
+        session: Some(session.key),
+        token,
+    }))
 }
 
 /// The token of an `Authorization: Bearer` header.
@@ -365,18 +436,30 @@ pub(super) fn bearer(headers: &HeaderMap) -> Option<&str> {
         .then_some(token.trim())
 }
 
-/// The identity of `token`: one of the server's own (compared in constant
-/// time), else the holder the store names for its digest, asked on every
-/// request (a revoked token is refused at once). The store's answer is an
-/// error page when it cannot be had.
-pub(super) async fn identify(board: &Board, token: &str) -> Result<Option<Identity>, Response> {
+/// The identity of `token`, and how a session opened with it is checked
+/// later: one of the server's own (compared in constant time), else the
+/// holder the store names for its digest, asked on every request (a
+/// revoked token is refused at once). The store's answer is an error page
+/// when it cannot be had.
+pub(super) async fn identify(
+    board: &Board,
+    token: &str,
+) -> Result<Option<(Identity, Opened)>, Response> {
+    let digest = digest_hex(token);
     if let Some(identity) = board.tokens.identify(token) {
-        return Ok(Some(identity.clone()));
+        return Ok(Some((identity.clone(), Opened::Own(digest))));
     }
     if token.is_empty() || token.len() > MAX_TOKEN_CHARS {
         return Ok(None);
     }
-    let digest = digest_hex(token);
+    Ok(holder(board, digest.clone())
+        .await?
+        .map(|identity| (identity, Opened::Stored(digest))))
+}
+
+/// The identity of the holder of the stored token whose digest is
+/// `digest`, if the store holds it.
+async fn holder(board: &Board, digest: String) -> Result<Option<Identity>, Response> {
     match board
         .worker
         .run(move |host| host.resolve_token(&digest))
@@ -411,20 +494,62 @@ fn query_token(query: &str) -> Option<String> {
         .map(|(_, value)| value.into_owned())
 }
 
-/// The cookie set, and a redirect to the page without the token.
-fn sign_in(board: &Board, token: &str, path: &str, query: &str) -> Response {
+/// Whether a request was sent by the person themselves: typed or opened
+/// from outside the browser (`Sec-Fetch-Site: none`), sent from one of
+/// the board's own pages (`same-origin`), or by a client that is no
+/// browser (no such header: it keeps no cookie another site could use).
+fn own_navigation(headers: &HeaderMap) -> bool {
+    match headers.get("sec-fetch-site").and_then(|v| v.to_str().ok()) {
+        None => true,
+        Some(site) => site == "none" || site == "same-origin",
+    }
+}
+
+/// `?token=…`: a new session and a redirect to the page without the
+/// token; a link another site sent the browser to is first confirmed
+/// on a page of the component's.
+async fn sign_in(board: &Board, parts: &Parts, token: &str) -> Response {
+    let (identity, opened) = match identify(board, token).await {
+        Ok(Some((identity, _))) if !identity.board => return refuse(board, WebRefusal::AgentToken),
+        Ok(Some(found)) => found,
+        Ok(None) => return refuse(board, WebRefusal::Unauthenticated),
+        Err(refused) => return refused,
+    };
+    let current = match session(board, &parts.headers).await {
+        Ok(current) => current,
+        Err(refused) => return refused,
+    };
+    let path = local_path(parts.uri.path());
+    let query = parts.uri.query().unwrap_or("");
+    if !own_navigation(&parts.headers) {
+        let link = SignInLink {
+            holder: identity.name.clone(),
+            current: current.map(|who| who.identity.name),
+            path: path.to_string(),
+            query: query.to_string(),
+        };
+        return match board
+            .worker
+            .run(move |host| host.web_confirm_sign_in(&link))
+            .await
+        {
+            Ok(page) => respond(page),
+            Err(Unanswered::Busy) => refuse(board, WebRefusal::Busy),
+            Err(Unanswered::Failed(why)) => failed(&why),
+        };
+    }
+    if let Some(key) = current.and_then(|who| who.session) {
+        board.sessions.end(&key);
+    }
+    let secret = match board.sessions.start(identity, opened) {
+        Ok(secret) => secret,
+        Err(e) => return failed(&e.to_string()),
+    };
     let rest: String = form_urlencoded::Serializer::new(String::new())
         .extend_pairs(
             form_urlencoded::parse(query.as_bytes()).filter(|(key, _)| key != TOKEN_PARAM),
         )
         .finish();
-    // Only a path of this server: `//host` (or `/\host`, which browsers
-    // read as `//host`) would leave it.
-    let local = path.starts_with('/')
-        && !path.starts_with("//")
-        && !path.contains('\\')
-        && !path.chars().any(char::is_control);
-    let path = if local { path } else { "/" };
     let to = if rest.is_empty() {
         path.to_string()
     } else {
@@ -433,7 +558,7 @@ fn sign_in(board: &Board, token: &str, path: &str, query: &str) -> Response {
     let mut response = StatusCode::SEE_OTHER.into_response();
     let secure = if board.secure { "; Secure" } else { "" };
     let set = format!(
-        "{}={token}; HttpOnly; SameSite=Strict; Path=/{secure}",
+        "{}={secret}; HttpOnly; SameSite=Strict; Path=/{secure}",
         board.cookie
     );
     if let (Ok(set), Ok(to)) = (HeaderValue::from_str(&set), HeaderValue::from_str(&to)) {
@@ -441,6 +566,16 @@ fn sign_in(board: &Board, token: &str, path: &str, query: &str) -> Response {
         response.headers_mut().insert(header::LOCATION, to);
     }
     response
+}
+
+/// `path` if it is one of this server's, else `/`: `//host` (or `/\host`,
+/// which browsers read as `//host`) would leave it.
+fn local_path(path: &str) -> &str {
+    let local = path.starts_with('/')
+        && !path.starts_with("//")
+        && !path.contains('\\')
+        && !path.chars().any(char::is_control);
+    if local { path } else { "/" }
 }
 
 /// The component's page for a refused request (worded at the start).

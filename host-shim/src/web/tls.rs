@@ -24,9 +24,21 @@ pub enum TlsError {
     /// rustls refused the pair (a key that is not the certificate's).
     #[error("the certificate and key cannot serve TLS: {0}")]
     Config(String),
+    /// Other users may read the private key: anyone on the machine could
+    /// pose as the server.
+    #[error(
+        "the private key {path} can be read by other users (mode {mode:o}): run `chmod 600 {path}`"
+    )]
+    Exposed {
+        /// The key file.
+        path: PathBuf,
+        /// Its permission bits.
+        mode: u32,
+    },
 }
 
-/// An acceptor for the chain in `cert` and the key in `key` (PEM).
+/// An acceptor for the chain in `cert` and the key in `key` (PEM); a key
+/// others may read is refused, as a token file is.
 pub fn acceptor(cert: &Path, key: &Path) -> Result<TlsAcceptor, TlsError> {
     let read = |what, path: &Path, reason: String| TlsError::Read {
         what,
@@ -42,6 +54,17 @@ pub fn acceptor(cert: &Path, key: &Path) -> Result<TlsAcceptor, TlsError> {
     }
     let key_der =
         PrivateKeyDer::from_pem_file(key).map_err(|e| read("private key", key, e.to_string()))?;
+    // A key, then one only its owner may read.
+    match super::access::others_may_read(key) {
+        Ok(None) => {}
+        Ok(Some(mode)) => {
+            return Err(TlsError::Exposed {
+                path: key.to_path_buf(),
+                mode,
+            });
+        }
+        Err(e) => return Err(read("private key", key, e.to_string())),
+    }
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let config = rustls::ServerConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
