@@ -1,16 +1,30 @@
 //! `tasklists watch` on a terminal: the person's dashboard, driven with
 //! keys in a pseudo-terminal and read back from the screen, with the
 //! effect of every key checked through the tools. The terminal is given
-//! back as it was however the dashboard ends.
+//! back as it was however the dashboard ends, and it ends however it is
+//! asked to: `q` or `Esc` (0), Ctrl-C (130), SIGTERM (143), its terminal
+//! closing (129), promptly and without spinning; piped, on a signal or
+//! when its reader goes.
 
 mod plan;
 mod pty;
 
 use plan::{call, get};
-use pty::Pty;
+use pty::{Ended, Pty};
+use rustix::process::{Pid, Signal, kill_process};
 use serde_json::{Value, json};
+use std::io::Read;
 use std::path::Path;
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
+
+/// How soon a signal must end it.
+const ON_A_SIGNAL: Duration = Duration::from_secs(1);
+/// How soon its terminal closing must end it.
+const ON_A_HANG_UP: Duration = Duration::from_secs(2);
+/// The CPU time it may use meanwhile: what giving the terminal back and
+/// exiting cost, far from a busy loop's (a second of CPU each second).
+const CPU_BUDGET: Duration = Duration::from_millis(250);
 
 /// A workspace list (`extra` merged into its create params) with three
 /// tasks; its id.
@@ -149,7 +163,7 @@ fn a_person_approves_a_plan_and_steers_it_with_keys() {
 
     // q closes it, and the terminal is as it was.
     term.send("q");
-    assert!(term.wait_exit(), "{}", term.contents());
+    assert_eq!(term.wait_exit(), 0, "{}", term.contents());
     assert_eq!(term.screen_modes(), [false; 3]);
     assert!(term.modes_restored());
 }
@@ -167,7 +181,7 @@ fn read_only_refuses_the_keys_that_write() {
     let screen = term.wait_text("--person");
     assert!(screen.contains("TASKLISTS_PERSON"), "{screen}");
     term.send("q");
-    assert!(term.wait_exit(), "{}", term.contents());
+    assert_eq!(term.wait_exit(), 0, "{}", term.contents());
     assert_eq!(task(&db, &list_id, "Write the changelog")["status"], "todo");
     assert!(term.modes_restored());
 }
@@ -190,9 +204,148 @@ fn it_follows_the_agents_and_gives_the_terminal_back_on_a_signal() {
     term.wait_text("run 1");
     assert_eq!(term.screen_modes(), [true; 3]);
 
-    let pid = rustix::process::Pid::from_raw(term.pid() as i32).expect("a process id");
-    rustix::process::kill_process(pid, rustix::process::Signal::TERM).expect("the signal is sent");
-    term.wait_exit();
+    // Half an escape sequence typed: the reader waits for the rest, and a
+    // signal still ends it at once.
+    term.send("\x1b[1");
+    let ended = term.end_by(ON_A_SIGNAL, |term| term.signal(Signal::TERM));
+    assert_ended(&ended, 143, ON_A_SIGNAL);
     assert_eq!(term.screen_modes(), [false; 3]);
     assert!(term.modes_restored());
+}
+
+/// Checks that the program ended `within` its bound with `code`, without
+/// a busy loop meanwhile.
+fn assert_ended(ended: &Ended, code: u32, within: Duration) {
+    assert_eq!(ended.status, Some((code, None)), "{ended:?}");
+    assert!(ended.after <= within, "{ended:?}");
+    assert!(ended.cpu <= CPU_BUDGET, "{ended:?}");
+}
+
+#[test]
+fn escape_closes_it_with_success() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("tasks.db");
+    release_list(&db, json!({}));
+    let mut term = dashboard(&db, &[]);
+    term.wait_text("Announce it");
+
+    term.send("\x1b");
+    assert_eq!(term.wait_exit(), 0, "{}", term.contents());
+    assert_eq!(term.screen_modes(), [false; 3]);
+    assert!(term.modes_restored());
+}
+
+#[test]
+fn ctrl_c_ends_it_with_130() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("tasks.db");
+    release_list(&db, json!({}));
+    let mut term = dashboard(&db, &[]);
+    term.wait_text("Announce it");
+
+    // In raw mode Ctrl-C is a key, not a signal: it ends it as SIGINT would.
+    let ended = term.end_by(ON_A_SIGNAL, |term| term.send("\x03"));
+    assert_ended(&ended, 130, ON_A_SIGNAL);
+    assert_eq!(term.screen_modes(), [false; 3]);
+    assert!(term.modes_restored());
+}
+
+#[test]
+fn closing_its_terminal_ends_it_without_spinning() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("tasks.db");
+    release_list(&db, json!({}));
+    let mut term = dashboard(&db, &[]);
+    term.wait_text("Announce it");
+
+    // It leads the terminal's session: the hang-up comes with SIGHUP.
+    let ended = term.end_by(ON_A_HANG_UP, Pty::close);
+    assert_ended(&ended, 129, ON_A_HANG_UP);
+}
+
+#[test]
+fn closing_its_terminal_ends_it_without_a_sighup_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("tasks.db");
+    release_list(&db, json!({}));
+    let mut term = Pty::spawn_under_shell(&db, &["--person", "ann", "watch"], 110, 32);
+    term.wait_text("Announce it");
+
+    // Its shell takes the SIGHUP (and ignores it): the terminal's end of
+    // input is all it has to go by. The shell exits with its status.
+    let ended = term.end_by(ON_A_HANG_UP, Pty::close);
+    assert_ended(&ended, 129, ON_A_HANG_UP);
+}
+
+/// `tasklists watch --compact` with its output a pipe, as the agent
+/// `viewer`, once it has printed its first view; killed when dropped.
+struct Piped(Child);
+
+impl Piped {
+    fn start(db: &Path) -> Piped {
+        let mut child = plan::tasklists(db)
+            .args(["--agent-id", "viewer", "watch", "--compact"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("watch starts");
+        let mut first = [0u8; 64];
+        let out = child.stdout.as_mut().expect("its output");
+        assert!(out.read(&mut first).expect("its first view") > 0);
+        Piped(child)
+    }
+
+    /// Does `action` and waits up to `within` for it to exit; its code.
+    fn end_by(&mut self, within: Duration, action: impl FnOnce(&mut Child)) -> Option<i32> {
+        action(&mut self.0);
+        let began = Instant::now();
+        loop {
+            if let Some(status) = self.0.try_wait().expect("its status") {
+                // A death by the signal has no code: it must exit with one.
+                assert_eq!(std::os::unix::process::ExitStatusExt::signal(&status), None);
+                return status.code();
+            }
+            if began.elapsed() >= within {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Piped {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Sends `signal` to `child`.
+fn send(child: &Child, signal: Signal) {
+    let pid = Pid::from_raw(child.id() as i32).expect("a process id");
+    kill_process(pid, signal).expect("the signal is sent");
+}
+
+#[test]
+fn piped_it_ends_on_a_signal_with_its_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("tasks.db");
+    release_list(&db, json!({}));
+    for (signal, code) in [(Signal::TERM, 143), (Signal::INT, 130), (Signal::HUP, 129)] {
+        let mut widget = Piped::start(&db);
+        let ended = widget.end_by(ON_A_SIGNAL, |child| send(child, signal));
+        assert_eq!(ended, Some(code), "{signal:?}");
+    }
+}
+
+#[test]
+fn piped_it_ends_when_its_reader_goes() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("tasks.db");
+    release_list(&db, json!({}));
+    let mut widget = Piped::start(&db);
+
+    // Nothing changes, so it has nothing to write: it notices all the same.
+    let ended = widget.end_by(ON_A_SIGNAL, |child| drop(child.stdout.take()));
+    assert_eq!(ended, Some(0));
 }

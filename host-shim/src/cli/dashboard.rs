@@ -4,31 +4,38 @@
 //! hands it over with the opaque state, draws the lines it gets back, and
 //! asks for a redraw when the store changes, the terminal is resized, or a
 //! second passed (a lease running out). The terminal is given back as it
-//! was on every way out: `closed`, an error, a panic, a signal.
+//! was on every way out: `closed` (exit 0), an error, a panic, Ctrl-C
+//! (130), a stop signal (128 + its number), the terminal closing (129).
+//! Keys are read by `keyboard.rs` and `keys.rs`, not crossterm's reader.
+
+mod keyboard;
+mod keys;
 
 use super::output::{Stream, use_color};
+use super::stop::{HANG_UP, Stop};
 use super::{Failure, Globals};
 use crossterm::cursor::{Hide, MoveTo, Show};
 use crossterm::event::{
-    self, DisableBracketedPaste, EnableBracketedPaste, Event, KeyCode, KeyEvent, KeyEventKind,
+    DisableBracketedPaste, EnableBracketedPaste, Event, KeyCode, KeyEvent, KeyEventKind,
     KeyModifiers,
 };
 use crossterm::terminal::{self, Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen};
 use crossterm::{execute, queue};
+use keyboard::{Key, Keyboard};
+use signal_hook::consts::SIGINT;
 use std::io::Write;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use tasklists_host::{DashboardInput, DashboardView, Line, render_ansi};
 
-/// How long to wait for a key before checking the store and the signals.
+/// How long to wait for a key before checking the store (a signal ends
+/// the wait at once).
 const POLL: Duration = Duration::from_millis(250);
 /// The dashboard is asked again at least this often, for what changes
 /// with time alone (a lease running out).
 const TICK: Duration = Duration::from_secs(1);
 
-/// Runs the dashboard until the component says it is closed (or a signal,
-/// or Ctrl-C, which the terminal no longer turns into one in raw mode).
+/// Runs the dashboard until the component says it is closed, Ctrl-C, a
+/// stop signal, or the terminal closing.
 pub(crate) fn run(
     globals: &Globals,
     list_id: Option<String>,
@@ -42,7 +49,8 @@ pub(crate) fn run(
         ctx.person = None;
     }
     let color = use_color(globals.color, Stream::Stdout);
-    let stop = stop_on_signals()?;
+    let stop = Stop::catch(true).map_err(Failure::Terminal)?;
+    let mut keyboard = Keyboard::open().map_err(Failure::Terminal)?;
     let _terminal = Terminal::take()?;
 
     let mut state = String::new();
@@ -52,7 +60,7 @@ pub(crate) fn run(
     let mut input = Some(DashboardInput::Refresh);
     loop {
         if let Some(input) = input.take() {
-            let (width, height) = terminal::size().map_err(io_failure)?;
+            let (width, height) = terminal::size().map_err(|e| failure(e, &keyboard))?;
             let view = DashboardView {
                 width: u32::from(width),
                 height: u32::from(height),
@@ -65,33 +73,46 @@ pub(crate) fn run(
             }
             state = screen.state;
             if shown.as_ref() != Some(&screen.lines) {
-                draw(&screen.lines, height, color).map_err(io_failure)?;
+                draw(&screen.lines, height, color).map_err(|e| failure(e, &keyboard))?;
                 shown = Some(screen.lines);
             }
         }
-        if stop.load(Ordering::Relaxed) {
-            return Ok(());
+        if let Some(signal) = stop.signal() {
+            return Err(Failure::Signal(signal));
         }
-        if event::poll(POLL).map_err(io_failure)? {
-            match event::read().map_err(io_failure)? {
-                Event::Key(key) if is_interrupt(&key) => return Ok(()),
-                Event::Key(key) => input = key_name(&key).map(DashboardInput::Key),
-                Event::Paste(text) => input = Some(DashboardInput::Paste(text)),
-                Event::Resize(..) => {
-                    // Laid out again for the new size, drawn whole.
-                    shown = None;
+        if stop.resized() {
+            // Laid out again for the new size, drawn whole.
+            shown = None;
+            input = Some(DashboardInput::Refresh);
+            continue;
+        }
+        match keyboard.next(&stop, POLL).map_err(Failure::Terminal)? {
+            Key::Closed => return Err(Failure::Signal(HANG_UP)),
+            Key::Event(Event::Key(key)) if is_interrupt(&key) => {
+                return Err(Failure::Signal(SIGINT));
+            }
+            Key::Event(Event::Key(key)) => input = key_name(&key).map(DashboardInput::Key),
+            Key::Event(Event::Paste(text)) => input = Some(DashboardInput::Paste(text)),
+            Key::Event(_) => {}
+            Key::Nothing => {
+                // An unreadable version (the file is being replaced) is "changed".
+                let now = watch.version().unwrap_or(None);
+                if now != version || now.is_none() || asked.elapsed() >= TICK {
+                    version = now;
                     input = Some(DashboardInput::Refresh);
                 }
-                _ => {}
-            }
-        } else {
-            // An unreadable version (the file is being replaced) is "changed".
-            let now = watch.version().unwrap_or(None);
-            if now != version || now.is_none() || asked.elapsed() >= TICK {
-                version = now;
-                input = Some(DashboardInput::Refresh);
             }
         }
+    }
+}
+
+/// A terminal that could not be written or measured: closed (as SIGHUP)
+/// if that is why, broken otherwise.
+fn failure(e: std::io::Error, keyboard: &Keyboard) -> Failure {
+    if keyboard::is_gone(&e) || keyboard.is_closed() {
+        Failure::Signal(HANG_UP)
+    } else {
+        Failure::Terminal(e)
     }
 }
 
@@ -153,18 +174,6 @@ fn draw(lines: &[Line], height: u16, color: bool) -> std::io::Result<()> {
     out.flush()
 }
 
-/// A flag the signals that ask a program to stop (SIGINT, SIGTERM,
-/// SIGHUP, SIGQUIT) set instead of killing it, so the loop can give the
-/// terminal back before it exits.
-fn stop_on_signals() -> Result<Arc<AtomicBool>, Failure> {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
-    let stop = Arc::new(AtomicBool::new(false));
-    for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
-        signal_hook::flag::register(signal, Arc::clone(&stop)).map_err(io_failure)?;
-    }
-    Ok(stop)
-}
-
 /// The terminal in the dashboard's modes (raw, alternate screen, bracketed
 /// paste, no cursor) for as long as it lives; dropping it, or a panic,
 /// restores it.
@@ -179,7 +188,7 @@ impl Terminal {
             restore();
             previous(info);
         }));
-        terminal::enable_raw_mode().map_err(io_failure)?;
+        terminal::enable_raw_mode().map_err(Failure::Terminal)?;
         // From here on, the guard restores whatever was switched on.
         let guard = Terminal;
         execute!(
@@ -188,7 +197,7 @@ impl Terminal {
             EnableBracketedPaste,
             Hide
         )
-        .map_err(io_failure)?;
+        .map_err(Failure::Terminal)?;
         Ok(guard)
     }
 }
@@ -211,42 +220,37 @@ fn restore() {
     let _ = terminal::disable_raw_mode();
 }
 
-/// A terminal that cannot be read or written (or a signal that cannot be
-/// caught).
-fn io_failure(e: std::io::Error) -> Failure {
-    Failure::Terminal(e)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use tasklists_host::{Host, HostConfig};
 
-    /// A key as the terminal reports it, for a name of the WIT's.
+    /// The bytes an xterm sends for a key the WIT names.
+    fn sent(name: &str) -> &str {
+        match name {
+            "up" => "\x1b[A",
+            "down" => "\x1b[B",
+            "right" => "\x1b[C",
+            "left" => "\x1b[D",
+            "enter" => "\r",
+            "escape" => "\x1b",
+            "backspace" => "\x7f",
+            "tab" => "\t",
+            "pageup" => "\x1b[5~",
+            "pagedown" => "\x1b[6~",
+            "home" => "\x1b[H",
+            "end" => "\x1b[F",
+            "space" => " ",
+            one => one,
+        }
+    }
+
+    /// A key as the terminal sends it, read as the dashboard reads it.
     fn event(name: &str) -> KeyEvent {
-        let code = match name {
-            "up" => KeyCode::Up,
-            "down" => KeyCode::Down,
-            "left" => KeyCode::Left,
-            "right" => KeyCode::Right,
-            "enter" => KeyCode::Enter,
-            "escape" => KeyCode::Esc,
-            "backspace" => KeyCode::Backspace,
-            "tab" => KeyCode::Tab,
-            "pageup" => KeyCode::PageUp,
-            "pagedown" => KeyCode::PageDown,
-            "home" => KeyCode::Home,
-            "end" => KeyCode::End,
-            one => KeyCode::Char(one.chars().next().expect("a key")),
-        };
-        // An upper-case letter comes with Shift held.
-        let shift = matches!(code, KeyCode::Char(c) if c.is_uppercase());
-        let modifiers = if shift {
-            KeyModifiers::SHIFT
-        } else {
-            KeyModifiers::NONE
-        };
-        KeyEvent::new(code, modifiers)
+        match keys::Keys::default().feed(sent(name).as_bytes()).as_slice() {
+            [Event::Key(key)] => *key,
+            other => panic!("{name:?} reads as {other:?}"),
+        }
     }
 
     #[test]

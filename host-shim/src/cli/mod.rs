@@ -4,7 +4,10 @@
 //! board), `export` and `import` (a list as text, a file as a list) and
 //! the person's verbs (`add`, `done`, `approve`, …).
 //! Exit codes: 0 success, 1 the tool refused the call (the contract error
-//! is rendered to stderr), 2 usage or host errors.
+//! is rendered to stderr), 2 usage or host errors; `watch` ended from
+//! outside exits 128 + the signal's number, as a shell reports a process
+//! the signal killed: 129 its terminal closed (SIGHUP), 130 Ctrl-C
+//! (SIGINT), 143 SIGTERM.
 
 mod args;
 mod call_tool;
@@ -17,6 +20,7 @@ mod import;
 mod mcp;
 mod output;
 mod serve;
+mod stop;
 mod token;
 mod verbs;
 mod views;
@@ -25,6 +29,7 @@ mod watch;
 use args::{Cli, ColorChoice, Command};
 use clap::Parser;
 use std::ffi::OsString;
+use std::io::Write;
 use std::process::ExitCode;
 use tasklists_host::{CallContext, Host, HostConfig, HostError, Location};
 
@@ -39,6 +44,10 @@ pub(crate) enum Failure {
     /// The terminal could not be driven (the dashboard's raw mode, keys,
     /// screen).
     Terminal(std::io::Error),
+    /// `watch` was ended by this signal (a closed terminal counts as
+    /// SIGHUP, Ctrl-C on the dashboard as SIGINT), after giving the
+    /// terminal back; nothing to print (the terminal may be gone).
+    Signal(i32),
 }
 
 impl From<HostError> for Failure {
@@ -192,8 +201,12 @@ pub(crate) fn run() -> ExitCode {
             ExitCode::from(2)
         }
         Err(Failure::Terminal(e)) => {
-            eprintln!("tasklists: the terminal: {e}");
+            // Not `eprintln!`, which panics when stderr is a closed terminal.
+            let _ = writeln!(std::io::stderr(), "tasklists: the terminal: {e}");
             ExitCode::from(2)
+        }
+        Err(Failure::Signal(signal)) => {
+            ExitCode::from(u8::try_from(128 + signal).unwrap_or(u8::MAX))
         }
     }
 }

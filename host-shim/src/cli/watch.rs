@@ -1,13 +1,18 @@
 //! `tasklists watch [list_id]`: on a terminal, the person's dashboard
 //! (`dashboard.rs`); piped (or `--compact`), the widget's view kept live,
 //! redrawn when any agent commits a change, so a script or a person can
-//! watch agents work without Pi. Stops on Ctrl-C (or when its output
-//! closes).
+//! watch agents work without Pi. Stops on a stop signal (Ctrl-C, SIGTERM,
+//! SIGHUP: exit 128 + its number), or when its output closes: a pipe's
+//! reader gone (exit 0), its terminal closed (129); noticed between two
+//! views too, not only when writing the next.
 
 use super::output::{Stream, use_color};
+use super::stop::{HANG_UP, Stop};
 use super::views::terminal_width;
 use super::{Failure, Globals};
+use rustix::event::PollFlags;
 use std::io::{IsTerminal, Write};
+use std::os::fd::AsFd;
 use std::time::{Duration, Instant};
 use tasklists_host::{CommandEffect, Line, WidgetMode, WidgetView, render_ansi};
 
@@ -33,6 +38,7 @@ pub(crate) fn run(
     }
     let mut watch = globals.location()?.watch();
     let mut host = globals.open_host()?;
+    let stop = Stop::catch(false).map_err(Failure::Terminal)?;
     let color = use_color(globals.color, Stream::Stdout);
     let mode = if compact {
         WidgetMode::Compact
@@ -75,11 +81,31 @@ pub(crate) fn run(
                     .and_then(|()| out.flush())
                     .is_err()
                 {
-                    return Ok(());
+                    return output_closed(tty);
                 }
                 shown = Some(lines);
             }
         }
-        std::thread::sleep(POLL);
+        // Its output reports only an error or a hang-up (its reader gone).
+        let stdout = std::io::stdout();
+        let closed = stop
+            .wait(stdout.as_fd(), PollFlags::empty(), POLL)
+            .map_err(Failure::Terminal)?;
+        if let Some(signal) = stop.signal() {
+            return Err(Failure::Signal(signal));
+        }
+        if !closed.is_empty() {
+            return output_closed(tty);
+        }
+    }
+}
+
+/// Its output closed: a pipe's reader is done (success), a terminal is
+/// gone (as SIGHUP).
+fn output_closed(tty: bool) -> Result<(), Failure> {
+    if tty {
+        Err(Failure::Signal(HANG_UP))
+    } else {
+        Ok(())
     }
 }
