@@ -23,8 +23,8 @@ pub use exports::tasklists::component::tools::{
 pub use exports::tasklists::component::ui::{
     Choice, CommandEffect, CommandInfo, CommandOutput, Completion, Confirmation, DashboardInput,
     DashboardScreen, DashboardView, KeyBinding, KeyInput, Line, PersonDone, PersonRefused,
-    PersonReply, PersonRequest, Span, StoreDown, Style, WidgetAction, WidgetChange, WidgetMode,
-    WidgetView,
+    PersonReply, PersonRequest, PersonSurface, Span, StoreDown, Style, WidgetAction, WidgetChange,
+    WidgetMode, WidgetView,
 };
 pub use exports::tasklists::component::web::{
     SignInLink, WebMethod, WebRefusal, WebRequest, WebResponse,

@@ -22,7 +22,8 @@ pub use exports::tasklists::component::transfer::{Format, ImportRequest, Transfe
 pub use exports::tasklists::component::ui::{
     Choice, CommandEffect, CommandInfo, CommandOutput, Completion, Confirmation, DashboardInput,
     DashboardScreen, DashboardView, KeyBinding, KeyInput, Line, PersonDone, PersonRefused,
-    PersonReply, PersonRequest, Span, Style, WidgetAction, WidgetChange, WidgetMode, WidgetView,
+    PersonReply, PersonRequest, PersonSurface, Span, Style, WidgetAction, WidgetChange, WidgetMode,
+    WidgetView,
 };
 pub use exports::tasklists::component::web::{
     SignInLink, WebMethod, WebRefusal, WebRequest, WebResponse,

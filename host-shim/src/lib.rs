@@ -41,10 +41,10 @@ pub use ansi::render_ansi;
 pub use bindings::{
     CallContext, CallFailure, Choice, CommandEffect, CommandInfo, CommandOutput, Completion,
     Confirmation, DashboardInput, DashboardScreen, DashboardView, ErrorCode, FailureKind,
-    KeyBinding, KeyInput, Line, PersonDone, PersonRefused, PersonReply, PersonRequest, SignInLink,
-    SizeLimit, Span, Style, TokenAnswer, TokenHolder, TokenKind, TokenLookup, ToolAnnotations,
-    ToolError, ToolInfo, ToolReply, WebMethod, WebRefusal, WebRequest, WebResponse, WidgetAction,
-    WidgetChange, WidgetMode, WidgetView, WriteState,
+    KeyBinding, KeyInput, Line, PersonDone, PersonRefused, PersonReply, PersonRequest,
+    PersonSurface, SignInLink, SizeLimit, Span, Style, TokenAnswer, TokenHolder, TokenKind,
+    TokenLookup, ToolAnnotations, ToolError, ToolInfo, ToolReply, WebMethod, WebRefusal,
+    WebRequest, WebResponse, WidgetAction, WidgetChange, WidgetMode, WidgetView, WriteState,
 };
 pub use bindings::{Format, ImportRequest, TransferReply};
 pub use component_host::Host;

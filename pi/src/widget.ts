@@ -125,7 +125,7 @@ export class Widget {
     const lines = !this.#on
       ? []
       : await this.#component.use((host) =>
-          down ? host.widgetUnreachable(down, width) : host.widget(this.#ctx, { mode: this.#mode, width }),
+          down ? host.widgetUnreachable(down, width) : host.widget(this.#ctx, { mode: this.#mode, width, everyList: false }),
         );
     const content = lines.length > 0 ? styled(this.#ui.theme, lines) : undefined;
     const key = JSON.stringify(content ?? null);

@@ -5,7 +5,7 @@
 use serde_json::Value;
 pub use tasklists_host::{
     CommandEffect, DashboardInput, DashboardScreen, DashboardView, KeyBinding, KeyInput,
-    PersonReply, PersonRequest,
+    PersonReply, PersonRequest, PersonSurface,
 };
 
 use crate::{CallContext, TestDb, ToolError, plain};
@@ -39,6 +39,7 @@ impl TestDb {
                 fields.to_string()
             },
             confirmed,
+            surface: PersonSurface::Shell,
         };
         self.host()
             .person_act(&request, ctx, 100)

@@ -608,6 +608,7 @@ fn views_never_trap_nor_emit_controls() {
                     },
                     width: *width,
                     list_id: list_id.clone(),
+                    every_list: false,
                 };
                 let lines = host
                     .widget(ctx, &view)

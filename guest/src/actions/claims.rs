@@ -596,6 +596,9 @@ fn refresh(call: &mut Call) -> ToolResult<Done<Claimed>> {
     if task.status != Status::InProgress
         || task.claimed_by_agent_id.as_deref() != Some(agent.as_str())
     {
+        if let Some(lost) = super::release::released_claim(call, &task)? {
+            return Err(lost);
+        }
         if task.held_by_other(Some(&agent), call.now()) {
             return Err(claimed_conflict(call, &task));
         }
@@ -607,7 +610,9 @@ fn refresh(call: &mut Call) -> ToolResult<Done<Claimed>> {
             "call task_claims claim_next to claim work",
         ));
     }
-    access::check_token(call.params.str("claim_token"), &task)?;
+    if let Err(e) = access::check_token(call.params.str("claim_token"), &task) {
+        return Err(super::release::released_claim(call, &task)?.unwrap_or(e));
+    }
     renew(call, &list.id, task, deps, false)
 }
 

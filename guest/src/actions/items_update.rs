@@ -99,7 +99,9 @@ fn update(call: &mut Call) -> ToolResult<Done<TaskResult>> {
     if old.held_by_other(call.claim_holder(), call.now()) {
         return Err(access::claimed_conflict(call, &old));
     }
-    access::check_token(call.params.str("claim_token"), &old)?;
+    if let Err(e) = access::check_token(call.params.str("claim_token"), &old) {
+        return Err(super::release::released_claim(call, &old)?.unwrap_or(e));
+    }
 
     let p = &call.params;
     let mut new = old.clone();
@@ -140,6 +142,10 @@ fn update(call: &mut Call) -> ToolResult<Done<TaskResult>> {
         if status == Status::Done && old.status != Status::Done && call.person.is_none() {
             not_before_approval(&list, &old)?;
         }
+    }
+    let reopened = old.is_closed() && !new.is_closed();
+    if reopened {
+        reopen(call, &old, &mut new);
     }
     if holds_claim && new.status == Status::InProgress {
         // An update by the claim holder renews its lease.
@@ -216,6 +222,13 @@ fn update(call: &mut Call) -> ToolResult<Done<TaskResult>> {
         if !changed.is_empty() {
             data["fields"] = json!(changed);
         }
+        if reopened {
+            // What the task had been closed with, in its history.
+            data["was"] = json!({
+                "outcome": old.outcome,
+                "verification_result": old.verification_result,
+            });
+        }
         ("status_changed", data)
     } else {
         ("updated", json!({"fields": changed}))
@@ -262,6 +275,34 @@ fn update(call: &mut Call) -> ToolResult<Done<TaskResult>> {
             task: TaskJson::new(&task, &deps_now, TaskForm::Whole),
         },
     })
+}
+
+/// A closed task reopened: its outcome and verification result were about
+/// the close that no longer stands, so they leave the task's current
+/// fields (never shown as if they were its result) for its history: the
+/// audit event keeps them, and a line at the end of its notes says what it
+/// had been closed with, for whoever works it next.
+fn reopen(call: &Call, old: &TaskRow, new: &mut TaskRow) {
+    let who = call.actor().unwrap_or_default();
+    let mut was = format!(
+        "Reopened by {who} at {}; it had been {}: {}",
+        format_ms(call.now()),
+        old.status,
+        old.outcome.as_deref().unwrap_or_default().trim()
+    );
+    if let Some(result) = old
+        .verification_result
+        .as_deref()
+        .filter(|r| !r.trim().is_empty())
+    {
+        was.push_str(&format!(" (verification: {})", result.trim()));
+    }
+    new.notes = Some(match new.notes.as_deref().map(str::trim_end) {
+        Some(notes) if !notes.is_empty() => format!("{notes}\n{was}"),
+        _ => was,
+    });
+    new.outcome = None;
+    new.verification_result = None;
 }
 
 /// Applies a status change to `new`, or refuses it.

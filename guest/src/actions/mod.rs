@@ -26,6 +26,7 @@ mod page;
 mod positions;
 #[cfg(test)]
 mod priority_tests;
+pub mod release;
 pub mod reorder;
 pub(crate) mod summary;
 #[cfg(test)]

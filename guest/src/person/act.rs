@@ -7,14 +7,15 @@ use serde_json::{Value as Json, json};
 use super::fields::{Fields, Verb};
 use super::identity;
 use super::resolve::{self, Target};
-use crate::actions::approval;
+use super::words;
 use crate::actions::claims::{ClaimNext, ClaimNextTask};
 use crate::actions::items::{CreateTask, DeleteTasks};
 use crate::actions::items_update::UpdateTask;
 use crate::actions::lists::DeleteList;
 use crate::actions::reorder::ReorderTasks;
 use crate::actions::{Action, Done, Request, invoke, invoke_fn};
-use crate::bindings::{CallContext, Confirmation, PersonRequest};
+use crate::actions::{approval, release};
+use crate::bindings::{CallContext, Confirmation, PersonRequest, PersonSurface};
 use crate::clock::Clock;
 use crate::context::effective_agent;
 use crate::contract::{Access, ActionSpec, TASK_LISTS};
@@ -46,6 +47,8 @@ pub(crate) static READ: ActionSpec = step("view", false);
 static APPROVE: ActionSpec = step("approve", true);
 /// A person's rejection.
 static REJECT: ActionSpec = step("reject", true);
+/// A person taking a claim back.
+static RELEASE: ActionSpec = step("release", true);
 
 /// The identity `next` asks for when the context has no agent: one that
 /// holds nothing and is assigned nothing, so the answer is "anyone's".
@@ -79,6 +82,8 @@ pub(crate) struct Env<'a> {
     pub store: &'a dyn Store,
     /// The clock.
     pub clock: &'a dyn Clock,
+    /// Where the person acts (how refusals name things).
+    pub surface: PersonSurface,
 }
 
 impl<'a> Env<'a> {
@@ -95,7 +100,7 @@ impl<'a> Env<'a> {
         invoke_fn(self.request("", None), &READ, |call| {
             Ok(Done {
                 summary: String::new(),
-                result: resolve::target(call, text, aim)?,
+                result: resolve::target(call, text, aim, self.surface)?,
             })
         })
         .map(|d| d.result)
@@ -116,8 +121,13 @@ pub(crate) fn run(
     } else {
         None
     };
-    let fields = Fields::parse(verb, &request.fields)?;
-    let env = Env { ctx, store, clock };
+    let fields = Fields::parse(verb, &request.fields, request.surface)?;
+    let env = Env {
+        ctx,
+        store,
+        clock,
+        surface: request.surface,
+    };
     let target = env.resolve(&request.target, verb.aim())?;
     let act = Act {
         env,
@@ -149,7 +159,11 @@ impl Act<'_> {
             (Verb::Delete, Some(t)) => self.delete_task(t),
             (Verb::Delete, None) => self.delete_list(target),
             (Verb::Next, _) => self.next(target),
-            (_, Some(t)) => self.change(verb, t),
+            (Verb::Release, Some(t)) => self.release(t),
+            (_, Some(t)) => {
+                self.check_changeable(verb, t)?;
+                self.change(verb, t)
+            }
             // The resolver admits only tasks for the others.
             (_, None) => Err(ToolError::invalid(
                 format!("{} acts on a task, not a list", verb.name()),
@@ -248,6 +262,7 @@ impl Act<'_> {
     }
 
     fn delete_task(&self, task: &TaskRow) -> ToolResult<Outcome> {
+        self.check_changeable(Verb::Delete, task)?;
         if !self.confirmed {
             return Ok(Outcome::Confirm(Confirmation {
                 title: format!("Delete task {}?", quote(&fmt::truncate(&task.title, 60))),
@@ -282,6 +297,95 @@ impl Act<'_> {
         )
     }
 
+    /// Refuses, in the surface's words, a change the tools would refuse
+    /// for the task as it was resolved: one an agent is running (the
+    /// person may take it back first), a closed one that only reopening
+    /// changes, a done without the result of the task's verification.
+    /// The tools check the same again in the action's own transaction.
+    fn check_changeable(&self, verb: Verb, task: &TaskRow) -> ToolResult<()> {
+        let surface = self.env.surface;
+        let now = self.env.clock.now_ms();
+        if matches!(verb, Verb::Move) {
+            // Allowed under a lease (see move_task).
+            return Ok(());
+        }
+        if task.status == Status::InProgress
+            && let (Some(holder), Some(until)) =
+                (task.claimed_by_agent_id.as_deref(), task.claim_expires_at)
+            && until > now
+        {
+            return Err(ToolError::conflict(
+                format!(
+                    "task {} is claimed by {holder} until {}: an agent is working on it",
+                    task.id,
+                    words::when(until, now)
+                ),
+                format!(
+                    "{} takes it back now; or wait until the agent closes it or its lease ends",
+                    words::how(surface, Verb::Release, &task.id)
+                ),
+            ));
+        }
+        if task.is_closed()
+            && matches!(
+                verb,
+                Verb::Block | Verb::Unblock | Verb::Cancel | Verb::Done
+            )
+        {
+            return Err(ToolError::conflict(
+                format!("task {} is {}: it is closed", task.id, task.status),
+                format!(
+                    "{} reopens it first",
+                    words::how(surface, Verb::Restore, &task.id)
+                ),
+            ));
+        }
+        if verb == Verb::Done
+            && task.verification.is_some()
+            && self
+                .text("verification_result")?
+                .is_none_or(|r| r.trim().is_empty())
+        {
+            return Err(ToolError::new(
+                ErrorCode::VerificationRequired,
+                format!(
+                    "task {} has a verification ({}): done needs what the check showed",
+                    task.id,
+                    quote(task.verification.as_deref().unwrap_or_default())
+                ),
+                format!(
+                    "run the check, then give {}",
+                    Verb::Done.named(surface, "verification_result")
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// `release`: the person takes back a task an agent is running, after
+    /// a confirmation (the agent's work on it stops counting).
+    fn release(&self, task: &TaskRow) -> ToolResult<Outcome> {
+        let to = self.text("agent")?.map(str::trim).filter(|a| !a.is_empty());
+        if !self.confirmed {
+            let holder = task.claimed_by_agent_id.as_deref().unwrap_or("an agent");
+            let then = match to {
+                Some(agent) => format!("reserved for {agent}"),
+                None => "todo, for any agent to take".to_string(),
+            };
+            return Ok(Outcome::Confirm(Confirmation {
+                title: format!("Take task {} back?", quote(&fmt::truncate(&task.title, 60))),
+                message: format!(
+                    "{holder}'s claim ends now and the task is {then}; {holder} is told on its next call on it."
+                ),
+            }));
+        }
+        let done = invoke_fn(self.env.request("", self.person), &RELEASE, |call| {
+            release::release(call, &task.id, to)
+        })?;
+        let said = format!("released {}", quote(&task.title));
+        Ok(shown::<UpdateTask>(done, said))
+    }
+
     /// The changes of a task: `task_items update` or `reorder`.
     fn change(&self, verb: Verb, task: &TaskRow) -> ToolResult<Outcome> {
         let title = quote(&task.title);
@@ -289,9 +393,13 @@ impl Act<'_> {
         let said = match verb {
             Verb::Edit => {
                 if self.fields.is_empty() {
+                    let takes: Vec<String> = ["title", "description", "verification", "notes"]
+                        .iter()
+                        .map(|f| Verb::Edit.named(self.env.surface, f))
+                        .collect();
                     return Err(ToolError::invalid(
-                        "edit needs a field to change",
-                        "edit takes title, description, verification, notes",
+                        "edit needs something to change",
+                        format!("edit takes {}", takes.join(", ")),
                     ));
                 }
                 for key in ["title", "description", "verification", "notes"] {
@@ -343,6 +451,15 @@ impl Act<'_> {
                         "done or canceled",
                         "restore reopens a closed task as todo",
                     ));
+                }
+                if !self.confirmed {
+                    return Ok(Outcome::Confirm(Confirmation {
+                        title: format!("Reopen task {}?", quote(&fmt::truncate(&task.title, 60))),
+                        message: format!(
+                            "It goes back to todo for an agent to take again; its {} outcome moves to its notes and history.",
+                            task.status
+                        ),
+                    }));
                 }
                 params["status"] = json!("todo");
                 format!("restored {title}")

@@ -4,6 +4,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::bindings::PersonSurface;
 use crate::error::{ToolError, ToolResult};
 use crate::text::quote;
 
@@ -36,6 +37,9 @@ pub(crate) enum Verb {
     Move,
     /// Close a task as done, with an outcome (and a verification result).
     Done,
+    /// Take back a task an agent is running (to todo, or reserved for
+    /// another agent).
+    Release,
     /// Soft-delete a task or a list (asks first).
     Delete,
     /// What `claim_next` would hand out, without claiming.
@@ -55,7 +59,7 @@ pub(crate) enum Aim {
 
 impl Verb {
     /// Every action, in the order the WIT lists them.
-    pub(crate) const ALL: [Verb; 15] = [
+    pub(crate) const ALL: [Verb; 16] = [
         Verb::Approve,
         Verb::Reject,
         Verb::Add,
@@ -69,6 +73,7 @@ impl Verb {
         Verb::Unassign,
         Verb::Move,
         Verb::Done,
+        Verb::Release,
         Verb::Delete,
         Verb::Next,
     ];
@@ -89,6 +94,7 @@ impl Verb {
             Verb::Unassign => "unassign",
             Verb::Move => "move",
             Verb::Done => "done",
+            Verb::Release => "release",
             Verb::Delete => "delete",
             Verb::Next => "next",
         }
@@ -146,8 +152,27 @@ impl Verb {
             Verb::Assign => &[("agent", true)],
             Verb::Move => &[("to", true)],
             Verb::Done => &[("outcome", true), ("verification_result", false)],
+            Verb::Release => &[("agent", false)],
             _ => &[],
         }
+    }
+
+    /// How its field `field` is named on `surface`: at a shell, the
+    /// verb's flag or argument; elsewhere the field in plain words.
+    pub(crate) fn named(self, surface: PersonSurface, field: &str) -> String {
+        if surface != PersonSurface::Shell {
+            return field.replace('_', " ");
+        }
+        let named = match (self, field) {
+            (Verb::Done, "verification_result") => "--verified",
+            (Verb::Release, "agent") => "--to",
+            (Verb::Assign, "agent") => "<agent>",
+            (Verb::Priority, "priority") => "<high|medium|low>",
+            (Verb::Move, "to") => "<up|down|first|last|N>",
+            (Verb::Add | Verb::Edit, "title") => "<title…>",
+            (_, other) => return format!("--{}", other.replace('_', "-")),
+        };
+        named.to_string()
     }
 
     /// Whether it changes the store (all but `next`): only a person may.
@@ -162,8 +187,9 @@ pub(crate) struct Fields(Map<String, Value>);
 
 impl Fields {
     /// Reads `text` (a JSON object, or `""` for none) for `verb`: unknown
-    /// keys and missing required ones are refused.
-    pub(crate) fn parse(verb: Verb, text: &str) -> ToolResult<Fields> {
+    /// keys and missing required ones are refused, named as `surface`
+    /// names them (a shell's flags).
+    pub(crate) fn parse(verb: Verb, text: &str, surface: PersonSurface) -> ToolResult<Fields> {
         let map = match text.trim() {
             "" => Map::new(),
             raw => match serde_json::from_str::<Value>(raw) {
@@ -181,14 +207,18 @@ impl Fields {
         let takes = verb.fields();
         let names = || {
             if takes.is_empty() {
-                "no fields".to_string()
+                "nothing more".to_string()
             } else {
-                takes.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+                takes
+                    .iter()
+                    .map(|(n, _)| verb.named(surface, n))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             }
         };
         if let Some(key) = map.keys().find(|k| !takes.iter().any(|(n, _)| n == k)) {
             return Err(ToolError::invalid(
-                format!("{} takes no field {}", verb.name(), quote(key)),
+                format!("{} takes no {}", verb.name(), verb.named(surface, key)),
                 format!("{} takes {}", verb.name(), names()),
             ));
         }
@@ -201,7 +231,7 @@ impl Fields {
             };
             if *required && blank {
                 return Err(ToolError::invalid(
-                    format!("{} needs {name}", verb.name()),
+                    format!("{} needs {}", verb.name(), verb.named(surface, name)),
                     format!("{} takes {}", verb.name(), names()),
                 ));
             }

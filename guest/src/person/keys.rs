@@ -43,6 +43,8 @@ pub(crate) enum Does {
     /// Close the task as done (outcome, then the verification result
     /// when it has a verification).
     Done,
+    /// Take back a task an agent is running (after a confirmation).
+    Release,
     /// Delete the task (or list), after a confirmation.
     Delete,
 }
@@ -103,6 +105,7 @@ pub(crate) static KEYS: &[Key] = &[
     key("J", Does::MoveDown, "move", "move down", Now),
     key("T", Does::MoveFirst, "move", "move first", Now),
     key("x", Does::Done, "done", "done", Text),
+    key("r", Does::Release, "release", "release", Confirm),
     key("d", Does::Delete, "delete", "delete", Confirm),
     key(
         "f",

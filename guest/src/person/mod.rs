@@ -7,8 +7,9 @@
 //! One concern a file: `identity.rs` who the person is, `fields.rs` the
 //! request's action and fields, `resolve.rs` ids from a prefix or tail,
 //! `act.rs` the one dispatcher of actions, `reply.rs` its reply laid out,
-//! `keys.rs` the key map, `dashboard/` the dashboard (state, input, what
-//! it reads, its layout).
+//! `keys.rs` the key map, `words.rs` a refusal in the words of the surface
+//! acted on, `dashboard/` the dashboard (state, input, what it reads, its
+//! layout).
 
 pub(crate) mod act;
 pub(crate) mod dashboard;
@@ -19,6 +20,7 @@ pub(crate) mod reply;
 mod resolve;
 #[cfg(test)]
 mod tests;
+pub(crate) mod words;
 
 use crate::bindings::{
     CallContext, DashboardInput, DashboardScreen, DashboardView, KeyBinding, PersonReply,

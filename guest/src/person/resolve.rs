@@ -5,7 +5,9 @@
 //! targets are refused naming a few candidates.
 
 use super::fields::Aim;
+use super::words;
 use crate::actions::{Call, access};
+use crate::bindings::PersonSurface;
 use crate::error::{ErrorCode, ToolError, ToolResult};
 use crate::ids::IdKind;
 use crate::model::{ListRow, TASK_COLS, TaskRow};
@@ -38,7 +40,12 @@ impl Target {
 
 /// The list or task `text` names, of the kinds `aim` admits, as the
 /// call's viewer sees them.
-pub(crate) fn target(call: &mut Call, text: &str, aim: Aim) -> ToolResult<Target> {
+pub(crate) fn target(
+    call: &mut Call,
+    text: &str,
+    aim: Aim,
+    surface: PersonSurface,
+) -> ToolResult<Target> {
     let text = text.trim();
     if text.is_empty() {
         return Err(ToolError::invalid(
@@ -91,7 +98,7 @@ pub(crate) fn target(call: &mut Call, text: &str, aim: Aim) -> ToolResult<Target
     }
     match found.len() {
         1 => Ok(found.remove(0)),
-        0 => Err(unknown(text, aim)),
+        0 => Err(unknown(text, aim, surface)),
         _ => Err(ambiguous(text, &found)),
     }
 }
@@ -114,14 +121,14 @@ fn matches(id: &str, kind: IdKind, needle: &str) -> bool {
     !needle.is_empty() && (ulid.starts_with(needle) || id.ends_with(needle))
 }
 
-/// The lists visible in the call's context (the widget's and the views').
+/// The lists a person sees (every person's surface shows these).
 fn visible_lists(call: &Call) -> ToolResult<Vec<ListRow>> {
     let viewer = Viewer {
         agent: call.viewer.clone(),
         ctx: call.ctx,
         now: call.now(),
     };
-    Ok(visible::lists(call.tx, &viewer)?.lists)
+    Ok(visible::all_lists(call.tx, &viewer)?.lists)
 }
 
 /// The live tasks of `lists` whose id starts (after `task_`) or ends with
@@ -157,7 +164,7 @@ fn matching_tasks(call: &Call, lists: &[ListRow], needle: &str) -> ToolResult<Ve
 }
 
 /// `not_found` for a target that names nothing visible.
-fn unknown(text: &str, aim: Aim) -> ToolError {
+fn unknown(text: &str, aim: Aim, surface: PersonSurface) -> ToolError {
     let what = match aim {
         Aim::List => "list",
         Aim::Task => "task",
@@ -169,7 +176,7 @@ fn unknown(text: &str, aim: Aim) -> ToolError {
             "no {what} here has an id that starts or ends with {}",
             quote(text)
         ),
-        "the dashboard and /task-lists show the ids; give more of one",
+        words::where_ids_are(surface),
     )
 }
 

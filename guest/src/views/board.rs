@@ -71,6 +71,10 @@ pub(crate) fn load(
                 let list = access::list_without_bypass(tx, id, viewer.agent.as_deref())?;
                 (vec![list], false)
             }
+            None if view.every_list => {
+                let v = visible::all_lists(tx, &viewer)?;
+                (v.lists, v.more)
+            }
             None => {
                 let v = visible::lists(tx, &viewer)?;
                 (v.lists, v.more)
@@ -97,8 +101,11 @@ pub(crate) fn load(
             })
             .collect();
         // Lists holding the viewer's own tasks first; otherwise most
-        // recently updated first, as read (the sort is stable).
-        groups.sort_by_key(|g| g.own.is_empty());
+        // recently updated first, as read (the sort is stable). A person's
+        // view keeps the order every person's surface shows.
+        if !view.every_list {
+            groups.sort_by_key(|g| g.own.is_empty());
+        }
         if view.mode == WidgetMode::Full {
             // Only lists whose header can be shown need their tasks, and
             // never more than fill the widget.

@@ -106,7 +106,7 @@ fn list_args(
     options
 }
 
-/// The visible lists (those `lists` says) as options (value and label the
+/// The lists a person sees (those `all_lists` says) as options (value and label the
 /// full id, description the name made safe for a screen), most recently
 /// updated first, those whose id starts with `prefix` or whose name
 /// contains it.
@@ -119,7 +119,7 @@ pub(crate) fn list_options(
 ) -> ToolResult<Vec<Completion>> {
     let viewer = Viewer::new(ctx, clock)?;
     let shown = read::read(store, |tx| {
-        let mut shown = visible::lists(tx, &viewer)?.lists;
+        let mut shown = visible::all_lists(tx, &viewer)?.lists;
         if lists == Lists::AwaitingApproval {
             shown.retain(|l| l.approval.is_some());
             let ids: Vec<&str> = shown.iter().map(|l| l.id.as_str()).collect();

@@ -9,7 +9,7 @@ use serde_json::{Map, Value as Json, json};
 use super::html::Html;
 use super::page;
 use super::route::{self, BadRequest, Pairs};
-use crate::bindings::{CallContext, PersonReply, PersonRequest, WebResponse};
+use crate::bindings::{CallContext, PersonReply, PersonRequest, PersonSurface, WebResponse};
 use crate::clock::Clock;
 use crate::error::{ErrorCode, ToolError};
 use crate::person::act::{self as person_act, Outcome};
@@ -115,6 +115,7 @@ fn request(form: &Pairs) -> PersonRequest {
             Json::Object(fields).to_string()
         },
         confirmed: form.has("confirmed", "1"),
+        surface: PersonSurface::Board,
     }
 }
 

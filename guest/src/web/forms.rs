@@ -193,6 +193,27 @@ pub(crate) fn task_actions(h: &mut Html, task: &TaskRow, ret: &str, whole: bool)
             Vec::new(),
         ));
     }
+    if task.status == Status::InProgress {
+        // An agent runs it: only what a person may do under its claim
+        // (take it back, move it); the rest waits for the release.
+        let mut release = form("release", Some(Does::Release), "release", id, Vec::new());
+        release.class = "danger";
+        forms.push(release);
+        forms.push(move_form(id, "up", Does::MoveUp, "move up"));
+        forms.push(move_form(id, "down", Does::MoveDown, "move down"));
+        let more = vec![move_form(id, "first", Does::MoveFirst, "move first")];
+        if whole {
+            forms.extend(more);
+            write_all(h, &forms, ret, "actions");
+            return;
+        }
+        write_all(h, &forms, ret, "actions");
+        h.open("details", &[("class", "more")]);
+        h.elem("summary", &[], "more");
+        write_all(h, &more, ret, "actions");
+        h.close("details");
+        return;
+    }
     let closed = task.is_closed();
     if !closed {
         let mut done = vec![Field::Text("outcome", "outcome", true, String::new())];

@@ -139,10 +139,9 @@ impl Source<'_> {
                 ctx: call.ctx,
                 now: call.now(),
             };
+            // What every person's surface shows, in the same order.
             let visible = visible::all_lists(call.tx, &viewer)?;
-            let mut lists = entries(call, visible.lists)?;
-            // Awaiting a decision first; otherwise most recently updated first.
-            lists.sort_by_key(|e| !e.awaits_approval());
+            let lists = entries(call, visible.lists)?;
             Ok(Overview {
                 lists,
                 more: visible.more,

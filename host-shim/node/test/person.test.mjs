@@ -73,6 +73,7 @@ test("a person's action runs as the person and is audited so; without a person i
     target,
     fields: JSON.stringify(fields),
     confirmed: false,
+    surface: "shell",
   });
 
   const anonymous = await host.personAct(request("priority", tasks[1].id, { priority: "high" }), surface("planner"), 80);
@@ -112,10 +113,10 @@ test("a person's action runs as the person and is audited so; without a person i
 test("deleting asks first, then deletes once confirmed", async (t) => {
   const { host, list, tasks } = await board(t, ["Keep", "Drop"]);
   const me = surface("planner", "ana");
-  const ask = await host.personAct({ action: "delete", target: tasks[1].id, fields: "", confirmed: false }, me, 80);
+  const ask = await host.personAct({ action: "delete", target: tasks[1].id, fields: "", confirmed: false, surface: "shell" }, me, 80);
   assert.equal(ask.tag, "confirm", JSON.stringify(ask));
   assert.equal((await tasksOf(host, list.id)).length, 2, "asking deletes nothing");
-  const done = await host.personAct({ action: "delete", target: tasks[1].id, fields: "", confirmed: true }, me, 80);
+  const done = await host.personAct({ action: "delete", target: tasks[1].id, fields: "", confirmed: true, surface: "shell" }, me, 80);
   assert.equal(done.tag, "done", JSON.stringify(done));
   assert.deepEqual((await tasksOf(host, list.id)).map((/** @type {any} */ task) => task.title), ["Keep"]);
 });

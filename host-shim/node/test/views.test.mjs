@@ -17,7 +17,7 @@ test("the widget shows the visible lists, the agent's claim first, within 10 lin
   t.after(() => host.close());
   const agent = "builder-1";
   const me = { ...ctx(agent), workspace: "/work/demo" };
-  assert.deepEqual(await host.widget(me, { mode: "full", width: 80 }), [], "no list: no widget");
+  assert.deepEqual(await host.widget(me, { mode: "full", width: 80, everyList: false }), [], "no list: no widget");
 
   const list = (await call(host, agent, "task_lists", "create", { name: "Release", scope_type: "workspace", scope_key: "/work/demo" })).list;
   const tasks = Array.from({ length: 30 }, (_, i) => ({ title: `Task number ${i + 1}` }));
@@ -25,7 +25,7 @@ test("the widget shows the visible lists, the agent's claim first, within 10 lin
   const claimed = await call(host, agent, "task_claims", "claim_next", { list_id: list.id });
 
   for (const width of [40, 80]) {
-    const lines = (await host.widget(me, { mode: "full", width })).map(plain);
+    const lines = (await host.widget(me, { mode: "full", width, everyList: false })).map(plain);
     assert.ok(lines.length > 2 && lines.length <= 10, lines.join("\n"));
     for (const line of lines) assert.ok([...line].length <= width, `${line} is wider than ${width}`);
     const text = lines.join("\n");

@@ -9,7 +9,7 @@ use super::views::{ask_yes_no, terminal_width};
 use super::{Failure, Globals};
 use clap::{Args, Subcommand};
 use serde_json::{Map, Value};
-use tasklists_host::{PersonReply, PersonRequest};
+use tasklists_host::{PersonReply, PersonRequest, PersonSurface};
 
 /// What every verb takes besides its own words.
 #[derive(Debug, Args)]
@@ -59,6 +59,16 @@ pub(crate) enum Verb {
         #[command(flatten)]
         out: VerbOutput,
     },
+    /// Take back a task an agent is running: release <task> [--to AGENT] (asks first)
+    Release {
+        /// The task
+        task: String,
+        /// Reserve it for this agent (else it is todo for anyone)
+        #[arg(long, value_name = "AGENT")]
+        to: Option<String>,
+        #[command(flatten)]
+        out: VerbOutput,
+    },
     /// Block a task: block <task>
     Block {
         /// The task
@@ -83,7 +93,7 @@ pub(crate) enum Verb {
         #[command(flatten)]
         out: VerbOutput,
     },
-    /// Restore a cancelled task: restore <task>
+    /// Reopen a done or canceled task as todo: restore <task> (asks first)
     Restore {
         /// The task
         task: String,
@@ -217,6 +227,10 @@ impl Verb {
                 put(&mut fields, "verification_result", verified);
                 ("done", task, out)
             }
+            Verb::Release { task, to, out } => {
+                put(&mut fields, "agent", to);
+                ("release", task, out)
+            }
             Verb::Block { task, out } => ("block", task, out),
             Verb::Unblock { task, out } => ("unblock", task, out),
             Verb::Cancel { task, outcome, out } => {
@@ -308,6 +322,7 @@ pub(crate) fn run(globals: &Globals, verb: &Verb) -> Result<(), Failure> {
             Value::Object(fields).to_string()
         },
         confirmed: false,
+        surface: PersonSurface::Shell,
     };
     let mut host = globals.open_host()?;
     let width = terminal_width();

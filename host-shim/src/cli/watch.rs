@@ -59,6 +59,7 @@ pub(crate) fn run(
                 mode,
                 width,
                 list_id: list_id.clone(),
+                every_list: true,
             };
             let mut lines = host.widget(&globals.ctx, &view)?;
             if lines.is_empty() {

@@ -116,10 +116,9 @@ fn read(call: &mut Call, state: &State, view: &DashboardView) -> ToolResult<Boar
             ctx: call.ctx,
             now: call.now(),
         };
-        let lists = visible::lists(call.tx, &viewer)?.lists;
+        // What every person's surface shows, in the same order.
+        let lists = visible::all_lists(call.tx, &viewer)?.lists;
         board.lists = entries(call, lists)?;
-        // Awaiting approval first; otherwise most recently updated first.
-        board.lists.sort_by_key(|e| !e.awaits_approval());
     }
     let Some(list_id) = state.list.as_deref() else {
         return Ok(board);

@@ -10,7 +10,7 @@ use super::super::identity::{self, NO_PERSON_HINT};
 use super::super::keys::{self, Does};
 use super::board::Board;
 use super::state::{Message, PROMPT_MAX, Prompt, State};
-use crate::bindings::{CallContext, DashboardInput, PersonRequest};
+use crate::bindings::{CallContext, DashboardInput, PersonRequest, PersonSurface};
 use crate::model::{Status, TaskRow};
 use crate::text::{for_screen, quote};
 
@@ -296,6 +296,7 @@ fn action(state: &mut State, board: &Board, does: Does) -> Effect {
             ask(state, p)
         }
         Does::Delete => run(&id, "delete", Map::new(), false),
+        Does::Release => run(&id, "release", Map::new(), false),
         _ => Effect::Draw,
     }
 }
@@ -328,6 +329,7 @@ fn run(target: &str, action: &str, fields: Map<String, Json>, confirmed: bool) -
             Json::Object(fields).to_string()
         },
         confirmed,
+        surface: PersonSurface::Dashboard,
     })
 }
 
@@ -380,7 +382,11 @@ fn typed(state: &mut State, mut prompt: Prompt, input: &DashboardInput) -> Effec
         };
     }
     match key {
-        "escape" => return Effect::Draw,
+        "escape" => {
+            // Cancelled: what it said about its answer goes with it.
+            state.message = None;
+            return Effect::Draw;
+        }
         "enter" => return submit(state, prompt),
         "backspace" => {
             prompt.buffer.pop();
@@ -419,6 +425,17 @@ fn submit(state: &mut State, mut prompt: Prompt) -> Effect {
     let answer = prompt.buffer.trim().to_string();
     if prompt.action == "assign" && answer.is_empty() {
         return run(&prompt.target, "unassign", Map::new(), false);
+    }
+    if answer.is_empty() {
+        // Every other prompt's field is required: it stays open (what is
+        // typed next is its text, never keys) until answered or cancelled.
+        state.message = Some(Message {
+            text: format!("{}: an answer is needed", prompt.label),
+            hint: "type it and press enter, or esc to cancel".into(),
+            failed: true,
+        });
+        state.prompt = Some(prompt);
+        return Effect::Draw;
     }
     prompt
         .fields

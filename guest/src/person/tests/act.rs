@@ -51,9 +51,24 @@ fn block_unblock_cancel_restore_done_as_the_person() {
     let d = done(w.act("cancel", t, json!({"outcome": "not needed"}), false));
     assert_eq!(d["task"]["status"], "canceled");
     assert_eq!(d["task"]["outcome"], "not needed");
+    // Reopening asks first; the old outcome then leaves the task's
+    // current fields for its notes (and the audit event).
+    let PersonReply::Confirm(q) = w.act("restore", t, json!(null), false) else {
+        panic!("restore acts without asking")
+    };
+    assert!(q.title.starts_with("Reopen task"), "{}", q.title);
     assert_eq!(
-        done(w.act("restore", t, json!(null), false))["task"]["status"],
-        "todo"
+        w.task(t)["status"],
+        "canceled",
+        "nothing changed before the yes"
+    );
+    let d = done(w.act("restore", t, json!(null), true));
+    assert_eq!(d["task"]["status"], "todo");
+    assert!(d["task"].get("outcome").is_none(), "{d}");
+    let notes = d["task"]["notes"].as_str().unwrap_or_default();
+    assert!(
+        notes.contains("Reopened by alice") && notes.contains("canceled: not needed"),
+        "{notes}"
     );
     let d = done(w.act("done", t, json!({"outcome": "shipped"}), false));
     assert_eq!(d["task"]["status"], "done");
@@ -131,7 +146,13 @@ fn a_task_under_an_agents_lease_is_refused_to_the_person() {
         let e = refused(w.act(action, &w.tasks[0], fields, true));
         assert_eq!(e.code, ErrorCode::Conflict, "{action}: {}", e.message);
         assert!(e.message.contains("claimed by agent-2"), "{}", e.message);
-        assert!(e.hint.contains("agent is working on it"), "{}", e.hint);
+        assert!(
+            e.message.contains("(in "),
+            "the time as screens show it: {}",
+            e.message
+        );
+        assert!(!e.message.contains("T0"), "no raw timestamp: {}", e.message);
+        assert!(e.hint.contains("`tasklists release "), "{}", e.hint);
     }
     // Even the context's own agent's claim: the person does not act under it.
     let w = World::new(&["One"]);
@@ -211,6 +232,7 @@ fn next_says_what_claim_next_would_hand_out_without_claiming() {
             target: w.list.clone(),
             fields: String::new(),
             confirmed: false,
+            surface: PersonSurface::Shell,
         },
         &ctx(Some("agent-3"), None),
         80,
@@ -266,4 +288,133 @@ fn done_needs_the_verification_result_of_a_task_that_has_one() {
     ));
     assert_eq!(d["task"]["verification"], "a check");
     assert_eq!(d["task"]["priority"], "high");
+}
+
+#[test]
+fn a_person_takes_a_claim_back_and_the_agent_is_told_on_its_next_call() {
+    let w = World::new(&["One", "Two"]);
+    let claimed = w.h.ok(
+        "agent-2",
+        "task_claims",
+        "claim_next",
+        json!({"list_id": w.list}),
+    );
+    let token = claimed["claim"]["token"].as_str().unwrap().to_string();
+    let t = &w.tasks[0];
+    // It asks first; nothing changes before the yes.
+    let PersonReply::Confirm(q) = w.act("release", t, json!(null), false) else {
+        panic!("release acts without asking")
+    };
+    assert!(
+        q.message.contains("agent-2's claim ends now"),
+        "{}",
+        q.message
+    );
+    assert_eq!(w.task(t)["status"], "in_progress");
+    let d = done(w.act("release", t, json!({"agent": "agent-3"}), true));
+    assert_eq!(d["task"]["status"], "todo");
+    assert_eq!(d["task"]["assigned_to_agent_id"], "agent-3");
+    assert!(d["task"].get("claimed_by_agent_id").is_none(), "{d}");
+    let event = w.events().pop().unwrap();
+    assert_eq!(event["kind"], "released");
+    assert_eq!(event["agent_id"], "alice");
+    assert_eq!(event["data"]["from"], "agent-2");
+    assert_eq!(event["data"]["by"], "person");
+    // The agent's next call with its token: its claim is lost, and why.
+    for (tool, action, params) in [
+        (
+            "task_items",
+            "update",
+            json!({"task_id": t, "status": "done", "outcome": "x", "claim_token": token}),
+        ),
+        (
+            "task_claims",
+            "refresh",
+            json!({"task_id": t, "claim_token": token}),
+        ),
+    ] {
+        let e =
+            w.h.call(Some("agent-2"), tool, action, params)
+                .err()
+                .expect("refused");
+        assert_eq!(e.code, ErrorCode::Conflict, "{}", e.message);
+        assert!(
+            e.message.contains("your claim on task")
+                && e.message.contains("alice (a person) released it"),
+            "{action}: {}",
+            e.message
+        );
+    }
+    assert_eq!(w.task(t)["status"], "todo", "nothing the agent sent landed");
+    // The task goes to the agent it was reserved for.
+    let next = w.h.ok(
+        "agent-3",
+        "task_claims",
+        "claim_next",
+        json!({"list_id": w.list}),
+    );
+    assert_eq!(next["task"]["id"], t.as_str());
+    // Nothing to release on a task nobody runs; a tool never releases.
+    let e = refused(w.act("release", &w.tasks[1], json!(null), true));
+    assert_eq!(e.code, ErrorCode::Conflict, "{}", e.message);
+    assert!(e.message.contains("no agent holds it"), "{}", e.message);
+    let e = refused(w.act_as(None, "release", t, json!(null), true));
+    assert_eq!(e.code, ErrorCode::AgentRequired);
+}
+
+#[test]
+fn refusals_name_what_the_surface_offers() {
+    let w = World::new(&["One"]);
+    w.h.ok(
+        "agent-1",
+        "task_items",
+        "update",
+        json!({"task_id": w.tasks[0], "verification": "cargo test"}),
+    );
+    let t = &w.tasks[0];
+    let at = |surface| {
+        let request = PersonRequest {
+            action: "done".into(),
+            target: t.clone(),
+            fields: json!({"outcome": "shipped"}).to_string(),
+            confirmed: false,
+            surface,
+        };
+        refused(super::super::act(
+            &request,
+            &ctx(Some("agent-1"), Some("alice")),
+            80,
+            &w.h.store,
+            &w.h.clock,
+        ))
+    };
+    // A shell's flag, elsewhere plain words; never the tool's parameter.
+    let shell = at(PersonSurface::Shell);
+    assert_eq!(shell.code, ErrorCode::VerificationRequired);
+    assert!(shell.hint.contains("--verified"), "{}", shell.hint);
+    let board = at(PersonSurface::Board);
+    assert!(board.hint.contains("verification result"), "{}", board.hint);
+    assert!(
+        !board.hint.contains("--") && !board.hint.contains("verification_result"),
+        "{}",
+        board.hint
+    );
+    // A missing required field, as the shell names it.
+    let e = refused(w.act("done", t, json!({}), false));
+    assert_eq!(e.message, "done needs --outcome", "{}", e.message);
+    assert!(e.hint.contains("--outcome, --verified"), "{}", e.hint);
+    assert!(!e.hint.contains("verification_result"), "{}", e.hint);
+    // A closed task: reopening, as each surface offers it.
+    done(w.act("cancel", t, json!({"outcome": "dropped"}), false));
+    let e = refused(w.act("block", t, json!(null), false));
+    assert!(
+        e.hint.contains(&format!("`tasklists restore {t}`")),
+        "{}",
+        e.hint
+    );
+    assert!(!e.hint.contains("/task-"), "{}", e.hint);
+    // An unknown id: where the shell shows ids.
+    let e = refused(w.act("block", "ZZZZZZ", json!(null), false));
+    assert!(e.hint.contains("tasklists task-lists"), "{}", e.hint);
+    assert!(!e.hint.contains("/task-lists"), "{}", e.hint);
 }

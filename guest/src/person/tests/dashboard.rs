@@ -232,8 +232,10 @@ fn prompts_take_typed_keys_and_paste_then_run() {
             .filter(|t| t["status"] == "done")
             .count();
     assert_eq!(done, 1, "{}", d.text());
-    // Cancel asks the outcome; on a closed task it restores.
+    // Cancel asks the outcome; on a closed task it asks, then restores.
     d.key("c");
+    assert!(d.text().contains("Reopen task"), "{}", d.text());
+    d.key("y");
     assert!(d.text().contains("restored"), "{}", d.text());
     d.key("c").typing("dropped").key("enter");
     assert!(d.text().contains("✓ canceled"), "{}", d.text());
@@ -379,7 +381,7 @@ fn done_asks_the_verification_result_after_the_outcome() {
     assert_eq!(t["status"], "done", "{}", d.text());
     assert_eq!(t["verification_result"], "all green");
     // `p` cycles the priority: medium, high.
-    d.key("c");
+    d.key("c").key("y");
     d.key("p");
     assert_eq!(w.task(&w.tasks[0])["priority"], "high", "{}", d.text());
 }
@@ -472,4 +474,76 @@ fn plans_awaiting_approval() {
     let text = d.text();
     assert!(text.contains("✗ rejected by @alice"), "{text}");
     assert!(text.contains("reason: too vague"), "{text}");
+}
+
+#[test]
+fn a_required_prompt_stays_open_until_answered_or_cancelled() {
+    let w = World::new(&["One"]);
+    let mut d = Dash::open(&w, Some("alice"), 100, 0);
+    // An empty outcome: the prompt stays, and what is typed next is its
+    // text, never keys (`a` would add a task, `d` delete, `x` done).
+    d.key("x").key("enter");
+    assert!(d.text().contains("an answer is needed"), "{}", d.text());
+    d.typing("all done").key("enter");
+    let t = w.task(&w.tasks[0]);
+    assert_eq!(t["status"], "done", "{}", d.text());
+    assert_eq!(t["outcome"], "all done");
+    assert_eq!(
+        w.h.ok("agent-1", "task_lists", "get", json!({"list_id": w.list}))["tasks"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    // Escape still cancels it.
+    d.key("a").key("enter").key("escape");
+    assert!(!d.text().contains("New task"), "{}", d.text());
+}
+
+#[test]
+fn a_pending_confirmation_acts_on_the_task_it_named_never_a_neighbour() {
+    let w = World::new(&["One", "Two", "Three"]);
+    let mut d = Dash::open(&w, Some("alice"), 100, 0);
+    d.key("down");
+    assert!(d.selected().contains("Two"), "{}", d.text());
+    d.key("d");
+    assert!(d.text().contains("Delete task \"Two\"?"), "{}", d.text());
+    // Meanwhile an agent moves it to the top: the yes deletes Two.
+    w.h.ok(
+        "agent-1",
+        "task_items",
+        "reorder",
+        json!({"list_id": w.list, "task_ids": [w.tasks[1]], "position": 1}),
+    );
+    d.input(DashboardInput::Refresh);
+    d.key("y");
+    assert!(w.task(&w.tasks[1]).is_null(), "Two deleted");
+    assert!(!w.task(&w.tasks[0]).is_null() && !w.task(&w.tasks[2]).is_null());
+    // Asked about Three, which an agent deletes first: the yes changes nothing else.
+    d.key("down");
+    let asked = d.selected().to_string();
+    d.key("d");
+    let target = if asked.contains("Three") {
+        &w.tasks[2]
+    } else {
+        &w.tasks[0]
+    };
+    w.h.ok(
+        "agent-1",
+        "task_items",
+        "delete",
+        json!({"task_id": target}),
+    );
+    d.key("y");
+    let left: Vec<Value> =
+        w.h.ok("agent-1", "task_lists", "get", json!({"list_id": w.list}))["tasks"]
+            .as_array()
+            .unwrap()
+            .clone();
+    assert_eq!(left.len(), 1, "only the neighbour is left: {}", d.text());
+    assert!(
+        d.text().contains("was deleted"),
+        "the refusal is shown: {}",
+        d.text()
+    );
 }

@@ -8,7 +8,7 @@ mod resolve;
 
 use serde_json::{Value, json};
 
-use crate::bindings::{CallContext, Line, PersonReply, PersonRequest};
+use crate::bindings::{CallContext, Line, PersonReply, PersonRequest, PersonSurface};
 use crate::testing::Harness;
 
 /// The workspace of every context here.
@@ -80,6 +80,7 @@ impl World {
                 fields.to_string()
             },
             confirmed,
+            surface: PersonSurface::Shell,
         };
         super::act(
             &request,

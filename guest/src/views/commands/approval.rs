@@ -6,7 +6,9 @@
 use serde_json::json;
 
 use super::{Run, usage_error};
-use crate::bindings::{CommandEffect, CommandOutput, Confirmation, PersonReply, PersonRequest};
+use crate::bindings::{
+    CommandEffect, CommandOutput, Confirmation, PersonReply, PersonRequest, PersonSurface,
+};
 
 /// Runs `task-approve` with its words.
 pub(crate) fn approve(words: &[&str], run: &Run) -> CommandEffect {
@@ -44,6 +46,7 @@ pub(super) fn decide(
         target: list_id.into(),
         fields: fields.to_string(),
         confirmed: run.confirmed,
+        surface: PersonSurface::Command,
     };
     let width = u32::try_from(run.width).unwrap_or(u32::MAX);
     match (run.act)(&request, run.ctx, width, run.store, run.clock) {

@@ -1,4 +1,5 @@
-//! `task-lists [full]`: the visible lists, name and full id aligned (to
+//! `task-lists [full]`: the lists a person sees (as every person's surface
+//! shows them: awaiting a decision first), name and full id aligned (to
 //! find an id fast and paste it), or their JSON metadata with counts.
 
 use super::{Run, note, usage_error};
@@ -28,13 +29,13 @@ pub(crate) fn run(words: &[&str], run: &Run) -> CommandEffect {
         }
     };
     let loaded = Viewer::new(run.ctx, run.clock)
-        .and_then(|viewer| read::read(run.store, |tx| visible::lists(tx, &viewer)));
+        .and_then(|viewer| read::read(run.store, |tx| visible::all_lists(tx, &viewer)));
     let visible = match loaded {
         Ok(x) => x,
         Err(e) => return run.fail(&e),
     };
     if visible.lists.is_empty() {
-        return run.show(nothing_here(run));
+        return run.show(nothing_here());
     }
     let mut lines = if full {
         let lists: Vec<ListWithCounts> = visible
@@ -82,13 +83,9 @@ fn more(visible: &Visible) -> Option<Line> {
 }
 
 /// What `task-lists` and `tasks` say when no list is visible.
-pub(crate) fn nothing_here(run: &Run) -> Vec<Line> {
-    let place = match run.ctx.workspace.as_deref() {
-        Some(w) => format!(" in workspace {}", fmt::truncate_left(w, 40)),
-        None => String::new(),
-    };
+pub(crate) fn nothing_here() -> Vec<Line> {
     vec![
-        note(format!("no task list visible{place}")),
+        note("no task list visible"),
         note("  task_lists create makes one"),
     ]
 }

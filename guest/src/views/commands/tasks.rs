@@ -37,7 +37,7 @@ pub(crate) fn run(words: &[&str], run: &Run) -> CommandEffect {
 /// The visible lists to choose from, or a note that there is none.
 fn pick(run: &Run) -> CommandEffect {
     match list_options(run.ctx, "", run.store, run.clock, Lists::All) {
-        Ok(options) if options.is_empty() => run.show(nothing_here(run)),
+        Ok(options) if options.is_empty() => run.show(nothing_here()),
         Ok(options) => CommandEffect::Pick(Choice {
             title: "Show which task list?".into(),
             options,

@@ -18,6 +18,7 @@ fn draw(f: &Fixture, agent: Option<&str>, mode: WidgetMode, width: u32) -> Strin
             mode,
             width,
             list_id: None,
+            every_list: false,
         },
     )
 }
@@ -79,7 +80,8 @@ fn no_visible_list_hides_the_widget() {
             &WidgetView {
                 mode: WidgetMode::Full,
                 width: 80,
-                list_id: None
+                list_id: None,
+                every_list: false,
             },
             &f.h.store,
             &f.h.clock
@@ -255,6 +257,7 @@ fn forty_columns() {
             mode: WidgetMode::Full,
             width,
             list_id: None,
+            every_list: false,
         };
         let tiny = widget(&ctx(Some("me")), &view, &f.h.store, &f.h.clock);
         assert!(tiny.len() <= 10);
@@ -303,15 +306,18 @@ fn one_list_by_id() {
         mode: WidgetMode::Full,
         width: 80,
         list_id: Some(id),
+        every_list: false,
     };
     assert_snapshot!("widget_watch_one_list", draw_view(&f, Some("me"), &view));
     let unknown = WidgetView {
         list_id: Some("list_01JDQ4ZK8M3N5P7R9T1V3X5Z7B".into()),
+        every_list: false,
         ..view
     };
     assert_snapshot!("widget_watch_unknown", draw_view(&f, Some("me"), &unknown));
     let garbage = WidgetView {
         list_id: Some("nope".into()),
+        every_list: false,
         ..unknown
     };
     assert_snapshot!("widget_watch_garbage", draw_view(&f, Some("me"), &garbage));
@@ -325,6 +331,7 @@ fn another_agents_private_list_is_refused_by_id() {
         mode: WidgetMode::Full,
         width: 80,
         list_id: Some(secret),
+        every_list: false,
     };
     assert_snapshot!("widget_watch_private", draw_view(&f, Some("me"), &view));
     assert_snapshot!(
@@ -339,6 +346,7 @@ fn a_store_failure_is_one_error_line() {
         mode: WidgetMode::Full,
         width: 60,
         list_id: None,
+        every_list: false,
     };
     let lines = widget(
         &ctx(Some("me")),
