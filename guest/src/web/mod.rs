@@ -17,6 +17,7 @@ mod audit;
 mod board;
 mod card;
 mod forms;
+mod help;
 mod html;
 mod list;
 mod overview;
