@@ -18,6 +18,7 @@ mod audit;
 mod board;
 mod card;
 mod forms;
+mod help;
 mod html;
 mod list;
 mod overview;

@@ -1,10 +1,12 @@
 //! The document around every page: the head (stylesheet and script by
 //! their hashed addresses, nothing inline), the body's key map and
-//! person, the flash region, the `<main>` a live refresh replaces; or,
-//! for `part=main`, that main's inner HTML alone. And the answers built
-//! from it.
+//! person, the liveness notes and the flash region, the `<main>` a live
+//! refresh replaces, the keys' panel and the dialog of a key that asks
+//! first (`help.rs`); or, for `part=main`, that main's inner HTML alone.
+//! And the answers built from it.
 
 use super::assets;
+use super::help;
 use super::html::Html;
 use crate::bindings::{CallContext, KeyInput, WebResponse};
 use crate::person::identity;
@@ -88,7 +90,9 @@ fn document(page: Page, ctx: &CallContext) -> String {
         .text("Tasks")
         .close("a");
     who(&mut h, ctx);
+    help::hint(&mut h);
     h.close("header");
+    liveness(&mut h);
     h.open(
         "div",
         &[("id", "flash"), ("role", "status"), ("aria-live", "polite")],
@@ -98,8 +102,61 @@ fn document(page: Page, ctx: &CallContext) -> String {
     h.open("main", &[("id", "board"), ("data-refresh-at", &refresh)]);
     refresh_mark(&mut h, page.refresh_at);
     h.append(&page.main);
-    h.close("main").close("body").close("html");
+    h.close("main");
+    let can_act = identity::can_act(ctx);
+    help::panel(&mut h, can_act);
+    if can_act {
+        help::ask(&mut h);
+    }
+    h.close("body").close("html");
     format!("<!doctype html>\n{}", h.finish())
+}
+
+/// The notes board.js shows while they are true, in one live region: the
+/// server does not answer (the event stream is down, a read got no
+/// answer), a form got no answer (its text stays in its field), a refresh
+/// waits for the person to leave a field.
+fn liveness(h: &mut Html) {
+    h.open(
+        "div",
+        &[
+            ("id", "liveness"),
+            ("class", "liveness"),
+            ("role", "status"),
+            ("aria-live", "polite"),
+        ],
+    );
+    h.open(
+        "p",
+        &[
+            ("id", "offline"),
+            ("class", "offline"),
+            ("hidden", "hidden"),
+        ],
+    )
+    .elem("strong", &[], "not live: reconnecting…")
+    .text(
+        " The board's server does not answer, so this page may be out of date; \
+         it reconnects by itself. If the server was stopped, start it again \
+         (tasklists serve, on the same port) and this page catches up.",
+    )
+    .close("p");
+    h.open(
+        "p",
+        &[("id", "unsent"), ("class", "unsent"), ("hidden", "hidden")],
+    )
+    .elem("strong", &[], "Not sent:")
+    .text(
+        " the server did not answer. Anything you typed is still in its \
+         field: send it again once the board is live.",
+    )
+    .close("p");
+    h.elem(
+        "p",
+        &[("id", "paused"), ("class", "paused"), ("hidden", "hidden")],
+        "updates paused while you type · they show when you leave the field",
+    );
+    h.close("div");
 }
 
 /// The refresh time again inside `<main>`, where a live refresh (which

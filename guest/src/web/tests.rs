@@ -664,3 +664,158 @@ fn the_audit_pages_back_through_older_events() {
     assert_eq!(r.status, 400, "{}", r.body);
     assert!(r.body.contains("cursor"));
 }
+
+/// The element of `body` that opens with `start` (up to its `>`), or
+/// a failure naming it.
+fn tag<'b>(body: &'b str, start: &str) -> &'b str {
+    let at = body
+        .find(start)
+        .unwrap_or_else(|| panic!("no {start} in {body}"));
+    let end = body[at..].find('>').expect("a closed tag");
+    &body[at..=at + end]
+}
+
+#[test]
+fn every_page_has_its_liveness_notes_hidden_with_the_components_words() {
+    let w = World::new(&["one"]);
+    for (path, person) in [
+        ("/".to_string(), Some("ann")),
+        (format!("/lists/{}", w.list), Some("ann")),
+        (format!("/tasks/{}", w.tasks[0]), None),
+    ] {
+        let r = w.get(&path, "", person);
+        let body = ok_html(&r);
+        assert_no_inline(body);
+        assert_eq!(
+            tag(body, "<div id=\"liveness\""),
+            "<div id=\"liveness\" class=\"liveness\" role=\"status\" aria-live=\"polite\">"
+        );
+        for id in ["offline", "unsent", "paused"] {
+            let open = tag(body, &format!("<p id=\"{id}\""));
+            assert!(open.contains("hidden=\"hidden\""), "{path}: {open}");
+        }
+        // Before main: the notes are the page's, never replaced by a refresh.
+        assert!(body.find("id=\"liveness\"") < body.find("<main"));
+        assert!(body.contains("<strong>not live: reconnecting…</strong>"));
+        assert!(body.contains("start it again (tasklists serve, on the same port)"));
+        assert!(body.contains("<strong>Not sent:</strong> the server did not answer."));
+        assert!(body.contains("updates paused while you type"));
+    }
+    // A refresh's fragment carries none of them.
+    let r = w.get(&format!("/lists/{}", w.list), "part=main", Some("ann"));
+    for id in ["liveness", "offline", "keys", "ask"] {
+        assert!(!r.body.contains(&format!("id=\"{id}\"")), "{id}");
+    }
+}
+
+#[test]
+fn the_keys_panel_lists_every_key_of_the_key_map_with_its_label() {
+    let w = World::new(&["one"]);
+    let body = w.get(&format!("/lists/{}", w.list), "", Some("ann")).body;
+    assert!(body.contains("<kbd>?</kbd> keys</button>"), "the hint");
+    assert_eq!(
+        tag(&body, "<aside id=\"keys\""),
+        "<aside id=\"keys\" class=\"keys\" aria-labelledby=\"keys-title\" data-toggle=\"?\" hidden=\"hidden\">"
+    );
+    let panel = &body[body.find("<aside id=\"keys\"").unwrap()..body.find("</aside>").unwrap()];
+    let keys = crate::person::key_map();
+    for k in &keys {
+        let row = row_of(panel, &k.key).unwrap_or_else(|| panic!("no row for {}: {panel}", k.key));
+        assert!(
+            row.contains(&format!("<td>{}", k.label)),
+            "{}: {row}",
+            k.key
+        );
+        if k.input == crate::bindings::KeyInput::Confirm {
+            assert!(row.contains("(asks first)"), "{row}");
+        }
+    }
+    assert!(
+        panel.contains(
+            "<tr data-keys=\"up k\"><th><kbd>↑</kbd> <kbd>k</kbd></th><td>select</td></tr>"
+        )
+    );
+    assert!(panel.contains(
+        "<tr data-keys=\"?\"><th><kbd>?</kbd></th><td>show or hide these keys</td></tr>"
+    ));
+    // Read-only: the keys that change nothing, and how to act.
+    let body = w.get(&format!("/lists/{}", w.list), "", None).body;
+    let panel = &body[body.find("<aside id=\"keys\"").unwrap()..body.find("</aside>").unwrap()];
+    for k in &keys {
+        assert_eq!(row_of(panel, &k.key).is_some(), !k.writes, "{}", k.key);
+    }
+    assert!(panel.contains("to act, "));
+}
+
+/// The row of the keys' panel that names `key` among its `data-keys`.
+fn row_of<'p>(panel: &'p str, key: &str) -> Option<&'p str> {
+    panel.split("<tr data-keys=\"").skip(1).find(|row| {
+        row.split('"')
+            .next()
+            .is_some_and(|names| names.split(' ').any(|n| n == super::html::attr(key)))
+    })
+}
+
+#[test]
+fn the_keys_that_ask_first_have_their_questions_from_the_key_map() {
+    let w = World::new(&["one"]);
+    let body = w.get(&format!("/lists/{}", w.list), "", Some("ann")).body;
+    let dialog = &body[body.find("<dialog id=\"ask\"").unwrap()..body.find("</dialog>").unwrap()];
+    let keys = crate::person::key_map();
+    let asking: Vec<_> = keys
+        .iter()
+        .filter(|k| k.input == crate::bindings::KeyInput::Confirm)
+        .collect();
+    assert!(asking.iter().any(|k| k.key == "A"), "approve asks first");
+    for k in &keys {
+        for kind in ["list", "task"] {
+            let template = format!("<template data-key=\"{}\" data-kind=\"{kind}\">", k.key);
+            assert_eq!(
+                dialog.contains(&template),
+                k.input == crate::bindings::KeyInput::Confirm,
+                "{template}"
+            );
+        }
+    }
+    assert!(dialog.contains(
+        "<template data-key=\"A\" data-kind=\"list\"><p class=\"title\">Approve this list?</p><p class=\"what\"></p>"
+    ));
+    assert!(dialog.contains("<p class=\"title\">Approve this task?</p>"));
+    assert!(dialog.contains("<p class=\"title\">Delete this task?</p>"));
+    assert!(
+        dialog.contains("<button value=\"yes\" class=\"yes\" autofocus=\"autofocus\">Yes</button>")
+    );
+    assert!(dialog.contains("<button value=\"no\" class=\"no\">No</button>"));
+    assert!(dialog.contains("<p id=\"ask-gone\" hidden=\"hidden\">Not done: "));
+    // A read-only board asks nothing (and has no form at all).
+    let body = w.get(&format!("/lists/{}", w.list), "", None).body;
+    assert!(!body.contains("<dialog"));
+}
+
+#[test]
+fn board_js_is_transport_only_and_never_leaves_a_form_for_the_browsers_error_page() {
+    let js = super::assets::JS.body;
+    // No plain submit when the fetch gets no answer: that lands on the
+    // browser's error page and loses what was typed.
+    assert!(
+        !js.contains(".submit()"),
+        "board.js submits a form the plain way"
+    );
+    // Which keys ask first is the key map's, which key shows the help is
+    // the page's: no key of either is named in the script.
+    assert!(js.contains("binding.input === 'confirm'"));
+    assert!(js.contains("help.dataset.toggle"));
+    for named in ["'?'", "\"?\"", "'A'", "'d'", "'approve'", "'delete'"] {
+        assert!(!js.contains(named), "board.js names {named}");
+    }
+    // Its words are the page's: it shows, hides and copies them.
+    for words in [
+        "not live:",
+        "reconnecting…",
+        "Not sent:",
+        "updates paused while you type",
+        "this list?",
+    ] {
+        assert!(!js.contains(words), "board.js says {words}");
+    }
+}

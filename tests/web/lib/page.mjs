@@ -135,6 +135,22 @@ export async function flashError(page, timeoutMs = 5000) {
 }
 
 /**
+ * Says yes to the question the page asks in its own dialog (a key whose
+ * binding asks first, or its form's button): resolves to the question's
+ * text once it was answered.
+ * @param {Page} page
+ * @param {number} [timeoutMs]
+ */
+export async function sayYesInPage(page, timeoutMs = 5000) {
+  const ask = page.locator("dialog#ask");
+  await ask.waitFor({ state: "visible", timeout: timeoutMs });
+  const question = (await ask.locator("#ask-question").innerText()).trim();
+  await ask.locator('button[value="yes"]').click();
+  await ask.waitFor({ state: "hidden", timeout: timeoutMs });
+  return question;
+}
+
+/**
  * Accepts every `window.confirm` the page asks (a person saying yes), and
  * keeps their texts.
  * @param {Page} page

@@ -1,7 +1,9 @@
 // @ts-check
 // A person approves a plan on the board, with the button and with the
-// `A` key: before, `claim_next` (the CLI, another process) answers that the
-// plan awaits approval; after, it hands out the plan's first task.
+// `A` key, each saying yes to the page's question (approval asks first, as
+// the key map says): before, `claim_next` (the CLI, another process)
+// answers that the plan awaits approval; after, it hands out the plan's
+// first task.
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -9,7 +11,7 @@ import { test } from "node:test";
 import { cli, makeList } from "../lib/agents.mjs";
 import { browse, screenshot } from "../lib/browser.mjs";
 import { tempDir, waitFor } from "../lib/env.mjs";
-import { actionForm, markWindow, markerKept, open, sayYes, signIn } from "../lib/page.mjs";
+import { actionForm, markWindow, markerKept, open, sayYesInPage, signIn } from "../lib/page.mjs";
 import { serve, withEvidence } from "../lib/server.mjs";
 
 /**
@@ -45,7 +47,8 @@ test("approving a plan from the page, by its button and by the A key, lets claim
 
   const board = await serve(t, { db, person: "ann" });
   const { page, console } = await browse(t);
-  const asked = sayYes(page);
+  /** @type {string[]} */
+  const asked = [];
   await withEvidence(board, console, async () => {
     await signIn(page, board);
 
@@ -62,6 +65,7 @@ test("approving a plan from the page, by its button and by the A key, lets claim
     const approve = actionForm(page, "approve");
     assert.equal(await approve.getAttribute("data-key"), "A");
     await approve.locator('button[type="submit"]').click();
+    asked.push(await sayYesInPage(page));
     await waitFor(async () => (await approvalOf(db, byButton.listId)).state === "approved", "the plan approved");
     assert.equal((await approvalOf(db, byButton.listId)).by, "ann");
     const first = await claimNext(db, byButton.listId);
@@ -75,8 +79,11 @@ test("approving a plan from the page, by its button and by the A key, lets claim
     assert.equal((await claimNext(db, byKey.listId)).task, null);
     await page.locator("main#board").waitFor();
     await page.keyboard.press("A");
+    asked.push(await sayYesInPage(page));
     await waitFor(async () => (await approvalOf(db, byKey.listId)).state === "approved", "the plan approved by the A key");
     assert.equal((await claimNext(db, byKey.listId)).task.id, byKey.taskIds[0]);
-    t.diagnostic(`confirmations asked: ${JSON.stringify(asked)}`);
+    for (const [i, name] of ["Migrate the database", "Rotate the keys"].entries()) {
+      assert.match(asked[i], new RegExp(`Approve this list\\?\\s+${name}`), `asked first, naming the plan: ${asked[i]}`);
+    }
   });
 });

@@ -1,7 +1,9 @@
 // The board's transport (tasklists serve): the live refresh, the forms sent
 // without leaving the page, and the key map's keys. It has no logic of its
 // own: every page, word and rule comes from the component; this only moves
-// them (and runs on CSP `script-src 'self'`: no inline anything).
+// them, and shows or hides what the page already holds (the liveness notes,
+// the keys' panel, the question of a key that asks first). It runs on CSP
+// `script-src 'self'`: no inline anything.
 'use strict';
 
 (() => {
@@ -9,6 +11,29 @@
   const flash = document.getElementById('flash');
   if (!main) return;
   const keys = JSON.parse(document.body.dataset.keys || '[]');
+  // The page's notes (page.rs), shown while they are true.
+  const offline = document.getElementById('offline');
+  const unsent = document.getElementById('unsent');
+  const paused = document.getElementById('paused');
+
+  /** Shows or hides one of the page's notes. */
+  function note(el, on) {
+    if (el) el.hidden = !on;
+  }
+
+  // ---- liveness ---------------------------------------------------------
+
+  let events = null;
+
+  /** The server did not answer (the stream dropped, a read or a send failed). */
+  function down() {
+    note(offline, true);
+  }
+
+  /** Whether the store's changes reach the page (or it has no stream to wait for). */
+  function streaming() {
+    return !window.EventSource || (!!events && events.readyState === EventSource.OPEN);
+  }
 
   // ---- the live refresh -------------------------------------------------
 
@@ -31,9 +56,19 @@
     return !!el && main.contains(el) && el.matches('input, textarea, select');
   }
 
+  /**
+   * A refresh waits for the person to leave the field, and the page says
+   * so (with the stream open, that note says all: the page is live).
+   */
+  function defer() {
+    deferred = true;
+    note(paused, true);
+    if (streaming()) note(offline, false);
+  }
+
   async function refresh() {
     if (typing()) {
-      deferred = true;
+      defer();
       return;
     }
     if (loading) {
@@ -50,31 +85,78 @@
         if (answer.status === 401) window.location.reload();
         return;
       }
-      if (answer.headers.get('content-type')?.startsWith('text/html') && !typing()) {
-        // What the person had open and where the keys were stay so.
-        const folds = [...main.querySelectorAll('details[open]')]
-          .map((d) => idOf(d.closest('article') || main));
-        const focused = main.contains(document.activeElement);
-        const next = document.createElement('template');
-        next.innerHTML = html;
-        patch(main, next.content);
-        const mark = main.querySelector('.refresh');
-        main.dataset.refreshAt = mark ? mark.dataset.refreshAt || '' : '';
-        for (const card of cards()) {
-          const fold = card.querySelector('details');
-          if (fold && folds.includes(idOf(card))) fold.open = true;
-        }
-        reselect(focused);
-        arm();
+      if (!answer.headers.get('content-type')?.startsWith('text/html')) return;
+      if (typing()) {
+        // The person began typing while it loaded: it waits for them.
+        defer();
+        return;
       }
+      showMain(html);
+      note(paused, false);
+      if (streaming()) note(offline, false);
     } catch (_) {
-      // The server is gone for now: the event stream's reconnect refreshes.
+      // The server is gone for now: the page says so, and the event
+      // stream's reconnect refreshes.
+      down();
     } finally {
       loading = false;
       if (again) {
         again = false;
         refresh();
       }
+    }
+  }
+
+  /**
+   * Puts the fragment `html` in main: what the person had open, typed and
+   * where the keys were stay so.
+   */
+  function showMain(html) {
+    const folds = [...main.querySelectorAll('details[open]')]
+      .map((d) => idOf(d.closest('article') || main));
+    const typed = typedValues();
+    const focused = main.contains(document.activeElement);
+    const next = document.createElement('template');
+    next.innerHTML = html;
+    patch(main, next.content);
+    restoreValues(typed);
+    const mark = main.querySelector('.refresh');
+    main.dataset.refreshAt = mark ? mark.dataset.refreshAt || '' : '';
+    for (const card of cards()) {
+      const fold = card.querySelector('details');
+      if (fold && folds.includes(idOf(card))) fold.open = true;
+    }
+    reselect(focused);
+    arm();
+  }
+
+  /** Where a form's field is, whatever node holds it: its action, target and name. */
+  function fieldKey(field) {
+    const form = field.form;
+    if (!form || !form.matches('form.act')) return null;
+    const target = form.querySelector('input[name="target"]');
+    return `${form.dataset.action}\n${target ? target.value : ''}\n${field.name}`;
+  }
+
+  /** What the person typed or chose in main's forms and has not sent. */
+  function typedValues() {
+    const typed = new Map();
+    for (const field of main.querySelectorAll('form.act input[type=text], form.act textarea, form.act select')) {
+      const changed = field.matches('select')
+        ? [...field.options].some((o) => o.selected !== o.defaultSelected)
+        : field.value !== field.defaultValue;
+      const key = changed && fieldKey(field);
+      if (key) typed.set(key, field.value);
+    }
+    return typed;
+  }
+
+  /** Puts `typed` back into the same fields of the page as it is now. */
+  function restoreValues(typed) {
+    if (!typed.size) return;
+    for (const field of main.querySelectorAll('form.act input[type=text], form.act textarea, form.act select')) {
+      const key = fieldKey(field);
+      if (key && typed.has(key)) field.value = typed.get(key);
     }
   }
 
@@ -126,11 +208,29 @@
     }
   });
 
-  if (window.EventSource) {
-    const events = new EventSource('/events');
-    events.addEventListener('change', refresh);
-    events.addEventListener('open', refresh);
+  /**
+   * Listens to the store's changes. While the stream is down the page says
+   * it is not live; the browser reconnects it by itself (its `retry`), and
+   * one it gave up on (the server answered, but not with the stream) is
+   * opened anew a moment later. Open again, the page reads itself.
+   */
+  function listen() {
+    const source = new EventSource('/events');
+    events = source;
+    source.addEventListener('change', refresh);
+    source.addEventListener('open', refresh);
+    source.addEventListener('error', () => {
+      down();
+      if (source.readyState === EventSource.CLOSED) {
+        setTimeout(() => {
+          listen();
+          refresh();
+        }, 2000);
+      }
+    });
   }
+
+  if (window.EventSource) listen();
   arm();
 
   // ---- the forms --------------------------------------------------------
@@ -141,6 +241,23 @@
     flash.classList.toggle('error', failed);
   }
 
+  /**
+   * The words of a page the server answered instead of the form's JSON (its
+   * own refusal: signed out, busy, another origin), or null when the answer
+   * is no page of the board's.
+   */
+  function refusalOf(text) {
+    const page = new DOMParser().parseFromString(text, 'text/html');
+    const said = page.querySelector('main#board');
+    return said && said.children.length ? said.innerHTML : null;
+  }
+
+  /**
+   * Sends `form` by fetch. Whatever happens the page stays and so does what
+   * the form holds, until the component says it is done: no answer says
+   * so (and the text waits in its field to be sent again); a refusal shows
+   * its words.
+   */
   async function send(form, confirmed) {
     const body = new URLSearchParams();
     for (const [name, value] of new FormData(form)) {
@@ -148,6 +265,7 @@
     }
     if (confirmed) body.set('confirmed', '1');
     let answer;
+    let text;
     try {
       answer = await fetch('/act?part=json', {
         method: 'POST',
@@ -155,20 +273,30 @@
         headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
         body,
       });
+      text = await answer.text();
     } catch (_) {
-      // No answer at all: send it the plain way, the browser says why.
-      form.submit();
+      down();
+      note(unsent, true);
       return;
     }
     let reply = null;
     try {
-      reply = await answer.json();
+      reply = JSON.parse(text);
     } catch (_) {
-      // The server's own refusal (sign-in, origin): its page says why.
-      window.location.reload();
+      const said = refusalOf(text);
+      if (said === null) {
+        // Not the board answering (a proxy's error page): as no answer.
+        down();
+        note(unsent, true);
+      } else {
+        note(unsent, false);
+        show(said, true);
+      }
       return;
     }
+    note(unsent, false);
     if (reply.outcome === 'confirm') {
+      // The component asks itself (an action the key map does not mark).
       if (window.confirm(`${reply.title}\n\n${reply.message}`)) await send(form, true);
       return;
     }
@@ -191,11 +319,86 @@
     refresh();
   }
 
+  // ---- asking first -----------------------------------------------------
+
+  const ask = document.getElementById('ask');
+  const question = document.getElementById('ask-question');
+  const gone = document.getElementById('ask-gone');
+
+  /** The binding of the key map a form is for, if any. */
+  function bindingOf(form) {
+    const key = form.dataset.key;
+    return key ? keys.find((k) => k.key === key) || null : null;
+  }
+
+  /** What a form acts on: its card (a task's or a list's) and how it stands now. */
+  function aimOf(form) {
+    const holder = form.closest('article, header.list-head');
+    const target = form.querySelector('input[name="target"]');
+    return {
+      action: form.dataset.action,
+      key: form.dataset.key,
+      target: target ? target.value : '',
+      kind: holder && holder.dataset.task ? 'task' : 'list',
+      state: holder ? standing(holder) : '',
+      name: holder ? (holder.querySelector('.title, .name') || holder).textContent.trim() : '',
+    };
+  }
+
+  /** Where a card stands: its status or approval, and its column. */
+  function standing(holder) {
+    const column = holder.closest('section.column');
+    return [holder.dataset.status || '', holder.dataset.approval || '', column ? column.dataset.column : ''].join(' ');
+  }
+
+  /** The same form on the page as it is now, if its card still stands as it did. */
+  function formAgain(aim) {
+    const form = [...main.querySelectorAll('form.act')].find((f) => {
+      const target = f.querySelector('input[name="target"]');
+      return f.dataset.action === aim.action && f.dataset.key === aim.key && target && target.value === aim.target;
+    });
+    if (!form) return null;
+    const holder = form.closest('article, header.list-head');
+    return (holder ? standing(holder) : '') === aim.state ? form : null;
+  }
+
+  /**
+   * Asks the component's question of `binding` about `form`'s card in the
+   * page's dialog; on yes sends what the card was when asked, confirmed
+   * (the one question, as the terminal asks it): never a neighbour, and
+   * nothing when the card is gone or changed meanwhile.
+   */
+  function askFirst(form, binding) {
+    const aim = aimOf(form);
+    const words = ask.querySelector(`template[data-key="${CSS.escape(binding.key)}"][data-kind="${aim.kind}"]`);
+    if (!words) {
+      send(form, false);
+      return;
+    }
+    const asked = words.content.cloneNode(true);
+    const what = asked.querySelector('.what');
+    if (what) what.textContent = aim.name;
+    question.replaceChildren(asked);
+    ask.returnValue = '';
+    ask.addEventListener('close', () => {
+      if (ask.returnValue !== 'yes') return;
+      const now = formAgain(aim);
+      if (!now) {
+        show(gone ? gone.innerHTML : '', true);
+        return;
+      }
+      send(now, true);
+    }, { once: true });
+    ask.showModal();
+  }
+
   document.addEventListener('submit', (event) => {
     const form = event.target.closest('form.act');
     if (!form) return;
     event.preventDefault();
-    send(form, false);
+    const binding = bindingOf(form);
+    if (ask && binding && binding.input === 'confirm') askFirst(form, binding);
+    else send(form, false);
   });
 
   // ---- the keys ---------------------------------------------------------
@@ -295,11 +498,36 @@
     form.requestSubmit();
   }
 
+  // The keys' panel (help.rs): its own key, named by the page, shows or
+  // hides it, as does the header's hint; Esc closes it.
+  const help = document.getElementById('keys');
+  const hint = document.querySelector('header.top .keys-hint');
+
+  function toggleHelp(on) {
+    if (!help) return;
+    help.hidden = !on;
+    if (hint) hint.ariaExpanded = on ? 'true' : 'false';
+  }
+
+  if (hint) hint.addEventListener('click', () => toggleHelp(!!help && help.hidden));
+
   document.addEventListener('keydown', (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
+    // The question being asked takes its own keys (Esc: no).
+    if (ask && ask.open) return;
     const target = event.target;
     if (target.closest && target.closest('input, textarea, select, [contenteditable]')) {
       if (event.key === 'Escape') target.blur();
+      return;
+    }
+    if (help && event.key === help.dataset.toggle) {
+      event.preventDefault();
+      toggleHelp(help.hidden);
+      return;
+    }
+    if (help && !help.hidden && event.key === 'Escape') {
+      event.preventDefault();
+      toggleHelp(false);
       return;
     }
     const name = NAMES[event.key] || event.key;
@@ -314,7 +542,7 @@
       case 'open': open(); break;
       case 'back': window.history.back(); break;
       case 'hide-finished': toggleFinished(); break;
-      case 'close': select(null); show('', false); break;
+      case 'close': select(null); show('', false); note(unsent, false); break;
       default: act(binding);
     }
   });
