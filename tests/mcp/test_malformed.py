@@ -150,6 +150,7 @@ LINES = [
     served("a CRLF line end", b'{"jsonrpc":"2.0","id":151,"method":"ping"}\r', 151),
     served("spaces around the object", b'   {"jsonrpc":"2.0","id":152,"method":"ping"}  ', 152),
     served("an extra top-level key", b'{"jsonrpc":"2.0","id":153,"method":"ping","x":1}', 153),
+    served("an extra top-level key twice", b'{"jsonrpc":"2.0","id":158,"method":"ping","x":1,"x":2}', 158),
     served('"params":null', b'{"jsonrpc":"2.0","id":154,"method":"ping","params":null}', 154),
     served("an escaped NUL", tool_call(b"155", rb'{"action":"a\u0000b"}'), 155, session=True),
     served("a surrogate pair", tool_call(b"156", rb'{"action":"\ud83d\ude00"}'), 156, session=True),
