@@ -3,12 +3,15 @@
 // `StdioServerTransport` buffers a line of any length up to 10 MB and then
 // closes the connection, and takes stdin as fast as it comes; this one
 // never buffers more than a line's limit (a longer line is answered
-// `-32600` under its id and skipped), and stops reading stdin while too
-// much is held for the client: tool calls queued or running (every call
-// counts, whatever its id) and answers not yet written to stdout.
+// `-32600` under its id and skipped), answers every other line that is no
+// message as the native server does (mcp-decode.ts; the SDK's transport
+// answers none), and stops reading stdin while too much is held for the
+// client: tool calls queued or running (every call counts, whatever its
+// id) and answers not yet written to stdout.
 
-import { type JSONRPCMessage, type Transport, deserializeMessage, serializeMessage } from "@modelcontextprotocol/server";
+import { type JSONRPCMessage, type Transport, serializeMessage } from "@modelcontextprotocol/server";
 import type { Readable, Writable } from "node:stream";
+import { type Decoded, INVALID_REQUEST, decode, refuse, topLevelId, trailingId } from "./mcp-decode.js";
 
 /** The longest message accepted, as on the native server (rmcp's limit). */
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -21,9 +24,6 @@ export const REQUEST_OVERHEAD = 6 * 1024;
 
 /** How much of each end of an oversized line is kept to find its id. */
 const END_BYTES = 4096;
-
-/** JSON-RPC's "Invalid Request". */
-const INVALID_REQUEST = -32600;
 
 /**
  * What is held for the client: the tool calls queued or running, each
@@ -81,22 +81,6 @@ export class Budget {
   }
 }
 
-/** The id of an oversized request, when it is written first or last (where clients put it). */
-function oversizedId(head: Buffer, tail: Buffer): string | number | null {
-  const scalar = String.raw`(?:"(?:[^"\\]|\\.)*"|[-\w.+]+)`;
-  const id = String.raw`(-?\d+|"(?:[^"\\]|\\.)*")`;
-  const first = new RegExp(String.raw`^\s*\{\s*(?:"(?:[^"\\]|\\.)*"\s*:\s*${scalar}\s*,\s*)*"id"\s*:\s*${id}`);
-  const last = new RegExp(String.raw`[{,]\s*"id"\s*:\s*${id}\s*\}\s*$`);
-  const found = first.exec(head.toString("latin1")) ?? last.exec(tail.toString("latin1"));
-  if (!found) return null;
-  try {
-    const value: unknown = JSON.parse(found[1]);
-    return typeof value === "string" || (typeof value === "number" && Number.isSafeInteger(value)) ? value : null;
-  } catch {
-    return null;
-  }
-}
-
 /** A line over the limit being skipped: its length so far and both ends. */
 interface Skipping {
   bytes: number;
@@ -126,11 +110,14 @@ export class BoundedStdioTransport implements Transport {
   #skipping: Skipping | null = null;
   #closed = false;
   #end!: () => void;
+  #warn: (message: string) => void;
 
-  constructor(stdin: Readable, stdout: Writable, budget: Budget) {
+  /** `warn` reports what was refused or ignored (the native server logs it to stderr too). */
+  constructor(stdin: Readable, stdout: Writable, budget: Budget, warn: (message: string) => void = () => {}) {
     this.#stdin = stdin;
     this.#stdout = stdout;
     this.#budget = budget;
+    this.#warn = warn;
     this.ended = new Promise((resolve) => (this.#end = resolve));
   }
 
@@ -228,37 +215,36 @@ export class BoundedStdioTransport implements Transport {
     }
   }
 
-  /** A whole line arrived: passes its message on, or answers why not. */
+  /** A whole line arrived: passes its message on, or answers why not (see mcp-decode.ts). */
   #finishLine(): void {
     const skipped = this.#skipping;
-    if (skipped) {
-      this.#skipping = null;
-      const mib = Math.ceil(skipped.bytes / (1024 * 1024));
-      const refusal = {
-        jsonrpc: "2.0" as const,
-        id: oversizedId(skipped.head, skipped.tail),
-        error: {
-          code: INVALID_REQUEST,
-          message: `the message is ${mib} MiB, over the limit of ${MAX_LINE_BYTES / (1024 * 1024)} MiB; split the work into smaller calls`,
-        },
-      };
-      this.#write(JSON.stringify(refusal) + "\n").catch((error: Error) => this.onerror?.(error));
-      return;
-    }
-    const text = Buffer.concat(this.#line).toString("utf8").replace(/\r$/, "");
+    this.#skipping = null;
+    const decoded = skipped ? oversized(skipped) : decode(Buffer.concat(this.#line));
     this.#line = [];
     this.#lineBytes = 0;
-    if (text.trim() === "") return;
-    let message: JSONRPCMessage;
-    try {
-      message = deserializeMessage(text);
-    } catch (error) {
-      // As the SDK's transport does: reported, not answered.
-      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
-      return;
+    switch (decoded.kind) {
+      case "message":
+        this.onmessage?.(decoded.message);
+        return;
+      case "skip":
+        if (decoded.why) this.#warn(decoded.why);
+        return;
+      case "refuse":
+        this.#warn(`refused an incoming message: ${decoded.why}`);
+        this.#write(decoded.answer + "\n").catch((error: Error) => this.onerror?.(error));
+        return;
     }
-    this.onmessage?.(message);
   }
+}
+
+/** The answer to a line over the limit, under its id when either end shows it. */
+function oversized(skipped: Skipping): Decoded {
+  const mib = Math.ceil(skipped.bytes / (1024 * 1024));
+  return refuse(
+    topLevelId(skipped.head) ?? trailingId(skipped.tail),
+    INVALID_REQUEST,
+    `the message is ${mib} MiB, over the limit of ${MAX_LINE_BYTES / (1024 * 1024)} MiB; split the work into smaller calls`,
+  );
 }
 
 /** The last `n` bytes of `buffer` (a view). */

@@ -72,9 +72,11 @@ class InFlight {
  * Serves MCP on stdin/stdout until stdin closes, then answers every request
  * already received before it returns (as the native server does; the SDK's
  * stdio transport alone would drop answers still in flight at the end of
- * input), and closes the host. Memory stays bounded as on the native
- * server (see mcp-stdio.ts): lines over 16 MiB are refused unread, and
- * stdin is left unread while 64 MiB of calls and unwritten answers are held.
+ * input), and closes the host. Every line that is no message is answered
+ * as on the native server (see mcp-decode.ts). Memory stays bounded as on
+ * the native server (see mcp-stdio.ts): lines over 16 MiB are refused
+ * unread, and stdin is left unread while 64 MiB of calls and unwritten
+ * answers are held.
  */
 export async function serveMcp(host: NodeHost, ctx: CallContext): Promise<void> {
   const catalogue = await host.catalogue();
@@ -84,7 +86,8 @@ export async function serveMcp(host: NodeHost, ctx: CallContext): Promise<void> 
   const budget = new Budget(process.stdout);
   // The transport does not close at the end of stdin: the session ends
   // only once every call received has been answered.
-  const transport = new BoundedStdioTransport(process.stdin, process.stdout, budget);
+  const warn = (message: string) => process.stderr.write(`tasklists-node mcp: ${message}\n`);
+  const transport = new BoundedStdioTransport(process.stdin, process.stdout, budget, warn);
   const handle = serveStdio(
     () => {
       const server = new Server({ name: "tasklists", version: VERSION, title: "Task lists" }, { capabilities: { tools: {} } });
@@ -107,7 +110,7 @@ export async function serveMcp(host: NodeHost, ctx: CallContext): Promise<void> 
     },
     {
       transport,
-      onerror: (e) => process.stderr.write(`tasklists-node mcp: ${e.message}\n`),
+      onerror: (e) => warn(e.message),
     },
   );
   await transport.ended;

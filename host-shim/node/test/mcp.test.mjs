@@ -1,9 +1,10 @@
 // @ts-check
 // The contract tests of tests/mcp/ (the official Python SDK as the client)
 // against the Node host's MCP server, unchanged: the same workflow,
-// errors and two-servers-on-one-database tests the native server passes.
-// The native server's own transport tests (protocol, backpressure,
-// recovery) stay specific to it.
+// errors and two-servers-on-one-database tests the native server passes,
+// and the same answer to every malformed line (test_malformed.py). The
+// native server's own transport tests (protocol, backpressure, recovery)
+// stay specific to it.
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -11,7 +12,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { PACKAGE, REPO } from "./helpers.mjs";
 
-const CONTRACT_TESTS = ["tests/mcp/test_workflow.py", "tests/mcp/test_errors.py", "tests/mcp/test_two_servers.py"];
+const CONTRACT_TESTS = ["tests/mcp/test_workflow.py", "tests/mcp/test_errors.py", "tests/mcp/test_two_servers.py", "tests/mcp/test_malformed.py"];
 
 test("the MCP contract tests pass against the Node MCP server", { timeout: 600_000 }, () => {
   const env = spawnSync("bash", [join(REPO, "scripts", "python-env")], { stdio: "inherit" });
