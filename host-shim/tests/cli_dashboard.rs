@@ -349,3 +349,65 @@ fn piped_it_ends_when_its_reader_goes() {
     let ended = widget.end_by(ON_A_SIGNAL, |child| drop(child.stdout.take()));
     assert_eq!(ended, Some(0));
 }
+
+#[test]
+fn a_plan_an_agent_made_anywhere_awaits_the_person_in_watch() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("tasks.db");
+    // An agent's plan with the default scope (custom), made from another
+    // directory than the dashboard's: it awaits the person's approval.
+    let plan = call(
+        &db,
+        "planner",
+        "task_lists",
+        json!({"action": "create", "params": {"name": "Agent's plan", "requires_approval": true}}),
+    );
+    assert_eq!(plan["list"]["scope_type"], "custom");
+    let plan_id = plan["list"]["id"].as_str().unwrap().to_string();
+    plan::list(&db, json!({"name": "Ours"}), &["One"]);
+    let mut term = dashboard(&db, &[]);
+    // Both lists, the one awaiting the person first.
+    let screen = term.wait_text("Agent's plan");
+    let at = |name: &str| screen.find(name).unwrap_or(usize::MAX);
+    assert!(at("Agent's plan") < at("Ours"), "{screen}");
+    // `task-lists` at the shell says the same, in the same order.
+    let lists = plan::tasklists(&db).args(["task-lists"]).output().unwrap();
+    let lists = String::from_utf8(lists.stdout).unwrap();
+    assert!(
+        lists.find(&plan_id).unwrap() < lists.find("Ours").unwrap(),
+        "{lists}"
+    );
+    term.send("q");
+    assert_eq!(term.wait_exit(), 0);
+}
+
+#[test]
+fn an_empty_answer_keeps_the_prompt_open_and_typing_never_runs_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("tasks.db");
+    let list_id = release_list(&db, json!({"requires_approval": true}));
+    let mut term = dashboard(&db, &[]);
+    term.wait_text("Announce it");
+    // Reject with an empty reason: the prompt stays open, and what is
+    // typed next is the reason (before, "tutorial first please" ran as
+    // keys after "tutoria" and added a task "l first please").
+    term.send("R");
+    term.wait_text("reason");
+    term.send("\r");
+    term.wait_text("an answer is needed");
+    term.send("tutorial first please\r");
+    until("the rejection", || {
+        get(&db, &list_id)["list"]["approval"]["state"] == "rejected"
+    });
+    assert_eq!(
+        get(&db, &list_id)["list"]["approval"]["reason"],
+        "tutorial first please"
+    );
+    assert_eq!(
+        get(&db, &list_id)["tasks"].as_array().unwrap().len(),
+        3,
+        "no task was added"
+    );
+    term.send("q");
+    assert_eq!(term.wait_exit(), 0);
+}

@@ -123,7 +123,10 @@ fn each_verb_acts_as_the_person_and_the_agents_see_it() {
     let canceled = task(&db, &list_id, b);
     assert_eq!(canceled["status"], "canceled");
     assert_eq!(canceled["outcome"], "not this release");
-    ann(&db, &["restore", b]);
+    // A reopen asks first (nobody at stdin: --yes says it).
+    let asked = verb(&db, Some("ann"), &["restore", b]);
+    assert_eq!(asked.status.code(), Some(2), "{asked:?}");
+    ann(&db, &["restore", b, "--yes"]);
     assert_eq!(task(&db, &list_id, b)["status"], "todo");
 
     // Every change is the person's, in the audit log.
@@ -301,4 +304,130 @@ fn a_person_approves_or_rejects_a_plan() {
         json!({"action": "claim_next", "params": {"list_id": list_id}}),
     );
     assert_eq!(claimed["task"]["id"], ids[0].as_str(), "{claimed}");
+}
+
+#[test]
+fn a_person_takes_a_claim_back_and_refusals_speak_the_shells_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("tasks.db");
+    let (list_id, ids) = list(&db, json!({}), &["Deploy", "Verify"]);
+    let claimed = call(
+        &db,
+        "w3",
+        "task_claims",
+        json!({"action": "claim_next", "params": {"list_id": list_id}}),
+    );
+    let token = claimed["claim"]["token"].as_str().unwrap().to_string();
+
+    // Done on a running task: refused with the time as screens show it and
+    // the way out at this shell, never a tool's words.
+    let refused = verb(&db, Some("ann"), &["done", &ids[0], "--outcome", "x"]);
+    assert_eq!(refused.status.code(), Some(1), "{refused:?}");
+    let why = text(&refused.stderr);
+    assert!(
+        why.contains("claimed by w3 until") && why.contains("(in "),
+        "{why}"
+    );
+    assert!(
+        !why.contains("T0") && !why.contains(".000Z"),
+        "no raw timestamp: {why}"
+    );
+    assert!(
+        why.contains(&format!("tasklists release {}", ids[0])),
+        "{why}"
+    );
+    // A verb's missing field is named as its flag.
+    let missing = verb(&db, Some("ann"), &["done", &ids[1]]);
+    let why = text(&missing.stderr);
+    assert!(why.contains("done needs --outcome"), "{why}");
+    assert!(
+        why.contains("--verified") && !why.contains("verification_result"),
+        "{why}"
+    );
+
+    // release asks first, then takes the task back (reserved for w4).
+    let asked = verb(&db, Some("ann"), &["release", &ids[0]]);
+    assert_eq!(asked.status.code(), Some(2), "{asked:?}");
+    assert_eq!(task(&db, &list_id, &ids[0])["status"], "in_progress");
+    let released = ann_json(&db, &["release", tail(&ids[0], 6), "--to", "w4", "--yes"]);
+    assert_eq!(released["task"]["status"], "todo", "{released}");
+    assert_eq!(released["task"]["assigned_to_agent_id"], "w4", "{released}");
+
+    // The agent's next call on it: its claim is lost, and it is told why.
+    let out = plan::tasklists(&db)
+        .args(["--agent-id", "w3", "call", "--json", "task_items"])
+        .arg(
+            json!({"action": "update", "params": {"task_id": ids[0], "status": "done", "outcome": "deployed", "claim_token": token}})
+                .to_string(),
+        )
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let said = text(&out.stdout);
+    assert!(said.contains("\"code\":\"conflict\""), "{said}");
+    assert!(
+        said.contains("your claim on task") && said.contains("ann (a person) released it"),
+        "{said}"
+    );
+    assert_eq!(task(&db, &list_id, &ids[0])["status"], "todo");
+    let events = call(
+        &db,
+        "w3",
+        "task_audit",
+        json!({"action": "get", "params": {"task_id": ids[0]}}),
+    );
+    let released = events["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["kind"] == "released")
+        .cloned()
+        .unwrap_or_else(|| panic!("no release in {events}"));
+    assert_eq!(released["agent_id"], "ann");
+    assert_eq!(released["data"]["from"], "w3");
+}
+
+#[test]
+fn a_person_imports_as_themself_and_a_dry_run_needs_no_identity() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("tasks.db");
+    let plan_file = dir.path().join("PLAN.md");
+    std::fs::write(
+        &plan_file,
+        "# Launch\n\n- [ ] Write the post\n- [ ] Publish it\n",
+    )
+    .unwrap();
+    let file = plan_file.to_str().unwrap();
+
+    // A dry run: no identity needed, nothing written.
+    let dry = verb(&db, None, &["import", file, "--dry-run"]);
+    assert!(dry.status.success(), "{dry:?}");
+    assert!(
+        text(&dry.stdout).contains("would import 2 tasks"),
+        "{dry:?}"
+    );
+    // A real import still needs someone.
+    let nobody = verb(&db, None, &["import", file]);
+    assert_eq!(nobody.status.code(), Some(1), "{nobody:?}");
+    assert!(text(&nobody.stderr).contains("--agent-id"), "{nobody:?}");
+
+    // A person imports as themself: their list, events by the person.
+    let done = ann_json(&db, &["import", file]);
+    let list_id = done["list"]["id"].as_str().unwrap().to_string();
+    assert_eq!(done["list"]["created_by_agent_id"], "ann", "{done}");
+    let events = call(
+        &db,
+        "ann",
+        "task_audit",
+        json!({"action": "get", "params": {"list_id": list_id}}),
+    );
+    let events = events["events"].as_array().unwrap();
+    assert!(!events.is_empty());
+    assert!(
+        events
+            .iter()
+            .all(|e| e["agent_id"] == "ann" && e["data"]["by"] == "person"),
+        "{events:?}"
+    );
+    assert_eq!(get(&db, &list_id)["tasks"].as_array().unwrap().len(), 2);
 }

@@ -222,9 +222,11 @@ fn import(
         }
     }
     let params = serde_json::Value::Object(params).to_string();
+    let (ctx, person) = importer(ctx, req.dry_run)?;
     let request = Request {
         rehearse: req.dry_run,
-        ..Request::new(&params, ctx, store, clock)
+        person: person.as_deref(),
+        ..Request::new(&params, &ctx, store, clock)
     };
     let fmt = format_name(format);
     let done = invoke_fn(request, IMPORT, |call: &mut Call| {
@@ -251,6 +253,28 @@ fn import(
         })
     })?;
     Ok(done.result)
+}
+
+/// Who imports, and the context the import runs in. A person at a shell
+/// (`ctx.person`) imports as themself: the list and the tasks are theirs
+/// and every event names them `"by": "person"`, seen as the context's
+/// agent sees (or as the person, when no agent is named). Otherwise the
+/// context's agent imports. A dry run writes nothing that stays, so it
+/// needs no identity: without one it runs as `anyone`, as `next` does.
+fn importer(ctx: &CallContext, dry_run: bool) -> ToolResult<(CallContext, Option<String>)> {
+    let mut ctx = ctx.clone();
+    if ctx.person.as_deref().is_some_and(|p| !p.trim().is_empty()) {
+        let person = crate::person::identity::person(&ctx, "import")?.to_string();
+        if ctx.agent_id.is_none() {
+            ctx.agent_id = Some(person.clone());
+        }
+        return Ok((ctx, Some(person)));
+    }
+    if dry_run && ctx.agent_id.is_none() {
+        ctx.agent_id = Some("anyone".into());
+        ctx.agent_pinned = false;
+    }
+    Ok((ctx, None))
 }
 
 /// The format of a file named `name` holding `text`, when none is given.

@@ -8,7 +8,8 @@
 //! read transaction each), `list.rs` and `card.rs` a list's summary and a
 //! task's card, `forms.rs` the action forms (keys from the key map),
 //! `overview.rs`, `board.rs`, `task.rs`, `audit.rs` (+ `timeline.rs`) the
-//! pages, `act.rs` a person's form carried out, `assets.rs` the script and
+//! pages, `act.rs` a person's form carried out, `help.rs` the keys' panel,
+//! the in-page question and the liveness notes, `assets.rs` the script and
 //! stylesheet, `refusal.rs` the pages of requests the host refused, `sign_in.rs` the
 //! confirmation of a sign-in link another site sent.
 

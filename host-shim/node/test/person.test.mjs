@@ -73,7 +73,7 @@ test("a person's action runs as the person and is audited so; without a person i
     target,
     fields: JSON.stringify(fields),
     confirmed: false,
-    surface: "shell",
+    surface: /** @type {const} */ ("shell"),
   });
 
   const anonymous = await host.personAct(request("priority", tasks[1].id, { priority: "high" }), surface("planner"), 80);

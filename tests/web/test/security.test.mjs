@@ -78,11 +78,17 @@ test("the board answers only the token's holder, on its own host, and changes no
   const [setCookie] = login.headers["set-cookie"] ?? [];
   assert.ok(setCookie, "a cookie is set");
   const parts = setCookie.split(";").map((p) => p.trim().toLowerCase());
-  assert.equal(setCookie.split(";")[0], `tasklists-${port}=${token}`);
+  // A session of its own, never the token: another service on this host
+  // (browsers send it a host's cookies whatever the port) gets nothing it
+  // could call the tools with.
+  assert.match(setCookie.split(";")[0], new RegExp(`^tasklists-${port}=[0-9a-f]{64}$`));
+  assert.ok(!setCookie.includes(token), setCookie);
   assert.ok(parts.includes("httponly"), setCookie);
   assert.ok(parts.includes("samesite=strict"), setCookie);
   assert.ok(parts.includes("path=/"), setCookie);
-  const cookie = `tasklists-${port}=${token}`;
+  const cookie = setCookie.split(";")[0];
+  const session = cookie.split("=")[1];
+  assert.equal((await http(port, "POST", "/mcp", { headers: { authorization: `Bearer ${session}`, "content-type": "application/json" }, body: "{}" })).status, 401, "a session is no token at /mcp");
 
   // With the cookie, the pages load: headers, and no inline script in any.
   for (const path of ["/", `/lists/${listId}`, `/lists/${listId}?view=order`, `/tasks/${taskIds[0]}`, `/lists/${listId}/audit`]) {
