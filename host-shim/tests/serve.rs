@@ -119,13 +119,17 @@ fn get_page(server: &Server, host: &str, path: &str, extra: &str) -> Answer {
     send(server.port, &head, "")
 }
 
-/// The cookie header line of a signed-in browser.
+/// The cookie header line of a browser that opened the printed link:
+/// the session the sign-in started (never the token itself).
 fn cookie(server: &Server) -> String {
-    format!(
-        "Cookie: tasklists-{}={}",
-        server.port,
-        server.token.as_deref().unwrap()
-    )
+    let host = format!("127.0.0.1:{}", server.port);
+    let token = server.token.as_deref().unwrap();
+    let signed = get_page(server, &host, &format!("/?token={token}"), "");
+    let set = signed
+        .header("set-cookie")
+        .expect("signing in sets a cookie");
+    let pair = set.split(';').next().unwrap();
+    format!("Cookie: {pair}")
 }
 
 /// A signed-in page's event stream, asked for (the answer unread).
@@ -177,13 +181,13 @@ fn the_printed_link_signs_in_with_a_strict_http_only_cookie_and_nothing_opens_wi
         "sent on without the token"
     );
     let set = link.header("set-cookie").expect("a cookie");
-    assert_eq!(
-        set,
-        format!(
-            "tasklists-{}={token}; HttpOnly; SameSite=Strict; Path=/",
-            server.port
-        )
-    );
+    // A fresh session secret, never the token (a browser sends a host's
+    // cookies to every port of it).
+    let (pair, attributes) = set.split_once(';').unwrap();
+    let (name, secret) = pair.split_once('=').unwrap();
+    assert_eq!(name, format!("tasklists-{}", server.port));
+    assert!(secret.len() == 64 && secret != token, "{set}");
+    assert_eq!(attributes, " HttpOnly; SameSite=Strict; Path=/");
 
     let signed_in = get_page(&server, &host, "/", &cookie(&server));
     assert_ne!(signed_in.status, 401, "{}", signed_in.body);

@@ -139,7 +139,7 @@ fn a_task_an_agent_holds_is_refused_to_a_person() {
     ] {
         let e = db.person_err(&alice(), action, &ids[0], fields);
         expect(&e, ErrorCode::Conflict, &["claimed by builder-1"]);
-        assert!(e.hint.contains("agent is working on it"), "{}", e.hint);
+        assert!(e.hint.contains("tasklists release"), "{}", e.hint);
     }
     assert_eq!(db.task(AGENT, &list, &ids[0])["status"], "in_progress");
     // A move changes only the order, nothing the agent works on: allowed.

@@ -117,7 +117,7 @@ pub(crate) fn run(
     let verb = Verb::parse(&request.action)?;
     // Who acts comes first: a read-only surface says so whatever was typed.
     let person = if verb.writes() {
-        Some(identity::person(ctx, verb.name())?)
+        Some(identity::person(ctx, verb.name()).map_err(|e| words::no_person(e, request.surface))?)
     } else {
         None
     };

@@ -8,6 +8,7 @@ use super::fields::Verb;
 use super::keys::KEYS;
 use crate::bindings::PersonSurface;
 use crate::clock::format_ms;
+use crate::error::{ErrorCode, ToolError};
 use crate::render::fmt;
 
 /// What the person does on `surface` to run `verb` on the task (or list)
@@ -49,4 +50,15 @@ pub(crate) fn when(ms: i64, now: i64) -> String {
     } else {
         format!("{at} ({} ago)", fmt::duration(-secs))
     }
+}
+
+/// A refusal for want of a person, its hint naming the way `surface`
+/// names one (a shell: its flag and variable; elsewhere every host's).
+pub(crate) fn no_person(mut e: ToolError, surface: PersonSurface) -> ToolError {
+    if surface == PersonSurface::Shell && e.code == ErrorCode::AgentRequired {
+        e.hint =
+            "name yourself: --person NAME or TASKLISTS_PERSON=NAME; the name audits your actions"
+                .into();
+    }
+    e
 }

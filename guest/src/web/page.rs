@@ -156,6 +156,23 @@ fn liveness(h: &mut Html) {
         &[("id", "paused"), ("class", "paused"), ("hidden", "hidden")],
         "updates paused while you type · they show when you leave the field",
     );
+    h.open(
+        "p",
+        &[
+            ("id", "signed-out"),
+            ("class", "offline"),
+            ("hidden", "hidden"),
+        ],
+    )
+    .elem("strong", &[], "signed out:")
+    .text(
+        " the server no longer knows this browser's session (it was \
+         restarted, the session went unused for 12 hours, or its token was \
+         revoked). Open the sign-in link (the address `tasklists serve` \
+         printed) in another tab: this page then catches up, and what you \
+         typed stays in its field.",
+    )
+    .close("p");
     h.close("div");
 }
 

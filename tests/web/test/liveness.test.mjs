@@ -62,7 +62,8 @@ async function tasksOf(db, listId) {
 
 /**
  * A token file naming `person` (mode 600): every server started with it
- * knows the same token, so the browser's cookie outlives a restart.
+ * knows the same token, so the person signs in again with the same link
+ * after a restart.
  * @param {string} dir
  * @param {string} person
  */
@@ -141,11 +142,21 @@ test("a stopped server shows the banner; a form sent then keeps its text and say
     const claim = await cli(db, "a1", "task_claims", "claim_next", { list_id: listId });
     assert.equal(claim.task.id, taskIds[0]);
 
-    // A server again, on the same port and database: the stream is back,
-    // so the banner goes; the field still has focus, so the page says its
-    // updates wait for the person, who leaves the field to see them.
+    // A server again, on the same port and database. It knows no session
+    // of the last one (sessions end with their server): the page says it
+    // is signed out, and keeps the text. The person opens the sign-in link
+    // in another tab; the stream is back, so the banners go; the field
+    // still has focus, so the page says its updates wait for the person,
+    // who leaves the field to see them.
     board = await startServer({ db, person: "", args: ["--listen", `127.0.0.1:${port}`, "--token-file", tokens.path] });
     assert.equal(board.port, port);
+    await page.locator("#signed-out").waitFor({ state: "visible", timeout: 3 * NOTICES_WITHIN_MS });
+    assert.match(await page.locator("#signed-out").innerText(), /sign-in link/);
+    assert.equal(await field.inputValue(), "Write the release notes", "the text stays while signed out");
+    const tab = await page.context().newPage();
+    await tab.goto(`${board.origin}/?token=${tokens.token}`);
+    await tab.close();
+    await page.locator("#signed-out").waitFor({ state: "hidden", timeout: 3 * NOTICES_WITHIN_MS });
     await page.locator("#offline").waitFor({ state: "hidden", timeout: 3 * NOTICES_WITHIN_MS });
     await page.locator("#paused").waitFor({ state: "visible", timeout: NOTICES_WITHIN_MS });
     assert.equal(await card(page, taskIds[0]).getAttribute("data-status"), "todo", "held back while the field has focus");

@@ -1,8 +1,8 @@
 // @ts-check
-// A button that breaks a rule: a person blocks, from the board, a task an
-// agent claimed meanwhile. The component refuses (a task an agent holds is
-// not changed under it), the page shows its error in `#flash` in place,
-// and nothing changed.
+// A button that breaks a rule: a person closes, from the board, a task an
+// agent claimed while they typed its outcome. The component refuses (a
+// task an agent holds is not changed under it; release takes it back),
+// the page shows its error in `#flash` in place, and nothing changed.
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -24,7 +24,7 @@ async function taskOf(db, listId, taskId) {
   return got.tasks.find((/** @type {{ id: string }} */ task) => task.id === taskId);
 }
 
-test("blocking a task an agent claimed meanwhile shows the component's refusal in #flash, and changes nothing", async (t) => {
+test("closing a task an agent claimed meanwhile shows the component's refusal in #flash, and changes nothing", async (t) => {
   const db = join(tempDir(t), "tasks.db");
   const { listId, taskIds } = await makeList(db, {
     name: "Release 2.0",
@@ -42,19 +42,25 @@ test("blocking a task an agent claimed meanwhile shows the component's refusal i
     await waitForCard(page, id, "todo", { column: "todo", timeoutMs: 1000 });
     await markWindow(page);
 
-    // Meanwhile an agent claims it; the card moves, its block button still there.
+    // The person types the outcome on its card (the page defers its
+    // refresh while a field has focus); meanwhile an agent claims it.
+    await selectCard(page, id);
+    const done = actionForm(page, "done", card(page, id));
+    await done.locator('input[name="outcome"]').fill("all green");
+    await done.locator('input[name="verification_result"]').fill("npm test: 120 passed");
     const claim = await cli(db, "a1", "task_claims", "claim_next", { list_id: listId });
     assert.equal(claim.task.id, id);
     await cli(db, "a1", "task_items", "update", { task_id: id, notes: "running the suite on a clean checkout", claim_token: claim.claim.token });
-    await waitForCard(page, id, "in_progress", { column: "running" });
-    // At rest a card shows the task alone; selected, its forms.
-    assert.equal(await actionForm(page, "block", card(page, id)).isVisible(), false, "no form at rest");
-    await selectCard(page, id);
-    const block = actionForm(page, "block", card(page, id));
-    await block.locator('button[type="submit"]').click();
+    await done.locator('button[type="submit"]').click();
     const flash = await flashError(page);
     assert.match(flash, /claimed by a1/, `the component's refusal: ${flash}`);
+    assert.match(flash, /release/, `and the way to take it back: ${flash}`);
     assert.ok(await markerKept(page), "the error shows in place");
+    // Once the field is left, the card shows what happened: running, and
+    // offering only what can succeed now.
+    await page.locator("body").click({ position: { x: 5, y: 5 } });
+    await waitForCard(page, id, "in_progress", { column: "running" });
+    assert.equal(await actionForm(page, "block", card(page, id)).count(), 0, "no block on a running card");
 
     const task = await taskOf(db, listId, id);
     assert.equal(task.status, "in_progress", "nothing changed");

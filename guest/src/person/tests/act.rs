@@ -21,10 +21,28 @@ fn without_a_person_every_write_is_refused_with_the_hint() {
     for action in ["block", "add", "priority", "delete", "approve"] {
         let e = refused(w.act_as(None, action, &w.tasks[0], json!(null), true));
         assert_eq!(e.code, ErrorCode::AgentRequired, "{action}");
+        // At a shell: the shell's flag and variable, not another host's.
         assert!(e.hint.contains("--person NAME"), "{}", e.hint);
         assert!(e.hint.contains("TASKLISTS_PERSON"), "{}", e.hint);
-        assert!(e.hint.contains("pi --tasklists-person NAME"), "{}", e.hint);
+        assert!(!e.hint.contains("pi --"), "{}", e.hint);
     }
+    // The dashboard runs in `tasklists watch` and in Pi: both ways.
+    let request = PersonRequest {
+        action: "block".into(),
+        target: w.tasks[0].clone(),
+        fields: String::new(),
+        confirmed: false,
+        surface: PersonSurface::Dashboard,
+    };
+    let e = refused(super::super::act(
+        &request,
+        &ctx(Some("agent-1"), None),
+        80,
+        &w.h.store,
+        &w.h.clock,
+    ));
+    assert!(e.hint.contains("tasklists --person NAME"), "{}", e.hint);
+    assert!(e.hint.contains("pi --tasklists-person NAME"), "{}", e.hint);
     // A name that breaks the agent-id rule is refused too.
     let e = refused(w.act_as(Some("bad\nname"), "block", &w.tasks[0], json!(null), false));
     assert_eq!(e.code, ErrorCode::InvalidParams);

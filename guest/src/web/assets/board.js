@@ -15,6 +15,7 @@
   const offline = document.getElementById('offline');
   const unsent = document.getElementById('unsent');
   const paused = document.getElementById('paused');
+  const signedOut = document.getElementById('signed-out');
 
   /** Shows or hides one of the page's notes. */
   function note(el, on) {
@@ -80,11 +81,16 @@
       const answer = await fetch(fragmentAddress(), { credentials: 'same-origin' });
       const html = await answer.text();
       if (html.startsWith('<!doctype')) {
-        // Not a fragment: the server refused the request itself (signed
-        // out: the reload shows its page; busy: the next change retries).
-        if (answer.status === 401) window.location.reload();
+        // Not a fragment: the server refused the request itself. Signed
+        // out (a restarted server, a revoked token): the page says so and
+        // keeps what is typed; busy: the next change retries.
+        if (answer.status === 401) {
+          note(offline, false);
+          note(signedOut, true);
+        }
         return;
       }
+      note(signedOut, false);
       if (!answer.headers.get('content-type')?.startsWith('text/html')) return;
       if (typing()) {
         // The person began typing while it loaded: it waits for them.
@@ -224,10 +230,24 @@
       if (source.readyState === EventSource.CLOSED) {
         setTimeout(() => {
           listen();
-          refresh();
+          // While the person types the page is not redrawn, but it still
+          // learns why the stream was refused (signed out).
+          if (typing()) probe();
+          else refresh();
         }, 2000);
       }
     });
+  }
+
+  /** Asks the server whether this browser is still signed in, drawing nothing. */
+  async function probe() {
+    try {
+      const answer = await fetch(fragmentAddress(), { credentials: 'same-origin' });
+      note(offline, false);
+      note(signedOut, answer.status === 401);
+    } catch (_) {
+      down();
+    }
   }
 
   if (window.EventSource) listen();
@@ -290,6 +310,7 @@
         note(unsent, true);
       } else {
         note(unsent, false);
+        if (answer.status === 401) note(signedOut, true);
         show(said, true);
       }
       return;
