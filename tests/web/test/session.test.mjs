@@ -105,3 +105,41 @@ test("a running card offers what can succeed, and release takes the claim back",
     await waitFor(async () => (await running.getAttribute("data-status")) === "todo", "the card stays todo");
   });
 });
+
+test("c on a closed card asks before it reopens, and the old outcome leaves the card for the task's notes", async (t) => {
+  const db = join(tempDir(t), "tasks.db");
+  const { listId, taskIds } = await makeList(db, { name: "Deploy", tasks: ["Build"] });
+  const claimed = await cli(db, "w3", "task_claims", "claim_next", { list_id: listId });
+  await cli(db, "w3", "task_items", "update", { task_id: taskIds[0], status: "done", outcome: "built on main", claim_token: claimed.claim.token });
+  const board = await serve(t, { db, person: "ann" });
+  const { page, console } = await browse(t);
+  /** @type {string[]} */
+  const asked = [];
+  let answer = false;
+  page.on("dialog", (dialog) => {
+    asked.push(dialog.message());
+    (answer ? dialog.accept() : dialog.dismiss()).catch(() => {});
+  });
+  await withEvidence(board, console, async () => {
+    await signIn(page, board);
+    await open(page, board, `/lists/${listId}`);
+    await waitForCard(page, taskIds[0], "done", { column: "closed" });
+    await selectCard(page, taskIds[0]);
+    // No: nothing changes.
+    await page.keyboard.press("c");
+    await waitFor(async () => asked.length === 1, "the page asks");
+    assert.match(asked[0], /Reopen task "Build"\?/);
+    assert.match(asked[0], /outcome moves to its notes/);
+    const still = (await cli(db, "w3", "task_lists", "get", { list_id: listId })).tasks[0];
+    assert.equal(still.status, "done");
+    assert.equal(still.outcome, "built on main");
+    // Yes: todo, and the card no longer shows the old outcome as current.
+    answer = true;
+    await selectCard(page, taskIds[0]);
+    await page.keyboard.press("c");
+    await waitForCard(page, taskIds[0], "todo", { column: "todo", timeoutMs: 5000 });
+    const task = (await cli(db, "w3", "task_lists", "get", { list_id: listId })).tasks[0];
+    assert.equal(task.outcome, undefined);
+    assert.match(task.notes, /Reopened by ann .*done: built on main/);
+  });
+});

@@ -351,10 +351,9 @@ fn a_person_takes_a_claim_back_and_the_agent_is_told_on_its_next_call() {
             json!({"task_id": t, "claim_token": token}),
         ),
     ] {
-        let e =
-            w.h.call(Some("agent-2"), tool, action, params)
-                .err()
-                .expect("refused");
+        let Err(e) = w.h.call(Some("agent-2"), tool, action, params) else {
+            panic!("{action} was carried out")
+        };
         assert_eq!(e.code, ErrorCode::Conflict, "{}", e.message);
         assert!(
             e.message.contains("your claim on task")
