@@ -202,16 +202,7 @@ pub(crate) fn task_actions(h: &mut Html, task: &TaskRow, ret: &str, whole: bool)
         forms.push(move_form(id, "up", Does::MoveUp, "move up"));
         forms.push(move_form(id, "down", Does::MoveDown, "move down"));
         let more = vec![move_form(id, "first", Does::MoveFirst, "move first")];
-        if whole {
-            forms.extend(more);
-            write_all(h, &forms, ret, "actions");
-            return;
-        }
-        write_all(h, &forms, ret, "actions");
-        h.open("details", &[("class", "more")]);
-        h.elem("summary", &[], "more");
-        write_all(h, &more, ret, "actions");
-        h.close("details");
+        write_folded(h, forms, more, ret, whole);
         return;
     }
     let closed = task.is_closed();
@@ -288,13 +279,24 @@ pub(crate) fn task_actions(h: &mut Html, task: &TaskRow, ret: &str, whole: bool)
         delete.back = Some(list_href(&task.list_id));
     }
     more.push(delete);
+    write_folded(h, forms, more, ret, whole);
+}
+
+/// A task's `forms`, then its rarer `more`: all in a row on its `whole`
+/// page, folded on a card (their keys still reach them).
+fn write_folded<'a>(
+    h: &mut Html,
+    mut forms: Vec<Form<'a>>,
+    more: Vec<Form<'a>>,
+    ret: &str,
+    whole: bool,
+) {
     if whole {
         forms.extend(more);
         write_all(h, &forms, ret, "actions");
         return;
     }
     write_all(h, &forms, ret, "actions");
-    // A card keeps the rarer actions folded (their keys still reach them).
     h.open("details", &[("class", "more")]);
     h.elem("summary", &[], "more");
     write_all(h, &more, ret, "actions");
