@@ -29,6 +29,8 @@ fn request(text: &str, format: Option<Format>) -> ImportRequest {
         list_name: None,
         into: None,
         dry_run: false,
+        strict: false,
+        tag: None,
     }
 }
 
@@ -382,10 +384,10 @@ fn a_beads_project_imports_with_its_ids_as_refs() {
     let db = TestDb::new();
     let r = import(&db, &fixture("beads/issues.jsonl"), None);
     assert_eq!(r["format"], "beads");
-    let notes = r["notes"].to_string();
+    let report = r["report"].to_string();
     assert!(
-        notes.contains("bd-b7c2") && notes.contains("imported as todo"),
-        "{notes}"
+        report.contains("bd-b7c2") && report.contains("imported as todo"),
+        "{report}"
     );
     let got = shape(&db, &s(&r, "/list/id"));
     let row = |title: &str| got.iter().find(|t| t["title"] == title).unwrap().clone();
@@ -470,7 +472,7 @@ fn a_taskmaster_project_imports_tasks_then_subtasks() {
 }
 
 #[test]
-fn malformed_input_names_its_line_or_field_and_changes_nothing() {
+fn a_file_that_cannot_be_read_is_refused_whole_with_its_line_or_field() {
     let db = TestDb::new();
     db.list(A, "Existing");
     let beads = fixture("beads/issues.jsonl");
@@ -478,32 +480,8 @@ fn malformed_input_names_its_line_or_field_and_changes_nothing() {
     lines[2] = "{\"id\": \"bd-zz\", \"title\": ";
     let m = refused(&db, &lines.join("\n"), Format::Beads);
     assert!(m.starts_with("line 3: not a JSON object"), "{m}");
-    let m = refused(
-        &db,
-        &beads.replace("\"priority\":3", "\"priority\":9"),
-        Format::Beads,
-    );
-    assert!(
-        m.starts_with("line 4: priority: 9 is not a Beads priority"),
-        "{m}"
-    );
-    let m = refused(
-        &db,
-        &beads.replace(
-            "\"depends_on_id\":\"bd-a1f3\"",
-            "\"depends_on_id\":\"bd-gone\"",
-        ),
-        Format::Beads,
-    );
-    assert!(m.contains("line 2") && m.contains("bd-gone"), "{m}");
 
     let tm = fixture("taskmaster/tasks.json");
-    let m = refused(
-        &db,
-        &tm.replacen("\"status\": \"pending\"", "\"status\": \"someday\"", 1),
-        Format::Taskmaster,
-    );
-    assert!(m.starts_with("master.tasks[2].status: \"someday\""), "{m}");
     let m = refused(
         &db,
         &tm.replacen("\"title\": \"Write the docs\"", "\"title\": 7", 1),
@@ -518,18 +496,6 @@ fn malformed_input_names_its_line_or_field_and_changes_nothing() {
     assert!(m.starts_with("line 3: the checkbox [?]"), "{m}");
     let m = refused(&db, "- [ ] a\n  - priority: urgent\n", Format::Markdown);
     assert!(m.starts_with("line 2: priority"), "{m}");
-    let m = refused(
-        &db,
-        &format!("- [ ] {}\n", "x".repeat(501)),
-        Format::Markdown,
-    );
-    assert!(m.starts_with("line 1: a title must be 1 to 500"), "{m}");
-    let m = refused(
-        &db,
-        "- [ ] a\n  - refs: javascript:alert(1)\n",
-        Format::Markdown,
-    );
-    assert!(m.starts_with("line 1: ref"), "{m}");
     let m = refused(&db, "just prose, no list\n", Format::Markdown);
     assert!(m.contains("no task"), "{m}");
 
@@ -553,18 +519,94 @@ fn malformed_input_names_its_line_or_field_and_changes_nothing() {
 }
 
 #[test]
-fn a_cycle_in_the_file_is_refused_and_changes_nothing() {
+fn what_does_not_fit_is_changed_and_reported_and_strict_refuses_it() {
+    let beads = fixture("beads/issues.jsonl");
+    let tm = fixture("taskmaster/tasks.json");
+    let cases: Vec<(String, Format, &str, &str)> = vec![
+        (
+            beads.replace("\"priority\":3", "\"priority\":9"),
+            Format::Beads,
+            "changed",
+            "a priority outside 0–4 imported as medium",
+        ),
+        (
+            beads.replace(
+                "\"depends_on_id\":\"bd-a1f3\"",
+                "\"depends_on_id\":\"bd-gone\"",
+            ),
+            Format::Beads,
+            "kept_as_refs",
+            "a dependency on an issue not in the file",
+        ),
+        (
+            tm.replacen("\"status\": \"pending\"", "\"status\": \"someday\"", 1),
+            Format::Taskmaster,
+            "changed",
+            "status someday imported as todo",
+        ),
+        (
+            format!("- [ ] {}\n", "x".repeat(501)),
+            Format::Markdown,
+            "changed",
+            "a title cut to 500 characters",
+        ),
+        (
+            "- [ ] a\n  - refs: javascript:alert(1)\n".to_string(),
+            Format::Markdown,
+            "dropped",
+            "a ref no task may hold",
+        ),
+    ];
+    for (text, format, section, what) in cases {
+        // Strict: refused whole, the change named, nothing written.
+        let db = TestDb::new();
+        let before = db.dump();
+        let mut req = request(&text, Some(format));
+        req.strict = true;
+        let r = import_req(&db, &req);
+        assert!(r.failed, "{what}: accepted under --strict: {}", r.text);
+        assert!(r.text.contains(what), "{what}: {}", r.text);
+        assert_eq!(
+            db.dump(),
+            before,
+            "{what}: a refused import changed the store"
+        );
+        // Lenient: imported, the report says what and where.
+        let v = import(&db, &text, Some(format));
+        let tallies = v["report"][section].as_array().unwrap();
+        let tally = tallies
+            .iter()
+            .find(|t| t["what"].as_str().unwrap().contains(what))
+            .unwrap_or_else(|| panic!("{what} not in {section}: {v}"));
+        assert!(tally["count"].as_u64().unwrap() >= 1);
+        assert!(!tally["examples"].as_array().unwrap().is_empty());
+    }
+}
+
+#[test]
+fn a_dependency_that_would_make_a_cycle_is_kept_as_a_ref() {
     let db = TestDb::new();
     db.list(A, "Existing");
-    let before = db.dump();
     let text = "{\"id\":\"bd-1\",\"title\":\"a\",\"dependencies\":[{\"issue_id\":\"bd-1\",\"depends_on_id\":\"bd-2\",\"type\":\"blocks\"}]}\n\
                 {\"id\":\"bd-2\",\"title\":\"b\",\"dependencies\":[{\"issue_id\":\"bd-2\",\"depends_on_id\":\"bd-1\",\"type\":\"blocks\"}]}\n";
-    let r = import_req(&db, &request(text, Some(Format::Beads)));
-    assert!(r.failed);
-    let v: Value = serde_json::from_str(&r.text).unwrap();
-    assert_eq!(v["error"]["code"], "cycle", "{v}");
-    assert!(s(&v, "/error/message").contains("bd-1 (line 1)"), "{v}");
+    let mut req = request(text, Some(Format::Beads));
+    req.strict = true;
+    let before = db.dump();
+    assert!(import_req(&db, &req).failed, "--strict refuses the cycle");
     assert_eq!(db.dump(), before);
+    let r = import(&db, text, Some(Format::Beads));
+    let kept = r["report"]["kept_as_refs"].to_string();
+    assert!(kept.contains("would make a cycle"), "{kept}");
+    let got = shape(&db, &s(&r, "/list/id"));
+    let waits: usize = got
+        .iter()
+        .map(|t| t["after"].as_array().map_or(0, Vec::len))
+        .sum();
+    assert_eq!(waits, 1, "one of the two links stays a dependency: {got:?}");
+    assert!(
+        got.iter().any(|t| t["refs"].as_array().unwrap().len() == 2),
+        "the other is a ref: {got:?}"
+    );
 }
 
 #[test]

@@ -8,6 +8,7 @@
 mod defs;
 mod help;
 mod json_schema;
+pub mod labels;
 pub mod refs;
 mod request;
 mod suggest;

@@ -1,11 +1,11 @@
-//! Writing a checked [`Plan`] into a list, inside the import's one
+//! Writing a fitted [`Plan`] into a list, inside the import's one
 //! transaction: the tasks at the end of the list in the plan's order,
-//! their dependencies (once every task exists: an item may depend on one
-//! after it), and a `created` event each that says it was imported.
+//! with their source's times (else the import's), then their
+//! dependencies (once every task exists: an item may depend on one after
+//! it). The import is one audit event of the list (written by the
+//! caller), not an event a task.
 
 use std::collections::HashMap;
-
-use serde_json::json;
 
 use super::plan::Plan;
 use crate::actions::Call;
@@ -32,8 +32,9 @@ pub struct Created {
 
 /// Inserts the plan's tasks after the list's last task; returns them.
 /// A task added to an approved plan waits for a person's approval, as
-/// `task_items create` would make it.
-pub fn write(call: &Call, list: &ListRow, plan: &Plan, format: &str) -> ToolResult<Vec<Created>> {
+/// `task_items create` would make it. The plan was fitted: its keys are
+/// unique, its dependencies name its own items and make no cycle.
+pub fn write(call: &Call, list: &ListRow, plan: &Plan) -> ToolResult<Vec<Created>> {
     let first = list.counts.total() + 1;
     let awaits = list.approval == Some(Approval::Approved);
     let ids: HashMap<&str, String> = plan
@@ -41,39 +42,22 @@ pub fn write(call: &Call, list: &ListRow, plan: &Plan, format: &str) -> ToolResu
         .iter()
         .map(|i| (i.key.as_str(), call.new_id(IdKind::Task)))
         .collect();
-    // The plan's dependencies as task ids, checked for a cycle before
-    // anything is written.
-    let graph: deps::Graph = plan
-        .items
-        .iter()
-        .map(|i| {
-            let own = ids[i.key.as_str()].clone();
-            let on = i
-                .depends_on
-                .iter()
-                .map(|d| ids[d.as_str()].clone())
-                .collect();
-            (own, on)
-        })
-        .collect();
-    if let Some(cycle) = deps::find_cycle(&graph) {
-        let label = |id: &str| {
-            plan.items
-                .iter()
-                .find(|i| ids[i.key.as_str()] == id)
-                .map_or_else(|| id.to_string(), |i| format!("{} ({})", i.key, i.at))
-        };
-        return Err(deps::cycle_error(&cycle, label));
-    }
+    let now = call.now();
     let mut out = Vec::with_capacity(plan.items.len());
     for (n, item) in plan.items.iter().enumerate() {
         let id = ids[item.key.as_str()].clone();
         let position = first + n as i64;
-        let completed = item.status.is_closed().then_some(call.now());
+        let t = item.times;
+        let created = t.created.unwrap_or(now);
+        let updated = t.updated.unwrap_or(created).max(created);
+        let completed = item
+            .status
+            .is_closed()
+            .then(|| t.completed.unwrap_or(updated));
         call.exec(
             "INSERT INTO tasks (id, list_id, position, title, description, notes, status, assigned_to_agent_id, \
-             outcome, created_at, updated_at, completed_at, priority, verification, verification_result, \
-             awaits_approval, refs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+             outcome, created_at, updated_at, started_at, completed_at, priority, verification, verification_result, \
+             awaits_approval, refs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             crate::params![
                 id.as_str(),
                 list.id.as_str(),
@@ -84,8 +68,9 @@ pub fn write(call: &Call, list: &ListRow, plan: &Plan, format: &str) -> ToolResu
                 item.status.as_str(),
                 item.assigned.clone(),
                 item.outcome.clone(),
-                call.now(),
-                call.now(),
+                created,
+                updated,
+                t.started,
                 completed,
                 item.priority.rank(),
                 item.verification.clone(),
@@ -94,19 +79,6 @@ pub fn write(call: &Call, list: &ListRow, plan: &Plan, format: &str) -> ToolResu
                 refs_column(&item.refs)
             ],
         )?;
-        let mut data = json!({
-            "title": item.title,
-            "position": position,
-            "imported": format,
-            "source": item.key,
-        });
-        if item.status != crate::model::Status::Todo {
-            data["status"] = json!(item.status);
-        }
-        if awaits {
-            data["awaits_approval"] = json!(true);
-        }
-        call.event("created", Some(&list.id), Some(&id), data)?;
         out.push(Created {
             id,
             source: item.key.clone(),

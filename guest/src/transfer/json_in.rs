@@ -1,14 +1,16 @@
 //! The tasklists JSON format ([`super::json_out`]), read back: the same
 //! tasks, statuses, positions (their order), priorities, texts, outcomes,
-//! assignees, dependencies and refs. Times, claims and the audit log stay
-//! with the list they came from: the import records its own `created`
-//! events, and an `in_progress` task comes back `todo` (nothing is
-//! claimed by an import).
+//! assignees, dependencies, refs, labels and times (created, updated,
+//! started, completed), and the list's approval requirement (its approval
+//! comes back pending: a person approves the imported plan anew). Claims
+//! and the audit log stay with the list they came from: the import is one
+//! event of its own, and an `in_progress` task comes back `todo` (nothing
+//! is claimed by an import).
 
 use serde_json::Value as Json;
 
 use super::json_out::{FORMAT, VERSION};
-use super::plan::{Fields, Item, Plan, malformed};
+use super::plan::{Fields, Item, Plan, Times, malformed};
 use crate::error::{ToolError, ToolResult};
 use crate::model::{Priority, Status};
 use crate::text::quote;
@@ -46,13 +48,15 @@ pub fn parse(text: &str) -> ToolResult<Plan> {
             ));
         }
     }
+    let list = top.map.get("list");
     let mut plan = Plan {
-        name: top
-            .map
-            .get("list")
+        name: list
             .and_then(|l| l.get("name"))
             .and_then(Json::as_str)
             .map(str::to_string),
+        requires_approval: list
+            .and_then(|l| l.get("approval"))
+            .is_some_and(|a| !a.is_null()),
         ..Plan::default()
     };
     for (i, t) in top.array("tasks")?.iter().enumerate() {
@@ -76,10 +80,10 @@ pub fn parse(text: &str) -> ToolResult<Plan> {
         let status = f.str("status")?.unwrap_or("todo");
         item.status = match Status::parse(status) {
             Some(Status::InProgress) => {
-                plan.notes.push(format!(
-                    "{}: in_progress, imported as todo (an import claims nothing)",
-                    f.at
-                ));
+                plan.report.changed(
+                    "status in_progress imported as todo (an import claims nothing)",
+                    item.place(),
+                );
                 Status::Todo
             }
             Some(s) => s,
@@ -117,7 +121,35 @@ pub fn parse(text: &str) -> ToolResult<Plan> {
             })?;
             item.add_ref(r.to_string());
         }
+        for (j, l) in f.array("labels")?.iter().enumerate() {
+            let l = l.as_str().ok_or_else(|| {
+                ToolError::invalid(format!("{}[{j}] must be a string", f.path("labels")), "")
+            })?;
+            item.add_label(l.to_string());
+        }
+        item.times = Times {
+            created: time(&f, "created_at")?,
+            updated: time(&f, "updated_at")?,
+            started: time(&f, "started_at")?,
+            completed: time(&f, "completed_at")?,
+        };
         plan.items.push(item);
     }
     Ok(plan)
+}
+
+/// A time field (RFC 3339, as the export writes it), in ms.
+fn time(f: &Fields, key: &str) -> ToolResult<Option<i64>> {
+    let Some(text) = f.str(key)? else {
+        return Ok(None);
+    };
+    crate::clock::parse_timestamp(text)
+        .map(|t| Some(t.as_millisecond()))
+        .ok_or_else(|| {
+            malformed(
+                &f.path(key),
+                format!("{} is no RFC 3339 time", quote(text)),
+                "",
+            )
+        })
 }

@@ -284,9 +284,10 @@ fn set(
             if v.starts_with("blocked") && item.status == Status::Todo {
                 item.status = Status::Blocked;
             } else if v.starts_with("in progress") || v.starts_with("in_progress") {
-                plan.notes.push(format!(
-                    "{at}: in progress, imported as todo (an import claims nothing)"
-                ));
+                plan.report.changed(
+                    "status in progress imported as todo (an import claims nothing)",
+                    at.clone(),
+                );
             } else if !(v.starts_with("todo") || v.starts_with("done") || v.starts_with("canceled"))
             {
                 return Err(malformed(

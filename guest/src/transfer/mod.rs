@@ -14,6 +14,7 @@ pub mod json_out;
 pub mod markdown_in;
 pub mod markdown_out;
 pub mod plan;
+pub mod report;
 pub mod snapshot;
 pub mod taskmaster;
 #[cfg(test)]
@@ -78,6 +79,12 @@ const IMPORT: &ActionSpec = &ActionSpec {
             Ty::Enum(SCOPE_TYPES),
             false,
             "the new list's scope",
+        ),
+        param(
+            "requires_approval",
+            Ty::Bool,
+            false,
+            "the new list's plan awaits a person's approval",
         ),
     ],
     access: Access::List,
@@ -145,7 +152,17 @@ pub fn export_list(
     }
 }
 
-/// What an import did (or, rehearsed, would do).
+/// One list an import wrote to.
+#[derive(Debug, serde::Serialize)]
+struct ListImported {
+    list: ListJson,
+    created_list: bool,
+    tasks: Vec<apply::Created>,
+}
+
+/// What an import did (or, rehearsed, would do): the first (most often
+/// the only) list at the top, every list in `lists` (a Taskmaster file
+/// makes one a tag), and the report of what changed on the way.
 #[derive(Debug, serde::Serialize)]
 struct Imported {
     format: &'static str,
@@ -153,7 +170,8 @@ struct Imported {
     list: ListJson,
     created_list: bool,
     tasks: Vec<apply::Created>,
-    notes: Vec<String>,
+    lists: Vec<ListImported>,
+    report: report::Report,
 }
 
 /// Imports `req.text` as one transaction.
@@ -185,74 +203,178 @@ fn import(
     let format = req
         .format
         .unwrap_or_else(|| guess(&req.file_name, &req.text));
-    let plan = match format {
-        Format::Markdown => markdown_in::parse(&req.text)?,
-        Format::Json => json_in::parse(&req.text)?,
-        Format::Beads => beads::parse(&req.text)?,
-        Format::Taskmaster => taskmaster::parse(&req.text)?,
-    };
-    plan.check()?;
-    let mut params = serde_json::Map::new();
-    match (&req.into, &req.list_name) {
-        (Some(_), Some(_)) => {
-            return Err(ToolError::invalid(
-                "pass --list NAME (a new list) or --into LIST_ID (an existing one), not both",
-                "",
-            ));
-        }
-        (Some(into), None) => {
-            params.insert("list_id".into(), json!(into));
-        }
-        (None, name) => {
-            let name = name
-                .clone()
-                .or_else(|| plan.name.clone())
-                .or_else(|| file_stem(&req.file_name))
-                .unwrap_or_else(|| "Imported tasks".into());
-            let name: String = name.chars().take(200).collect();
-            params.insert("name".into(), json!(name.trim()));
-            // A list of this workspace when the host gives one, so that
-            // its views show it here; else a custom list.
-            let scope = if ctx.workspace.is_some() {
-                "workspace"
-            } else {
-                "custom"
-            };
-            params.insert("scope_type".into(), json!(scope));
-        }
+    if req.into.is_some() && req.list_name.is_some() {
+        return Err(ToolError::invalid(
+            "pass --list NAME (a new list) or --into LIST_ID (an existing one), not both",
+            "",
+        ));
     }
-    let params = serde_json::Value::Object(params).to_string();
+    if req.tag.is_some() && format != Format::Taskmaster {
+        return Err(ToolError::invalid(
+            "--tag chooses a tag of a Taskmaster file",
+            "leave --tag out for other formats",
+        ));
+    }
+    let mut plans = match format {
+        Format::Markdown => vec![markdown_in::parse(&req.text)?],
+        Format::Json => vec![json_in::parse(&req.text)?],
+        Format::Beads => vec![beads::parse(&req.text)?],
+        Format::Taskmaster => taskmaster::parse(&req.text, req.tag.as_deref())?,
+    };
+    let mut report = report::Report::default();
+    for plan in &mut plans {
+        plan.fit()?;
+        report.extend(&plan.report);
+    }
+    if req.strict && !report.is_empty() {
+        return Err(strict_refusal(&report));
+    }
+    if plans.len() > 1 && (req.into.is_some() || req.list_name.is_some()) {
+        let tags: Vec<&str> = plans.iter().filter_map(|p| p.name.as_deref()).collect();
+        return Err(ToolError::invalid(
+            format!(
+                "the file holds {} lists ({}): --into and --list take one",
+                plans.len(),
+                tags.join(", ")
+            ),
+            "choose one with --tag NAME, or leave --into and --list out (a new list a tag)",
+        ));
+    }
     let (ctx, person) = importer(ctx, req.dry_run)?;
+    let fmt = format_name(format);
+    let mut lists = Vec::new();
+    // One transaction for the whole file: the first list's call opens it
+    // through the tools' own action (creating the list or checking the one
+    // named), the others' lists are created in it.
+    let params = list_params(req, &ctx, &plans[0]).to_string();
     let request = Request {
         rehearse: req.dry_run,
         person: person.as_deref(),
         ..Request::new(&params, &ctx, store, clock)
     };
-    let fmt = format_name(format);
     let done = invoke_fn(request, IMPORT, |call: &mut Call| {
-        let (list, created_list) = match call.params.str("list_id") {
-            Some(_) => (access::list_param(call, false)?, false),
-            None => {
-                let made = CreateList::run(call)?;
-                (access::read_list(call.tx, &made.result.list.id)?, true)
-            }
-        };
         call.agent()?;
-        let tasks = apply::write(call, &list, &plan, fmt)?;
-        let list = access::read_list(call.tx, &list.id)?;
-        Ok(Done {
-            summary: String::new(),
-            result: Imported {
-                format: fmt,
-                dry_run: req.dry_run,
+        for (n, plan) in plans.iter().enumerate() {
+            let (list, created_list) = match (n, call.params.str("list_id")) {
+                (0, Some(_)) => (access::list_param(call, false)?, false),
+                _ => {
+                    let made = if n == 0 {
+                        CreateList::run(call)?
+                    } else {
+                        // The next list, made by the same action with its
+                        // own params, in the same transaction.
+                        let own = list_params(req, call.ctx, plan).to_string();
+                        let own = crate::contract::validate(IMPORT.tool, IMPORT, &own)?;
+                        let first = std::mem::replace(&mut call.params, own);
+                        let made = CreateList::run(call);
+                        call.params = first;
+                        made?
+                    };
+                    (access::read_list(call.tx, &made.result.list.id)?, true)
+                }
+            };
+            let tasks = apply::write(call, &list, plan)?;
+            let list = access::read_list(call.tx, &list.id)?;
+            call.event(
+                "imported",
+                Some(&list.id),
+                None,
+                json!({
+                    "format": fmt,
+                    "file": req.file_name,
+                    "tasks": tasks.len(),
+                    "changed": plan.report.changed.iter().map(|t| t.count).sum::<usize>(),
+                    "kept_as_refs": plan.report.kept_as_refs.iter().map(|t| t.count).sum::<usize>(),
+                    "dropped": plan.report.dropped.iter().map(|t| t.count).sum::<usize>(),
+                }),
+            )?;
+            lists.push(ListImported {
                 list: ListJson::from(&list),
                 created_list,
                 tasks,
-                notes: plan.notes.clone(),
-            },
+            });
+        }
+        Ok(Done {
+            summary: String::new(),
+            result: (),
         })
+    });
+    done?;
+    let first = lists.first().ok_or_else(|| {
+        ToolError::new(
+            crate::error::ErrorCode::Internal,
+            "an import wrote no list",
+            "",
+        )
     })?;
-    Ok(done.result)
+    Ok(Imported {
+        format: fmt,
+        dry_run: req.dry_run,
+        list: first.list.clone(),
+        created_list: first.created_list,
+        tasks: first.tasks.clone(),
+        lists,
+        report,
+    })
+}
+
+/// The params of the list `plan` goes to: the one `--into` names, else a
+/// new one named by `--list`, the file (its heading, its tag) or the
+/// file's name, of this workspace when the host gives one, needing a
+/// person's approval when the file's list did.
+fn list_params(req: &ImportRequest, ctx: &CallContext, plan: &plan::Plan) -> serde_json::Value {
+    let mut params = serde_json::Map::new();
+    if let Some(into) = &req.into {
+        params.insert("list_id".into(), json!(into));
+        return serde_json::Value::Object(params);
+    }
+    let name = req
+        .list_name
+        .clone()
+        .or_else(|| plan.name.clone())
+        .or_else(|| file_stem(&req.file_name))
+        .unwrap_or_else(|| "Imported tasks".into());
+    let name: String = name.chars().take(200).collect();
+    params.insert("name".into(), json!(name.trim()));
+    // A list of this workspace when the host gives one, so that its views
+    // show it here; else a custom list.
+    let scope = if ctx.workspace.is_some() {
+        "workspace"
+    } else {
+        "custom"
+    };
+    params.insert("scope_type".into(), json!(scope));
+    if plan.requires_approval {
+        params.insert("requires_approval".into(), json!(true));
+    }
+    serde_json::Value::Object(params)
+}
+
+/// The refusal of a `--strict` import whose file did not come across as
+/// it was: the first things its report says.
+fn strict_refusal(report: &report::Report) -> ToolError {
+    let said: Vec<String> = report
+        .sections()
+        .into_iter()
+        .flat_map(|(section, tallies)| {
+            tallies.iter().map(move |t| {
+                format!(
+                    "{section}: {} ×{} (first at {})",
+                    t.what,
+                    t.count,
+                    t.examples.join(", ")
+                )
+            })
+        })
+        .take(5)
+        .collect();
+    ToolError::invalid(
+        format!(
+            "--strict: the file does not come across as it is: {}",
+            said.join("; ")
+        ),
+        "leave --strict out to import it with these changes (the report lists them all)",
+    )
 }
 
 /// Who imports, and the context the import runs in. A person at a shell
@@ -307,59 +429,79 @@ fn file_stem(name: &str) -> Option<String> {
     (!stem.is_empty()).then(|| stem.to_string())
 }
 
-/// The import's summary lines.
+/// The import's summary lines: each list with its first tasks, then the
+/// report, section by section.
 fn summary(done: &Imported) -> Vec<Line> {
     let mut out = Vec::new();
-    let mut head = LineBuf::new();
     let verb = if done.dry_run {
         "would import"
     } else {
         "imported"
     };
-    head.push(if done.dry_run { "○ " } else { "✓ " }, Style::Success)
-        .push(
-            format!(
-                "{verb} {} ({}) into ",
-                plural(done.tasks.len(), "task"),
-                done.format
-            ),
-            Style::Text,
-        )
-        .push(
-            if done.created_list {
-                "a new list "
-            } else {
-                "list "
-            },
-            Style::Text,
-        )
-        .push(quote(&done.list.name), Style::Strong)
-        .push(format!("  {}", done.list.id), Style::Muted);
-    out.push(head.finish());
-    const SHOWN: usize = 30;
-    for t in done.tasks.iter().take(SHOWN) {
-        let mut l = LineBuf::new();
-        l.push(format!("  #{:<4}", t.position), Style::Muted)
-            .push(format!("{:<9}", t.status.as_str()), Style::Accent)
-            .push(crate::render::fmt::truncate(&t.title, 70), Style::Text)
+    for one in &done.lists {
+        let mut head = LineBuf::new();
+        head.push(if done.dry_run { "○ " } else { "✓ " }, Style::Success)
             .push(
-                format!("  ← {}", crate::render::fmt::truncate(&t.source, 30)),
+                format!(
+                    "{verb} {} ({}) into ",
+                    plural(one.tasks.len(), "task"),
+                    done.format
+                ),
+                Style::Text,
+            )
+            .push(
+                if one.created_list {
+                    "a new list "
+                } else {
+                    "list "
+                },
+                Style::Text,
+            )
+            .push(quote(&one.list.name), Style::Strong)
+            .push(format!("  {}", one.list.id), Style::Muted);
+        out.push(head.finish());
+        let shown = if done.lists.len() > 1 { 5 } else { 30 };
+        for t in one.tasks.iter().take(shown) {
+            let mut l = LineBuf::new();
+            l.push(format!("  #{:<4}", t.position), Style::Muted)
+                .push(format!("{:<9}", t.status.as_str()), Style::Accent)
+                .push(crate::render::fmt::truncate(&t.title, 70), Style::Text)
+                .push(
+                    format!("  ← {}", crate::render::fmt::truncate(&t.source, 30)),
+                    Style::Muted,
+                );
+            out.push(l.finish());
+        }
+        if one.tasks.len() > shown {
+            let mut l = LineBuf::new();
+            l.push(
+                format!("  … {} more", one.tasks.len() - shown),
                 Style::Muted,
             );
-        out.push(l.finish());
+            out.push(l.finish());
+        }
     }
-    if done.tasks.len() > SHOWN {
+    for (section, tallies) in done.report.sections() {
+        if tallies.is_empty() {
+            continue;
+        }
+        let total: usize = tallies.iter().map(|t| t.count).sum();
         let mut l = LineBuf::new();
-        l.push(
-            format!("  … {} more", done.tasks.len() - SHOWN),
-            Style::Muted,
-        );
+        l.push(format!("{section}: {total}"), Style::Warning);
         out.push(l.finish());
-    }
-    for n in &done.notes {
-        let mut l = LineBuf::new();
-        l.push(format!("  note: {n}"), Style::Warning);
-        out.push(l.finish());
+        for t in tallies {
+            let mut l = LineBuf::new();
+            l.push(format!("  {:>5} × ", t.count), Style::Muted)
+                .push(crate::render::fmt::truncate(&t.what, 100), Style::Text)
+                .push(
+                    format!(
+                        "  e.g. {}",
+                        crate::render::fmt::truncate(&t.examples.join("; "), 80)
+                    ),
+                    Style::Muted,
+                );
+            out.push(l.finish());
+        }
     }
     if done.dry_run {
         let mut l = LineBuf::new();

@@ -1,22 +1,43 @@
 //! What every import format parses into: a [`Plan`] of [`Item`]s, in the
 //! order they become tasks, each naming where it came from (a line, a
-//! field) so that an error can say so. [`Plan::check`] applies the
-//! contract's rules to every item before anything is written.
+//! field). [`Plan::fit`] makes every item keep the contract's rules before
+//! anything is written, changing what does not fit and saying so in the
+//! plan's [`Report`] (`--strict` refuses a plan whose report is not
+//! empty); only a file that cannot be read at all (no task, too many) is
+//! refused whole.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value as Json};
 
+use super::report::Report;
 use crate::contract::refs::{MAX_REFS, check_ref};
 use crate::contract::{MAX_DEPS, MAX_TEXT};
 use crate::error::{ToolError, ToolResult};
-use crate::ids::{AGENT_ID_RULE, is_agent_id};
+use crate::ids::is_agent_id;
 use crate::model::{Priority, Status};
 use crate::text::quote;
 use crate::text_budget;
 
 /// Most tasks one import creates.
 pub const MAX_IMPORT_TASKS: usize = 5_000;
+
+/// Longest title, in characters (as `task_items create` takes).
+const MAX_TITLE: usize = 500;
+
+/// When a task was made, last changed, first started and closed, in ms
+/// since the epoch, where its source says; none: the import's time.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Times {
+    /// Created.
+    pub created: Option<i64>,
+    /// Last changed.
+    pub updated: Option<i64>,
+    /// First started.
+    pub started: Option<i64>,
+    /// Closed (done or canceled).
+    pub completed: Option<i64>,
+}
 
 /// One task to create.
 #[derive(Debug, Clone, PartialEq)]
@@ -26,6 +47,9 @@ pub struct Item {
     /// Its name in the file, which other items' `depends_on` use (an id,
     /// a line number); unique within the plan.
     pub key: String,
+    /// The ref that names it in its source (`beads://./bd-12`), which a
+    /// link to it kept as a ref uses; none: the file has no such name.
+    pub source_ref: Option<String>,
     /// Title.
     pub title: String,
     /// Details.
@@ -46,8 +70,12 @@ pub struct Item {
     pub assigned: Option<String>,
     /// Links elsewhere.
     pub refs: Vec<String>,
+    /// Labels (roles, skills, kinds).
+    pub labels: Vec<String>,
     /// The keys of the items it waits for.
     pub depends_on: Vec<String>,
+    /// Its source's times.
+    pub times: Times,
 }
 
 impl Item {
@@ -56,6 +84,7 @@ impl Item {
         Item {
             at: at.into(),
             key: key.into(),
+            source_ref: None,
             title: title.into(),
             description: None,
             notes: None,
@@ -66,7 +95,9 @@ impl Item {
             priority: Priority::Medium,
             assigned: None,
             refs: Vec::new(),
+            labels: Vec::new(),
             depends_on: Vec::new(),
+            times: Times::default(),
         }
     }
 
@@ -83,18 +114,36 @@ impl Item {
             self.depends_on.push(key);
         }
     }
+
+    /// Adds `label` unless it is there already.
+    pub fn add_label(&mut self, label: String) {
+        if !self.labels.contains(&label) {
+            self.labels.push(label);
+        }
+    }
+
+    /// Where it is, for a report: its place and its key.
+    pub fn place(&self) -> String {
+        if self.at == format!("line {}", self.key) {
+            self.at.clone()
+        } else {
+            format!("{} ({})", self.at, self.key)
+        }
+    }
 }
 
 /// A parsed file: the list name it suggests and its tasks, in order.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Plan {
-    /// The name the file gives its list (a heading, a field), if any.
+    /// The name the file gives its list (a heading, a field, a tag), if any.
     pub name: Option<String>,
     /// The tasks, in the order they are created.
     pub items: Vec<Item>,
-    /// What the parser changed on the way, said in the import's summary
-    /// (in-progress tasks imported as todo, …).
-    pub notes: Vec<String>,
+    /// What the reader changed on the way (and [`Plan::fit`] after it).
+    pub report: Report,
+    /// The list it came from needed a person's approval of its plan: the
+    /// new list does too (its approval pending).
+    pub requires_approval: bool,
 }
 
 /// A malformed input error: `at` (a line, a field) and what is wrong.
@@ -103,10 +152,14 @@ pub fn malformed(at: &str, why: impl std::fmt::Display, hint: impl Into<String>)
 }
 
 impl Plan {
-    /// Refuses the plan unless every item keeps the contract's rules:
-    /// titles, texts, assignees, refs and dependencies (known keys, no
-    /// cycle, at most 100 each); nothing is written before this passes.
-    pub fn check(&self) -> ToolResult<()> {
+    /// Refuses a plan that cannot be imported at all (no task, too many),
+    /// then makes every item keep the contract's rules, each change in the
+    /// report: a title cut or given, texts cut to their bounds, a NUL
+    /// removed, an assignee that is no agent id dropped, refs past 20 or
+    /// malformed dropped, a key used twice made unique, a dependency on
+    /// nothing in the file or past 100 kept as a ref, and the dependencies
+    /// that would make a cycle kept as refs.
+    pub fn fit(&mut self) -> ToolResult<()> {
         if self.items.is_empty() {
             return Err(ToolError::invalid(
                 "the file holds no task to import",
@@ -122,115 +175,216 @@ impl Plan {
                 "split the file",
             ));
         }
-        let mut keys: HashMap<&str, &str> = HashMap::new();
-        for item in &self.items {
-            if let Some(first) = keys.insert(&item.key, &item.at) {
-                return Err(malformed(
-                    &item.at,
-                    format!("id {} is used again (first at {first})", quote(&item.key)),
-                    "each task of the file needs its own id",
-                ));
-            }
+        self.unique_keys();
+        let keys: HashMap<String, Option<String>> = self
+            .items
+            .iter()
+            .map(|i| (i.key.clone(), i.source_ref.clone()))
+            .collect();
+        let report = &mut self.report;
+        for item in &mut self.items {
+            fit_item(item, &keys, report);
         }
-        for item in &self.items {
-            check_item(item)?;
-            for d in &item.depends_on {
-                if !keys.contains_key(d.as_str()) {
-                    return Err(malformed(
-                        &item.at,
-                        format!("depends on {}, which is not in the file", quote(d)),
-                        "a dependency names another task of the same file",
-                    ));
-                }
-            }
-        }
+        self.break_cycles();
         Ok(())
+    }
+
+    /// Makes every key unique: a key used again gets `#2`, `#3`, … (its
+    /// dependents keep naming the first).
+    fn unique_keys(&mut self) {
+        let mut seen: HashSet<String> = HashSet::new();
+        for item in &mut self.items {
+            if seen.insert(item.key.clone()) {
+                continue;
+            }
+            let mut n = 2;
+            while seen.contains(&format!("{}#{n}", item.key)) {
+                n += 1;
+            }
+            let key = format!("{}#{n}", item.key);
+            self.report.changed(
+                "an id an earlier task of the file has, renamed ID#2, ID#3, …",
+                item.place(),
+            );
+            item.key = key.clone();
+            seen.insert(key);
+        }
+    }
+
+    /// Keeps as refs the dependencies that close a cycle, one edge at a
+    /// time, until none is left: the task still points at the other.
+    fn break_cycles(&mut self) {
+        loop {
+            let graph: crate::actions::deps::Graph = self
+                .items
+                .iter()
+                .map(|i| (i.key.clone(), i.depends_on.clone()))
+                .collect();
+            let Some(cycle) = crate::actions::deps::find_cycle(&graph) else {
+                return;
+            };
+            let [.., from, to] = cycle.as_slice() else {
+                return;
+            };
+            let target = self
+                .items
+                .iter()
+                .find(|i| &i.key == to)
+                .and_then(|i| i.source_ref.clone());
+            let Some(item) = self.items.iter_mut().find(|i| &i.key == from) else {
+                return;
+            };
+            item.depends_on.retain(|d| d != to);
+            match target {
+                Some(uri) => {
+                    item.add_ref(uri);
+                    self.report.kept_as_ref(
+                        "a dependency that would make a cycle (kept as a ref)",
+                        item.place(),
+                    );
+                }
+                None => self
+                    .report
+                    .dropped("a dependency that would make a cycle", item.place()),
+            }
+        }
     }
 }
 
-fn check_item(item: &Item) -> ToolResult<()> {
-    let at = item.at.as_str();
-    let n = item.title.chars().count();
-    if item.title.trim().is_empty() || n > 500 {
-        return Err(malformed(
-            at,
-            format!("a title must be 1 to 500 characters (not blank), got {n}"),
-            "shorten the title; longer text belongs in the description",
-        ));
+/// Makes `item` keep the contract's rules; `keys` are the plan's keys
+/// with each one's source ref.
+fn fit_item(item: &mut Item, keys: &HashMap<String, Option<String>>, report: &mut Report) {
+    let at = item.place();
+    if item.title.contains('\0') {
+        item.title = item.title.replace('\0', "");
+        report.changed("a NUL character (U+0000) removed", at.clone());
     }
-    let texts = [
-        ("description", &item.description),
-        ("notes", &item.notes),
-        ("outcome", &item.outcome),
-        ("verification", &item.verification),
-        ("verification_result", &item.verification_result),
-    ];
-    for (name, text) in texts {
-        let Some(text) = text else { continue };
-        if text.chars().count() > MAX_TEXT {
-            return Err(malformed(
-                at,
-                format!("{name} is longer than {MAX_TEXT} characters"),
-                "shorten it",
-            ));
+    if item.title.trim().is_empty() {
+        item.title = format!("(untitled {})", item.key);
+        report.changed("a blank title given as (untitled ID)", at.clone());
+    }
+    if item.title.chars().count() > MAX_TITLE {
+        item.title = item.title.chars().take(MAX_TITLE).collect();
+        report.changed(format!("a title cut to {MAX_TITLE} characters"), at.clone());
+    }
+    for (name, text) in [
+        ("description", &mut item.description),
+        ("notes", &mut item.notes),
+        ("outcome", &mut item.outcome),
+        ("verification", &mut item.verification),
+        ("verification_result", &mut item.verification_result),
+    ] {
+        let Some(t) = text else { continue };
+        if t.contains('\0') {
+            *t = t.replace('\0', "");
+            report.changed("a NUL character (U+0000) removed", at.clone());
+        }
+        if t.chars().count() > MAX_TEXT {
+            *t = t.chars().take(MAX_TEXT).collect();
+            report.changed(format!("{name} cut to {MAX_TEXT} characters"), at.clone());
         }
     }
-    let nul = item.title.contains('\0')
-        || texts
-            .iter()
-            .any(|(_, t)| t.as_deref().is_some_and(|t| t.contains('\0')));
-    if nul {
-        return Err(malformed(
-            at,
-            "a text holds the NUL character (U+0000), which no store keeps",
-            "remove it",
-        ));
+    fit_budget(item, report);
+    if item.status.is_closed() && item.outcome.as_deref().is_none_or(|o| o.trim().is_empty()) {
+        item.outcome = Some(format!("{} before the import", item.status));
+        report.changed(
+            "a closed task without an outcome given \"done/canceled before the import\"",
+            at.clone(),
+        );
     }
-    text_budget::check(
-        &format!("{at}: "),
-        [
-            item.description.as_deref(),
-            item.notes.as_deref(),
-            item.outcome.as_deref(),
-            item.verification.as_deref(),
-            item.verification_result.as_deref(),
-        ],
-        0,
-    )?;
-    if let Some(agent) = item.assigned.as_deref()
-        && !is_agent_id(agent)
+    if let Some(agent) = item.assigned.clone()
+        && !is_agent_id(&agent)
     {
-        return Err(malformed(
-            at,
+        item.assigned = None;
+        report.dropped(
+            "an assignee that is no agent id",
+            format!("{at}: {}", quote(&agent)),
+        );
+    }
+    let mut refs = Vec::new();
+    for r in std::mem::take(&mut item.refs) {
+        if check_ref(&r).is_err() {
+            report.dropped(
+                "a ref no task may hold (its scheme or characters)",
+                at.clone(),
+            );
+        } else if refs.len() >= MAX_REFS {
+            report.dropped(format!("refs past {MAX_REFS}"), at.clone());
+        } else {
+            refs.push(r);
+        }
+    }
+    item.refs = refs;
+    let mut deps = Vec::new();
+    for d in std::mem::take(&mut item.depends_on) {
+        match keys.get(&d) {
+            None => {
+                report.dropped(
+                    "a dependency on an id not in the file",
+                    format!("{at} → {d}"),
+                );
+            }
+            Some(_) if d == item.key => {
+                report.dropped("a dependency on itself", at.clone());
+            }
+            Some(target) if deps.len() >= MAX_DEPS => match target {
+                Some(uri) if item.refs.len() < MAX_REFS => {
+                    item.add_ref(uri.clone());
+                    report.kept_as_ref(format!("dependencies past {MAX_DEPS}"), at.clone());
+                }
+                _ => report.dropped(format!("dependencies past {MAX_DEPS}"), at.clone()),
+            },
+            Some(_) => deps.push(d),
+        }
+    }
+    item.depends_on = deps;
+}
+
+/// Cuts the longest texts until they fit the budget a task holds.
+fn fit_budget(item: &mut Item, report: &mut Report) {
+    let texts = |i: &Item| {
+        [
+            i.description.clone(),
+            i.notes.clone(),
+            i.outcome.clone(),
+            i.verification.clone(),
+            i.verification_result.clone(),
+        ]
+    };
+    let mut cut = false;
+    loop {
+        let now = texts(item);
+        let size = text_budget::size(now.each_ref().map(|t| t.as_deref()));
+        if size <= text_budget::TASK_TEXT_BYTES {
+            break;
+        }
+        cut = true;
+        let fields = [
+            &mut item.description,
+            &mut item.notes,
+            &mut item.outcome,
+            &mut item.verification,
+            &mut item.verification_result,
+        ];
+        let Some(longest) = fields
+            .into_iter()
+            .flatten()
+            .max_by_key(|t| crate::text::json_str_len(t))
+        else {
+            break;
+        };
+        let keep = longest.chars().count() * 3 / 4;
+        *longest = longest.chars().take(keep).collect();
+    }
+    if cut {
+        report.changed(
             format!(
-                "assignee {} is not an agent id ({AGENT_ID_RULE})",
-                quote(agent)
+                "texts cut to the {} bytes of JSON a task holds",
+                text_budget::TASK_TEXT_BYTES
             ),
-            "fix or remove the assignee",
-        ));
+            item.place(),
+        );
     }
-    if item.refs.len() > MAX_REFS {
-        return Err(malformed(
-            at,
-            format!("{} refs; a task holds at most {MAX_REFS}", item.refs.len()),
-            "keep the most useful links",
-        ));
-    }
-    for r in &item.refs {
-        check_ref(r)
-            .map_err(|why| malformed(at, format!("ref {why}"), crate::contract::refs::REFS_RULE))?;
-    }
-    if item.depends_on.len() > MAX_DEPS {
-        return Err(malformed(
-            at,
-            format!(
-                "{} dependencies; a task waits for at most {MAX_DEPS}",
-                item.depends_on.len()
-            ),
-            "",
-        ));
-    }
-    Ok(())
 }
 
 /// Reading a JSON object's fields with their path, so that a wrong one

@@ -21,6 +21,8 @@ fn import(h: &Harness, text: &str, format: Option<Format>, dry_run: bool) -> Tra
         list_name: None,
         into: None,
         dry_run,
+        strict: false,
+        tag: None,
     };
     import_text(&req, &ctx("planner"), &h.store, &h.clock)
 }

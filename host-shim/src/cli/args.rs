@@ -141,13 +141,13 @@ pub(crate) enum Command {
         #[arg(long, value_enum, default_value_t = TransferFormat::Markdown, value_name = "FORMAT")]
         format: TransferFormat,
     },
-    /// Import a Markdown plan, a tasklists JSON export, a Beads issues.jsonl or a Taskmaster tasks.json as a new list (or into one), in one transaction: all or nothing
+    /// Import a Markdown plan, a tasklists JSON export, a Beads issues.jsonl or a Taskmaster tasks.json as a new list (or into one), in one transaction, with a report of what changed
     #[command(
-        long_about = "Import a file's tasks in one transaction: all or nothing, a malformed file refused with the line or field at fault, a file over 4 MiB refused before it is read.\n\n\
-markdown: each checklist item is a task: [ ] todo, [x] done, [-] canceled. An item nested under another is a task of its own, after it, and the outer item depends on it (a step is done when its sub-steps are). Under an item, `- key: value` sets a field (priority, status: blocked, assigned, after: #N or a title, refs, description, notes, outcome, verification); other text under it is its description. A file without checkboxes: each top-level list item is a task. The first # heading names the list.\n\n\
-json: what `tasklists export --format json` writes (same tasks, statuses, order, priorities, texts, outcomes, dependencies and refs; an in-progress task comes back todo).\n\n\
-beads: .beads/issues.jsonl; each issue a task, its id kept as a beads://./ID ref; blocks dependencies kept, the other kinds as refs.\n\n\
-taskmaster: .taskmaster/tasks/tasks.json (the master tag); tasks then their subtasks, the id kept as a taskmaster://./ID ref; a task depends on its subtasks."
+        long_about = "Import a file's tasks in one transaction: all or nothing. What the file holds comes across; what does not fit this tool (a status, a link type, a field) is changed, kept as a ref, or dropped, and the report says which, how often and where first (--json: as data). --strict refuses the file instead unless it comes across as it is. A file that cannot be read (not its format, over 4 MiB) is refused whole.\n\n\
+markdown: each checklist item is a task: [ ] todo, [x] done, [-] canceled. An item nested under another is a task of its own, after it, and the outer item depends on it. Under an item, `- key: value` sets a field (priority, status: blocked, assigned, after: #N or a title, refs, description, notes, outcome, verification); other text under it is its description. A file without checkboxes: each top-level list item is a task. The first # heading names the list.\n\n\
+json: what `tasklists export --format json` writes: every field, times and the approval requirement included (the approval comes back pending); an in-progress task comes back todo.\n\n\
+beads: .beads/issues.jsonl; every status (hooked and in_progress as todo, pinned as todo with the label pinned, deferred as blocked, tombstones left out); blocks, conditional-blocks and waits-for as dependencies, the other link types and links to issues not in the file as beads:// refs; labels and the issue type as labels; created, updated and closed times kept.\n\n\
+taskmaster: .taskmaster/tasks/tasks.json; every tag as a list of its own (--tag NAME: that one); tasks then their subtasks (a subtask id used twice renumbered), a task depends on its subtasks; testStrategy and acceptanceCriteria as the verification, details as the notes; a dependency that would make a cycle kept as a ref."
     )]
     Import {
         /// The file (`-`: stdin)
@@ -164,6 +164,12 @@ taskmaster: .taskmaster/tasks/tasks.json (the master tag); tasks then their subt
         /// Check and run the whole import, then roll it back: print what would be created
         #[arg(long)]
         dry_run: bool,
+        /// Refuse the file unless it comes across exactly as it is (nothing changed, kept as a ref or dropped)
+        #[arg(long)]
+        strict: bool,
+        /// The Taskmaster tag to import [default: every tag, a list each]
+        #[arg(long, value_name = "TAG")]
+        tag: Option<String>,
         /// Print the result as JSON
         #[arg(long)]
         json: bool,

@@ -24,6 +24,10 @@ pub(crate) struct ImportArgs {
     pub(crate) into: Option<String>,
     /// Roll back: show what would be created.
     pub(crate) dry_run: bool,
+    /// Refuse a file that does not come across as it is.
+    pub(crate) strict: bool,
+    /// The Taskmaster tag to import.
+    pub(crate) tag: Option<String>,
     /// Print the result's JSON instead of its lines.
     pub(crate) json: bool,
 }
@@ -57,6 +61,8 @@ pub(crate) fn run(globals: &Globals, args: ImportArgs) -> Result<(), Failure> {
         list_name: args.list,
         into: args.into,
         dry_run: args.dry_run,
+        strict: args.strict,
+        tag: args.tag,
     };
     let reply = host.import_text(&request, &globals.ctx)?;
     if reply.failed {

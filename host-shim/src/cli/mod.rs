@@ -175,6 +175,8 @@ pub(crate) fn run() -> ExitCode {
             list,
             into,
             dry_run,
+            strict,
+            tag,
             json,
         } => import::run(
             &globals,
@@ -184,6 +186,8 @@ pub(crate) fn run() -> ExitCode {
                 list,
                 into,
                 dry_run,
+                strict,
+                tag,
                 json,
             },
         ),
