@@ -38,6 +38,7 @@ fn request(text: &str, format: Option<Format>) -> ImportRequest {
         dry_run: false,
         strict: false,
         tag: None,
+        approve: false,
     }
 }
 
@@ -832,4 +833,98 @@ fn the_cli_imports_and_exports_files() {
         1,
         "nothing else was created"
     );
+}
+
+/// A task's times and the approval requirement, as `get` shows them.
+fn times(db: &TestDb, list: &str) -> Vec<Value> {
+    db.get(A, list)["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            json!({
+                "title": t["title"], "created_at": t["created_at"], "updated_at": t["updated_at"],
+                "started_at": t.get("started_at"), "completed_at": t.get("completed_at"),
+                "labels": t.get("labels"),
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn a_json_export_keeps_every_time_and_the_approval_requirement() {
+    let db = TestDb::new();
+    let list = s(
+        &db.ok(
+            A,
+            "task_lists",
+            "create",
+            json!({"name": "Gated", "requires_approval": true}),
+        ),
+        "/list/id",
+    );
+    let ids = db.add(&list, &["One", "Two", "Three"]);
+    let ana = person_ctx(A, Some("ana"));
+    db.person_ok(&ana, "approve", &list, json!({}));
+    db.advance(60);
+    let claimed = db.claim("builder-1", &list);
+    db.advance(60);
+    db.ok(
+        "builder-1",
+        "task_items",
+        "update",
+        json!({"task_id": claimed["task"]["id"], "status": "done", "outcome": "shipped",
+               "claim_token": claimed["claim"]["token"]}),
+    );
+    db.advance(60);
+    db.update(A, json!({"task_id": ids[2], "notes": "later"}));
+    let text = export(&db, &list, Format::Json);
+    // Import a day later: every time is the source's, not the import's.
+    db.advance(86_400);
+
+    let copy = s(&import(&db, &text, None), "/list/id");
+    assert_eq!(times(&db, &copy), times(&db, &list));
+    assert_eq!(shape(&db, &copy), shape(&db, &list));
+    // The requirement comes back, its approval pending: nothing handed out.
+    let got = db.get(A, &copy);
+    assert_eq!(
+        got["list"]["approval"],
+        json!({"state": "pending"}),
+        "{got}"
+    );
+    let out = db.out(
+        "builder-1",
+        "task_claims",
+        "claim_next",
+        json!({"list_id": copy}),
+    );
+    assert_eq!(out.data["task"], Value::Null, "{}", out.data);
+    // The import is one event naming the format and the counts.
+    let events = db.events(A, &copy);
+    let imported: Vec<&Value> = events.iter().filter(|e| e["kind"] == "imported").collect();
+    assert_eq!(imported.len(), 1, "{events:?}");
+    assert_eq!(imported[0]["data"]["format"], "json");
+    assert_eq!(imported[0]["data"]["tasks"], 3);
+
+    // A person who imports with --approve approves it, audited as theirs;
+    // an agent cannot.
+    let mut req = request(&text, None);
+    req.approve = true;
+    let r = import_req(&db, &req);
+    assert!(r.failed, "an agent approved: {}", r.text);
+    assert!(r.text.contains("--approve is a person's"), "{}", r.text);
+    let r = db.host().import_text(&req, &ana).unwrap();
+    assert!(!r.failed, "refused: {}", r.text);
+    let v: Value = serde_json::from_str(&r.text).unwrap();
+    assert_eq!(v["list"]["approval"]["state"], "approved", "{v}");
+    assert_eq!(v["list"]["approval"]["by"], "ana");
+    let third = s(&v, "/list/id");
+    assert_eq!(times(&db, &third), times(&db, &list));
+    let kinds = kinds(&db.events(A, &third));
+    let (i, a) = (
+        kinds.iter().position(|k| k == "imported").unwrap(),
+        kinds.iter().position(|k| k == "approved").unwrap(),
+    );
+    // Newest first: the approval follows the import.
+    assert!(a < i, "{kinds:?}");
 }

@@ -2,7 +2,8 @@
 //! tasks, statuses, positions (their order), priorities, texts, outcomes,
 //! assignees, dependencies, refs, labels and times (created, updated,
 //! started, completed), and the list's approval requirement (its approval
-//! comes back pending: a person approves the imported plan anew). Claims
+//! comes back pending: a person approves the imported plan anew, or
+//! imports it with `--approve`). Claims
 //! and the audit log stay with the list they came from: the import is one
 //! event of its own, and an `in_progress` task comes back `todo` (nothing
 //! is claimed by an import).

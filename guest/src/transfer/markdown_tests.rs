@@ -268,6 +268,7 @@ fn round_trip(h: &Harness, case: &Case) -> Result<(), TestCaseError> {
         // Our own export reads back with nothing to change.
         strict: true,
         tag: None,
+        approve: false,
     };
     let back = import_text(&req, &ctx(), &h.store, &h.clock);
     prop_assert!(

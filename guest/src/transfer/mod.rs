@@ -244,6 +244,12 @@ fn import(
         ));
     }
     let (ctx, person) = importer(ctx, req.dry_run)?;
+    if req.approve && person.is_none() {
+        return Err(ToolError::invalid(
+            "--approve is a person's: an agent's import leaves a plan awaiting approval",
+            "a person imports with tasklists --person NAME import FILE --approve, or approves after with tasklists approve LIST",
+        ));
+    }
     let fmt = format_name(format);
     let mut lists = Vec::new();
     // One transaction for the whole file: the first list's call opens it
@@ -291,6 +297,15 @@ fn import(
                     "dropped": plan.report.dropped.iter().map(|t| t.count).sum::<usize>(),
                 }),
             )?;
+            // A person who asked approves the plan as they import it: the
+            // same approval, audited after the import.
+            let list = match list.approval {
+                Some(_) if req.approve => {
+                    crate::actions::approval::approve(call, &list.id, None, None)?;
+                    access::read_list(call.tx, &list.id)?
+                }
+                _ => list,
+            };
             lists.push(ListImported {
                 list: ListJson::from(&list),
                 created_list,

@@ -23,6 +23,7 @@ fn import(h: &Harness, text: &str, format: Option<Format>, dry_run: bool) -> Tra
         dry_run,
         strict: false,
         tag: None,
+        approve: false,
     };
     import_text(&req, &ctx("planner"), &h.store, &h.clock)
 }

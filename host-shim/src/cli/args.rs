@@ -145,7 +145,7 @@ pub(crate) enum Command {
     #[command(
         long_about = "Import a file's tasks in one transaction: all or nothing. What the file holds comes across; what does not fit this tool (a status, a link type, a field) is changed, kept as a ref, or dropped, and the report says which, how often and where first (--json: as data). --strict refuses the file instead unless it comes across as it is. A file that cannot be read (not its format, over 4 MiB) is refused whole.\n\n\
 markdown: each checklist item is a task: [ ] todo, [x] done, [-] canceled. An item nested under another is a task of its own, after it, and the outer item depends on it. Under an item, `- key: value` sets a field (priority, status: blocked, assigned, after: #N or a title, refs, description, notes, outcome, verification); other text under it is its description. A file without checkboxes: each top-level list item is a task. The first # heading names the list.\n\n\
-json: what `tasklists export --format json` writes: every field, times and the approval requirement included (the approval comes back pending); an in-progress task comes back todo.\n\n\
+json: what `tasklists export --format json` writes: every field, times and the approval requirement included (the approval comes back pending; a person's --approve approves it); an in-progress task comes back todo.\n\n\
 beads: .beads/issues.jsonl; every status (hooked and in_progress as todo, pinned as todo with the label pinned, deferred as blocked, tombstones left out); blocks, conditional-blocks and waits-for as dependencies, the other link types and links to issues not in the file as beads:// refs; labels and the issue type as labels; created, updated and closed times kept.\n\n\
 taskmaster: .taskmaster/tasks/tasks.json; every tag as a list of its own (--tag NAME: that one); tasks then their subtasks (a subtask id used twice renumbered), a task depends on its subtasks; testStrategy and acceptanceCriteria as the verification, details as the notes; a dependency that would make a cycle kept as a ref."
     )]
@@ -170,6 +170,9 @@ taskmaster: .taskmaster/tasks/tasks.json; every tag as a list of its own (--tag 
         /// The Taskmaster tag to import [default: every tag, a list each]
         #[arg(long, value_name = "TAG")]
         tag: Option<String>,
+        /// As a person (--person): approve the plan of each list imported that needs a person's approval
+        #[arg(long)]
+        approve: bool,
         /// Print the result as JSON
         #[arg(long)]
         json: bool,

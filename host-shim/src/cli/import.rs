@@ -28,6 +28,8 @@ pub(crate) struct ImportArgs {
     pub(crate) strict: bool,
     /// The Taskmaster tag to import.
     pub(crate) tag: Option<String>,
+    /// A person approves the imported plans.
+    pub(crate) approve: bool,
     /// Print the result's JSON instead of its lines.
     pub(crate) json: bool,
 }
@@ -63,6 +65,7 @@ pub(crate) fn run(globals: &Globals, args: ImportArgs) -> Result<(), Failure> {
         dry_run: args.dry_run,
         strict: args.strict,
         tag: args.tag,
+        approve: args.approve,
     };
     let reply = host.import_text(&request, &globals.ctx)?;
     if reply.failed {

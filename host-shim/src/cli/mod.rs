@@ -177,6 +177,7 @@ pub(crate) fn run() -> ExitCode {
             dry_run,
             strict,
             tag,
+            approve,
             json,
         } => import::run(
             &globals,
@@ -188,6 +189,7 @@ pub(crate) fn run() -> ExitCode {
                 dry_run,
                 strict,
                 tag,
+                approve,
                 json,
             },
         ),
