@@ -1,6 +1,6 @@
 //! Real trackers' files (issue 36): Beads' and Taskmaster's own and other
 //! public projects', listed in `tests/fixtures/real/manifest.json` with
-//! the repository, commit and SHA-256 of each (how to get them:
+//! the repository, commit and SHA-256 of each (where each came from:
 //! `tests/fixtures/README.md`). Each is imported whole through the real
 //! component on the suite's store (`TASKLISTS_TEST_STORE=postgres`:
 //! PostgreSQL), with no refusal and a report; every list it made is
@@ -18,12 +18,9 @@ use tasklists_tests::*;
 
 const A: &str = "planner";
 
-/// Where the real files are: `TASKLISTS_REAL_FIXTURES`, else
-/// `tests/fixtures/real/` (where the manifest is).
+/// Where the real files are, next to their manifest.
 fn real_dir() -> PathBuf {
-    std::env::var_os("TASKLISTS_REAL_FIXTURES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| fixtures().join("real"))
+    fixtures().join("real")
 }
 
 fn fixtures() -> PathBuf {
@@ -137,12 +134,7 @@ fn real(file: &str) {
         .find(|(f, _)| f == file)
         .unwrap_or_else(|| panic!("{file} is not in tests/fixtures/real/manifest.json"));
     let path = real_dir().join(file);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e}; the real files are not committed: tests/fixtures/README.md says where each comes from",
-            path.display()
-        )
-    });
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let db = TestDb::new();
     let fmt = if format == "beads" {
         Format::Beads
