@@ -265,6 +265,9 @@ fn round_trip(h: &Harness, case: &Case) -> Result<(), TestCaseError> {
         list_name: None,
         into: None,
         dry_run: false,
+        // Our own export reads back with nothing to change.
+        strict: true,
+        tag: None,
     };
     let back = import_text(&req, &ctx(), &h.store, &h.clock);
     prop_assert!(
