@@ -22,6 +22,7 @@
 //! | `updatedAt`; the tag's `metadata.created` | updated time; created time |
 //! | `dependencies` (a subtask's number is a sibling) | dependencies; one on an id not in its tag, or that would make a cycle, a ref (kept as refs) |
 //! | `complexity`, `recommendedSubtasks`, `expansionPrompt`, `previousStatus` | dropped (said) |
+//! | a subtask's own `subtasks` (Taskmaster nests one level; other tools write deeper ones) | dropped (said) |
 
 use std::collections::HashSet;
 
@@ -147,6 +148,14 @@ fn tag_plan(tag: Option<&str>, f: &Fields, base: &str) -> ToolResult<Plan> {
             .unwrap_or(0);
         for (j, s) in tf.array("subtasks")?.iter().enumerate() {
             let sf = Fields::of(s, format!("{}.subtasks[{j}]", tf.at))?;
+            // Taskmaster nests one level: a deeper subtask has no place
+            // here, and says so rather than vanish.
+            for k in 0..sf.array("subtasks")?.len() {
+                plan.report.dropped(
+                    "a subtask of a subtask (Taskmaster nests one level)",
+                    format!("{}.subtasks[{k}]", sf.at),
+                );
+            }
             let mut sub_no = sf.id("id")?;
             if !used.insert(sub_no.clone()) {
                 next += 1;
@@ -302,4 +311,30 @@ fn deps(f: &Fields, parent: Option<&str>) -> ToolResult<Vec<String>> {
         });
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_subtask_of_a_subtask_is_said_to_be_dropped() {
+        let text = r#"{"master": {"tasks": [{"id": 1, "title": "a", "subtasks": [
+            {"id": 1, "title": "b", "subtasks": [{"id": 1, "title": "c"}, {"id": 2, "title": "d"}]},
+            {"id": 2, "title": "e", "subtasks": []}]}]}}"#;
+        let plans = parse(text, None).unwrap();
+        let titles: Vec<&str> = plans[0].items.iter().map(|i| i.title.as_str()).collect();
+        assert_eq!(titles, ["a", "b", "e"]);
+        let dropped = &plans[0].report.dropped;
+        assert_eq!(dropped.len(), 1, "{dropped:?}");
+        assert_eq!(
+            dropped[0].what,
+            "a subtask of a subtask (Taskmaster nests one level)"
+        );
+        assert_eq!(dropped[0].count, 2);
+        assert_eq!(
+            dropped[0].examples[0],
+            "master.tasks[0].subtasks[0].subtasks[0]"
+        );
+    }
 }
