@@ -75,6 +75,7 @@ fn request(text: String, format: Format) -> ImportRequest {
         dry_run: false,
         strict: false,
         tag: None,
+        approve: false,
     }
 }
 
