@@ -235,7 +235,7 @@ fn card_cols() -> String {
          ELSE notes END, status, assigned_to_agent_id, claimed_by_agent_id, CAST(NULL AS TEXT), \
          claim_expires_at, lease_ms, SUBSTR(outcome, 1, {CARD_TEXT}), created_at, updated_at, \
          started_at, completed_at, deleted_at, priority, SUBSTR(verification, 1, {CARD_TEXT}), \
-         SUBSTR(verification_result, 1, {CARD_TEXT}), awaits_approval, CAST(NULL AS TEXT), refs, \
+         SUBSTR(verification_result, 1, {CARD_TEXT}), awaits_approval, CAST(NULL AS TEXT), refs, labels, \
          LENGTH(notes) - LENGTH(REPLACE(notes, ?, ''))",
         tail = NOTES_TAIL - 1
     )
