@@ -43,7 +43,7 @@ pub const VISIBLE_TO: &str = "(visibility = 'shared' OR owner_agent_id = ?)";
 /// Columns selected for a task, in [`TaskRow::from_row`] order.
 pub const TASK_COLS: &str = "id, list_id, position, title, description, notes, status, assigned_to_agent_id, \
      claimed_by_agent_id, claim_token, claim_expires_at, lease_ms, outcome, created_at, updated_at, started_at, \
-     completed_at, deleted_at, priority, verification, verification_result, awaits_approval, approved_title, refs";
+     completed_at, deleted_at, priority, verification, verification_result, awaits_approval, approved_title, refs, labels";
 
 /// The `refs` column of `refs` (one URI per line; NULL: none), as
 /// [`TaskRow::from_row`] reads it back.
@@ -61,6 +61,40 @@ pub fn refs_of(v: Option<&Value>) -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// The `labels` column of `labels` (one label per line, as for refs;
+/// NULL: none), as [`TaskRow::from_row`] reads it back.
+pub fn labels_column(labels: &[String]) -> Option<String> {
+    refs_column(labels)
+}
+
+/// The labels of a `labels` column (NULL or empty: none).
+pub fn labels_of(v: Option<&Value>) -> Vec<String> {
+    refs_of(v)
+}
+
+/// SQL that holds when the task's `labels` column (`col`, e.g. `t.labels`)
+/// carries any of the labels bound to `marks` (placeholders, each bound
+/// to [`label_mark`] of one label), `nl` a placeholder bound to `"\n"`.
+/// The column between line breaks holds `"\n" + label + "\n"` exactly
+/// when the label is one of its lines (a label holds no line break), and
+/// removing every occurrence then shortens it: `replace` and `length`
+/// mean the same in both dialects, case-sensitive, where `LIKE` differs
+/// (SQLite's ignores ASCII case, and `_` is a label character).
+pub fn carries_any_label(col: &str, marks: &[String], nl: &str) -> String {
+    let framed = format!("(CAST({nl} AS TEXT) || {col} || CAST({nl} AS TEXT))");
+    let terms: Vec<String> = marks
+        .iter()
+        .map(|m| format!("length(replace({framed}, CAST({m} AS TEXT), '')) < length({framed})"))
+        .collect();
+    format!("({col} IS NOT NULL AND ({}))", terms.join(" OR "))
+}
+
+/// The value [`carries_any_label`] binds for `label`: the label between
+/// line breaks.
+pub fn label_mark(label: &str) -> String {
+    format!("\n{label}\n")
 }
 
 /// The SET assignments that end a task's claim (the in-memory twin is
@@ -343,6 +377,8 @@ pub struct TaskRow {
     pub approved_title: Option<String>,
     /// URIs of items elsewhere it points at (`contract::refs`), in order.
     pub refs: Vec<String>,
+    /// Its labels (`contract::labels`), a set in the order given.
+    pub labels: Vec<String>,
 }
 
 fn text(row: &[Value], i: usize) -> String {
@@ -435,6 +471,7 @@ impl TaskRow {
             awaits_approval: int(r, 21) != 0,
             approved_title: opt_text(r, 22),
             refs: refs_of(r.get(23)),
+            labels: labels_of(r.get(24)),
         }
     }
 

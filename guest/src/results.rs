@@ -36,6 +36,10 @@ pub struct TaskJson {
     /// `high` or `low`; left out when `medium` (the default).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub priority: Option<Priority>,
+    /// Its labels (role, skill, kind of work), in the order given; left
+    /// out when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub labels: Vec<String>,
     /// Details.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
@@ -110,6 +114,7 @@ impl TaskJson {
             position: Some(row.position),
             title: row.title.clone(),
             priority: (row.priority != Priority::Medium).then_some(row.priority),
+            labels: row.labels.clone(),
             description: row.description.clone(),
             notes: row.notes.clone(),
             verification: row.verification.clone(),
@@ -327,6 +332,7 @@ mod tests {
             awaits_approval: false,
             approved_title: None,
             refs: Vec::new(),
+            labels: Vec::new(),
         }
     }
 

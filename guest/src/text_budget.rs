@@ -216,6 +216,7 @@ mod tests {
             awaits_approval: false,
             approved_title: None,
             refs: Vec::new(),
+            labels: Vec::new(),
         };
         let deps: Vec<String> = (0..MAX_BATCH_DEPS / MAX_BATCH)
             .map(|k| id(1000 + k))

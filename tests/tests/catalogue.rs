@@ -43,7 +43,7 @@ fn five_tools_in_order_with_titles_and_descriptions() {
     assert!(
         cat[2]
             .description
-            .contains("claim_next(list_id, lease_seconds?)"),
+            .contains("claim_next(list_id, lease_seconds?, labels?)"),
         "{}",
         cat[2].description
     );

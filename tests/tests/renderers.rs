@@ -456,3 +456,58 @@ fn priority_and_verification_render_where_a_person_reads_them() {
     let text = render(&db, "task_lists", "get", &out);
     contains_all(&text, &["↑ Urgent fix", "↓ Someday"], "lists get");
 }
+
+#[test]
+fn labels_render_where_a_person_reads_them() {
+    let db = TestDb::new();
+    let list = db.list(A, "Plan");
+    let many: Vec<String> = (1..=5).map(|i| format!("skill-{i}")).collect();
+    let out = db.out(
+        A,
+        "task_items",
+        "create",
+        json!({"list_id": list, "title": "Schema", "labels": ["backend", "db"]}),
+    );
+    let text = render(&db, "task_items", "create", &out);
+    contains_all(&text, &["Schema  [backend] [db]"], "items create");
+    let out = db.out(
+        A,
+        "task_items",
+        "create",
+        json!({"list_id": list, "title": "Broad", "labels": many}),
+    );
+    let text = render(&db, "task_items", "create", &out);
+    // The row shows the first three and how many more; the line, all.
+    contains_all(
+        &text,
+        &[
+            "[skill-1] [skill-2] [skill-3] +2",
+            "labels: skill-1, skill-2, skill-3, skill-4, skill-5",
+        ],
+        "items create, many labels",
+    );
+    let out = db.out(A, "task_lists", "get", json!({"list_id": list}));
+    let text = render(&db, "task_lists", "get", &out);
+    contains_all(&text, &["Schema  [backend] [db]", "+2"], "lists get");
+    let out = db.out(
+        B,
+        "task_claims",
+        "claim_next",
+        json!({"list_id": list, "labels": ["db"]}),
+    );
+    let text = render(&db, "task_claims", "claim_next", &out);
+    contains_all(&text, &["Schema", "labels: backend, db"], "claim_next");
+    // Another agent asking for a label no open task carries.
+    let out = db.out(
+        "builder-3",
+        "task_claims",
+        "claim_next",
+        json!({"list_id": list, "labels": ["qa"]}),
+    );
+    let text = render(&db, "task_claims", "claim_next", &out);
+    contains_all(
+        &text,
+        &["without those labels"],
+        "claim_next, nothing ready",
+    );
+}

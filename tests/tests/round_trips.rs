@@ -211,3 +211,58 @@ fn a_claim_with_more_to_do_than_its_statement_runs_again_the_usual_way() {
         .expect_err("a deleted list");
     assert!(format!("{e:?}").contains("was deleted"), "{e:?}");
 }
+
+#[test]
+fn a_claim_by_labels_costs_one_round_trip_too() {
+    let StoreKind::Postgres(admin) = StoreKind::current() else {
+        return;
+    };
+    let (_store, proxy, mut host, list, ids) = through_proxy(&admin, 6);
+    // Every other task carries db; the first two ones carry ui too.
+    for (i, id) in ids.iter().enumerate() {
+        let labels = match i {
+            0 | 1 => json!(["ui", "db"]),
+            _ if i % 2 == 0 => json!(["db"]),
+            _ => json!(["docs"]),
+        };
+        host.call(
+            "task_items",
+            "update",
+            &json!({"task_id": id, "labels": labels}).to_string(),
+            &ctx("planner"),
+        )
+        .expect("label");
+    }
+    let by_labels = json!({"list_id": list, "labels": ["db", "qa"]});
+    let mut claims = Vec::new();
+    for agent in ["agent-1", "agent-2", "agent-3", "agent-4"] {
+        let (claimed, trips) = counted(
+            &proxy,
+            &mut host,
+            agent,
+            "task_claims",
+            "claim_next",
+            by_labels.clone(),
+        );
+        claims.push((claimed["task"]["id"].clone(), trips));
+    }
+    // The first prepares the statement; the rest cost one trip each, and
+    // take the db tasks in order (positions 1, 2, 3, 5), never docs.
+    let expected = [0, 1, 2, 4].map(|i| json!(ids[i]));
+    let taken: Vec<Value> = claims.iter().map(|(id, _)| id.clone()).collect();
+    assert_eq!(taken, expected);
+    assert!(claims[1..].iter().all(|(_, t)| *t == 1), "{claims:?}");
+    // Nothing ready with those labels: the reasons, in the same trip.
+    let (none, trips) = counted(
+        &proxy,
+        &mut host,
+        "agent-5",
+        "task_claims",
+        "claim_next",
+        by_labels,
+    );
+    assert_eq!(none["task"], Value::Null, "{none}");
+    assert_eq!(none["waiting"]["claimed_by_others"], 4, "{none}");
+    assert_eq!(none["waiting"]["without_labels"], 2, "{none}");
+    assert_eq!(trips, 1, "nothing ready, in the claim's one round trip");
+}

@@ -571,6 +571,48 @@ fn out_of_range_and_mistyped_values_are_refused() {
             "lease_seconds",
         ),
         (
+            "task_claims",
+            "claim_next",
+            json!({"list_id": list, "labels": []}),
+            "labels",
+        ),
+        (
+            "task_claims",
+            "claim_next",
+            json!({"list_id": list, "labels": ["two words"]}),
+            "labels[0]",
+        ),
+        (
+            "task_lists",
+            "get",
+            json!({"list_id": list, "label": "a b"}),
+            "label",
+        ),
+        (
+            "task_items",
+            "create",
+            json!({"list_id": list, "title": "t", "labels": "backend"}),
+            "labels",
+        ),
+        (
+            "task_items",
+            "create",
+            json!({"list_id": list, "title": "t", "labels": [long(65)]}),
+            "labels[0]",
+        ),
+        (
+            "task_items",
+            "add_many",
+            json!({"list_id": list, "tasks": [{"title": "t", "labels": ["x\u{202E}"]}]}),
+            "tasks[0].labels[0]",
+        ),
+        (
+            "task_items",
+            "update",
+            json!({"task_id": task, "labels": (0..21).map(|i| format!("l{i}")).collect::<Vec<_>>()}),
+            "labels",
+        ),
+        (
             "task_audit",
             "get",
             json!({"list_id": list, "since": "yesterday"}),

@@ -20,7 +20,7 @@ use crate::error::{ToolError, ToolResult};
 use crate::ids::IdKind;
 use crate::model::{
     Approval, DEPS_OF_T, END_CLAIM, LIST_COLS, ListRow, Status, TASK_COLS, TaskForm, TaskRow,
-    VISIBLE_TO, aliased, deps_column,
+    VISIBLE_TO, aliased, carries_any_label, deps_column, label_mark,
 };
 use crate::results::{ApprovalJson, TaskJson};
 use crate::store::Value;
@@ -79,6 +79,11 @@ pub struct Waiting {
     /// Added to an approved plan: waiting for a person's approval.
     #[serde(default, skip_serializing_if = "crate::results::is_zero")]
     pub awaiting_approval: i64,
+    /// With `labels`: the open tasks carrying none of them, which the
+    /// claim did not consider (every other count is of the tasks carrying
+    /// one); absent when the claim asked for no labels.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub without_labels: Option<i64>,
     /// The list's plan is not approved (pending or rejected): nothing is
     /// handed out until a person approves it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -138,10 +143,19 @@ impl Action for ClaimNextTask {
         tool: &TASK_CLAIMS,
         name: "claim_next",
         summary: "atomically take the next ready task (or get back the one you hold)",
-        own_params: &[LIST_ID, LEASE],
+        own_params: &[
+            LIST_ID,
+            LEASE,
+            param(
+                "labels",
+                Ty::Labels { min: 1 },
+                false,
+                "only a task carrying one of these",
+            ),
+        ],
         access: Access::List,
         writes: true,
-        example: r#"{"list_id":"list_01JDQ4ZK8M3N5P7R9T1V3X5Z7B","agent_id":"builder-1"}"#,
+        example: r#"{"list_id":"list_01JDQ4ZK8M3N5P7R9T1V3X5Z7B","agent_id":"builder-1","labels":["backend","db"]}"#,
     };
     fn run(call: &mut Call) -> ToolResult<Done<ClaimNext>> {
         claim_next(call)
@@ -149,7 +163,8 @@ impl Action for ClaimNextTask {
 }
 
 /// `claim_next`: the caller's current claim in this list (resumed), else the
-/// first ready task by priority then position, else why nothing is ready.
+/// first ready task by priority then position (with `labels`, the first
+/// carrying one of them), else why nothing is ready.
 ///
 /// SQLite: one query reads the list (for the access check), the caller's
 /// held claim or else the candidate, and that task's dependencies; then
@@ -163,6 +178,8 @@ fn claim_next(call: &mut Call) -> ToolResult<Done<ClaimNext>> {
     let agent = call.agent()?.to_string();
     let list_id = call.params.str("list_id").unwrap_or_default().to_string();
     let lease = lease_ms(call, None);
+    let labels =
+        crate::contract::labels::label_set(&call.params.strs("labels").unwrap_or_default());
     let claimed = json!({"lease_seconds": lease / 1000});
     // PostgreSQL: the pick, the claim and its audit row in one statement
     // (a bypass of privacy, audited first, keeps the two-step form),
@@ -195,14 +212,20 @@ fn claim_next(call: &mut Call) -> ToolResult<Done<ClaimNext>> {
             Value::from(call.event_data(&claimed)),
             Value::from(call.viewer.clone()),
         ]);
+        params.extend(label_params(&labels));
+        let claim = if labels.is_empty() {
+            CLAIM.as_str().into()
+        } else {
+            std::borrow::Cow::Owned(claim_query_for(labels.len()))
+        };
         // With its COMMIT where the call may end so: a claim in one round
         // trip. The statement takes a task only from a list the caller
         // may use as it is (live, visible): nothing below refuses a claim
         // it took, so committing it first is safe.
         let mut rows = if call.ending.one_trip {
-            call.rows_then_commit(&CLAIM, &params)?
+            call.rows_then_commit(&claim, &params)?
         } else {
-            call.rows(&CLAIM, &params)?
+            call.rows(&claim, &params)?
         };
         // The last columns: why nothing is ready (when nothing was to
         // hand out), how many it took, and its time.
@@ -220,8 +243,14 @@ fn claim_next(call: &mut Call) -> ToolResult<Done<ClaimNext>> {
         }
         (rows, taken, reasons)
     } else {
-        let params = crate::params![list_id.as_str(), agent.as_str(), call.now()];
-        (call.rows(&PICK, params)?, false, None)
+        let mut params = crate::params![list_id.as_str(), agent.as_str(), call.now()].to_vec();
+        params.extend(label_params(&labels));
+        let rows = if labels.is_empty() {
+            call.rows(&PICK, &params)?
+        } else {
+            call.rows(&pick_query_for(labels.len()), &params)?
+        };
+        (rows, false, None)
     };
     let list_width = LIST_COLS.split(',').count();
     if call.ending.committed()
@@ -244,9 +273,9 @@ fn claim_next(call: &mut Call) -> ToolResult<Done<ClaimNext>> {
     if picked.first().is_none_or(|id| id.as_str().is_none()) {
         let reasons = match reasons {
             Some(reasons) => reasons,
-            None => reason_counts(call, &list.id, &agent)?,
+            None => reason_counts(call, &list.id, &agent, &labels)?,
         };
-        return nothing_ready(&list, &reasons);
+        return nothing_ready(&list, &reasons, &labels);
     }
     let mut task = TaskRow::from_row(picked);
     let deps = deps_column(picked.get(TASK_COLS.split(',').count()));
@@ -320,7 +349,28 @@ static PICK: LazyLock<String> = LazyLock::new(pick_query);
 static CLAIM: LazyLock<String> = LazyLock::new(claim_query);
 
 /// How many columns [`reasons_query`] has.
-const REASONS: usize = 6;
+const REASONS: usize = 7;
+
+/// The parameters a claim's statements take for `labels` after their
+/// own ([`labels_sql`]): a line break, then each label's mark.
+fn label_params(labels: &[String]) -> Vec<Value> {
+    if labels.is_empty() {
+        return Vec::new();
+    }
+    let mut params = vec![Value::from("\n")];
+    params.extend(labels.iter().map(|l| Value::from(label_mark(l))));
+    params
+}
+
+/// The condition that the task aliased `alias` carries one of `n`
+/// labels, bound by [`label_params`] from parameter `first` on (`?first`
+/// the line break, then the marks); None for no labels (no condition).
+fn labels_sql(alias: &str, n: usize, first: usize) -> Option<String> {
+    (n > 0).then(|| {
+        let marks: Vec<String> = (1..=n).map(|i| format!("?{}", first + i)).collect();
+        carries_any_label(&format!("{alias}.labels"), &marks, &format!("?{first}"))
+    })
+}
 
 /// The one statement of a claim where the store has row locks
 /// ([`crate::store::SqlDialect::row_locks`]; params: list id, agent, the
@@ -347,6 +397,14 @@ const REASONS: usize = 6;
 /// (the pair (list, agent)'s), so this statement sees every claim of the
 /// caller in the list.
 pub(crate) fn claim_query() -> String {
+    claim_query_for(0)
+}
+
+/// [`claim_query`] handing out only a task carrying one of `labels`
+/// labels (none: any task), bound by [`label_params`] from parameter 10
+/// on; [`reasons_query`] then counts the open tasks carrying none apart.
+pub(crate) fn claim_query_for(labels: usize) -> String {
+    let carries = labels_sql("c", labels, 10);
     format!(
         "WITH clock AS MATERIALIZED (SELECT COALESCE(?3::int8, \
            (extract(epoch from clock_timestamp()) * 1000)::int8) AS now), \
@@ -358,7 +416,7 @@ pub(crate) fn claim_query() -> String {
           AND (c.status = 'todo' OR (c.status = 'in_progress' AND c.claim_expires_at <= (SELECT now FROM clock))) \
           AND (c.assigned_to_agent_id IS NULL OR c.assigned_to_agent_id = ?2) \
           AND c.awaits_approval = 0 AND (l.approval IS NULL OR l.approval = 'approved') \
-          AND l.deleted_at IS NULL AND {visible} \
+          AND l.deleted_at IS NULL AND {visible}{filter} \
           AND NOT EXISTS (SELECT 1 FROM task_deps d JOIN tasks u ON u.id = d.depends_on_id \
               WHERE d.task_id = c.id AND u.deleted_at IS NULL AND u.status NOT IN ('done', 'canceled')) \
           ORDER BY c.priority, c.position LIMIT 1 FOR UPDATE OF c SKIP LOCKED), \
@@ -379,8 +437,10 @@ pub(crate) fn claim_query() -> String {
             "(SELECT now FROM clock)",
             "?2",
             "?1",
-            "NOT EXISTS (SELECT 1 FROM held) AND NOT EXISTS (SELECT 1 FROM pick)"
+            "NOT EXISTS (SELECT 1 FROM held) AND NOT EXISTS (SELECT 1 FROM pick)",
+            labels_sql("t", labels, 10).as_deref(),
         ),
+        filter = carries.map(|c| format!(" AND {c}")).unwrap_or_default(),
         visible = VISIBLE_TO
             .replace("visibility", "l.visibility")
             .replace("owner_agent_id", "l.owner_agent_id")
@@ -397,6 +457,17 @@ pub(crate) fn claim_query() -> String {
 /// is not approved and never one that awaits a person's approval (the
 /// gate rides in this query: no statement more on the hot path).
 pub(crate) fn pick_query() -> String {
+    pick_query_for(0)
+}
+
+/// [`pick_query`] picking only a task carrying one of `labels` labels
+/// (none: any task), bound by [`label_params`] from parameter 4 on. The
+/// held claim comes back whatever it carries: an agent holds one task a
+/// list, and asking for other labels does not drop it.
+pub(crate) fn pick_query_for(labels: usize) -> String {
+    let filter = labels_sql("c", labels, 4)
+        .map(|c| format!(" AND {c}"))
+        .unwrap_or_default();
     // The redundant `status IN (…)` term lets SQLite use the partial index
     // of open tasks (migration 0002) instead of walking closed ones.
     format!(
@@ -407,7 +478,7 @@ pub(crate) fn pick_query() -> String {
           AND c.status IN ('todo', 'in_progress') \
           AND (c.status = 'todo' OR (c.status = 'in_progress' AND c.claim_expires_at <= ?3)) \
           AND (c.assigned_to_agent_id IS NULL OR c.assigned_to_agent_id = ?2) \
-          AND c.awaits_approval = 0 AND (l.approval IS NULL OR l.approval = 'approved') \
+          AND c.awaits_approval = 0 AND (l.approval IS NULL OR l.approval = 'approved'){filter} \
           AND NOT EXISTS (SELECT 1 FROM task_deps d JOIN tasks u ON u.id = d.depends_on_id \
               WHERE d.task_id = c.id AND u.deleted_at IS NULL AND u.status NOT IN ('done', 'canceled')) \
           ORDER BY c.priority, c.position LIMIT 1)) \
@@ -452,7 +523,11 @@ fn handed_out(done: ToolResult<Done<Claimed>>) -> ToolResult<Done<ClaimNext>> {
 /// taking at this moment (PostgreSQL's claims run side by side) counts as
 /// claimed by others. A plan that is not approved holds every task back:
 /// `approval` says where it stands, `hint` who can unblock it.
-fn nothing_ready(list: &ListRow, reasons: &[Value]) -> ToolResult<Done<ClaimNext>> {
+fn nothing_ready(
+    list: &ListRow,
+    reasons: &[Value],
+    labels: &[String],
+) -> ToolResult<Done<ClaimNext>> {
     let count = |i: usize| reasons.get(i).and_then(Value::as_i64).unwrap_or(0);
     let approval = ApprovalJson::of(list).filter(|a| a.state != Approval::Approved);
     // Ready tasks the claim passed over (PostgreSQL's SKIP LOCKED) are
@@ -461,22 +536,30 @@ fn nothing_ready(list: &ListRow, reasons: &[Value]) -> ToolResult<Done<ClaimNext
     let taking = if approval.is_none() { count(5) } else { 0 };
     let (blocked, by_others, assigned_others, on_deps, awaiting) =
         (count(0), count(1) + taking, count(2), count(3), count(4));
+    let without_labels = (!labels.is_empty()).then(|| count(6));
     let reasons: Vec<String> = [
         (by_others, "claimed by others"),
         (awaiting, "awaiting a person's approval"),
         (on_deps, "waiting on dependencies"),
         (assigned_others, "assigned to others"),
         (blocked, "blocked"),
+        (without_labels.unwrap_or(0), "without those labels"),
     ]
     .iter()
     .filter(|(n, _)| *n > 0)
     .map(|(n, why)| format!("{n} {why}"))
     .collect();
     let hint = (approval.is_some() || awaiting > 0).then(|| approve_hint(&list.id));
+    // With labels, every reason counts only the tasks carrying one.
+    let list_id = match labels {
+        [] => list.id.clone(),
+        [one] => format!("{} with label {one}", list.id),
+        more => format!("{} with labels {}", list.id, more.join(", ")),
+    };
     let mut summary = match &approval {
         Some(a) if a.state == Approval::Rejected => format!(
             "no task to claim in {}: a person rejected its plan{}",
-            list.id,
+            list_id,
             a.reason
                 .as_deref()
                 .map(|r| format!(" ({})", quoted(r)))
@@ -484,13 +567,13 @@ fn nothing_ready(list: &ListRow, reasons: &[Value]) -> ToolResult<Done<ClaimNext
         ),
         Some(_) => format!(
             "no task to claim in {}: its {}",
-            list.id,
+            list_id,
             crate::results::PLAN_AWAITS
         ),
         None if reasons.is_empty() => {
-            format!("no task to claim in {}: nothing left to do", list.id)
+            format!("no task to claim in {list_id}: nothing left to do")
         }
-        None => format!("no task to claim in {}: {}", list.id, reasons.join(", ")),
+        None => format!("no task to claim in {list_id}: {}", reasons.join(", ")),
     };
     if let Some(hint) = &hint {
         summary.push_str("; ");
@@ -502,6 +585,7 @@ fn nothing_ready(list: &ListRow, reasons: &[Value]) -> ToolResult<Done<ClaimNext
         assigned_to_others: assigned_others,
         blocked,
         awaiting_approval: awaiting,
+        without_labels,
         approval: approval.map(Box::new),
         hint,
         more: Default::default(),
@@ -516,11 +600,25 @@ fn nothing_ready(list: &ListRow, reasons: &[Value]) -> ToolResult<Done<ClaimNext
 /// [`nothing_ready`] tells, as one aggregate (`reasons_query`'s columns:
 /// paused, held by a live lease, free but assigned to another agent,
 /// free but waiting on dependencies, awaiting a person's approval, free
-/// and ready), its own statement where the claim is two.
-fn reason_counts(call: &Call, list_id: &str, agent: &str) -> ToolResult<Vec<Value>> {
+/// and ready, carrying none of `labels`), its own statement where the
+/// claim is two.
+fn reason_counts(
+    call: &Call,
+    list_id: &str,
+    agent: &str,
+    labels: &[String],
+) -> ToolResult<Vec<Value>> {
+    let mut params = crate::params![call.now(), agent, list_id].to_vec();
+    params.extend(label_params(labels));
     let rows = call.rows(
-        &reasons_query("?1", "?2", "?3", "1 = 1"),
-        crate::params![call.now(), agent, list_id],
+        &reasons_query(
+            "?1",
+            "?2",
+            "?3",
+            "1 = 1",
+            labels_sql("t", labels.len(), 4).as_deref(),
+        ),
+        &params,
     )?;
     Ok(rows.into_iter().next().unwrap_or_default())
 }
@@ -528,8 +626,17 @@ fn reason_counts(call: &Call, list_id: &str, agent: &str) -> ToolResult<Vec<Valu
 /// The aggregate of [`reason_counts`] over the open tasks of the list
 /// `list` (SQL), at the time `now`, for the agent `agent`, counting only
 /// if `only_if` holds (a condition the engine checks once, before the
-/// scan).
-fn reasons_query(now: &str, agent: &str, list: &str, only_if: &str) -> String {
+/// scan). With `carries` (the condition that the task `t` carries one
+/// of the labels asked for), each reason counts only such tasks, and the
+/// last column the others.
+fn reasons_query(
+    now: &str,
+    agent: &str,
+    list: &str,
+    only_if: &str,
+    carries: Option<&str>,
+) -> String {
+    let lab = carries.unwrap_or("1 = 1");
     // A lease without an end (not written by this component) holds nothing.
     let held = format!("(t.status = 'in_progress' AND COALESCE(t.claim_expires_at, 0) > {now})");
     let other =
@@ -539,12 +646,13 @@ fn reasons_query(now: &str, agent: &str, list: &str, only_if: &str) -> String {
          AND u.deleted_at IS NULL AND u.status NOT IN ('done', 'canceled'))";
     format!(
         "SELECT \
-         COALESCE(SUM(CASE WHEN t.status = 'blocked' THEN 1 ELSE 0 END), 0) AS paused, \
-         COALESCE(SUM(CASE WHEN t.status <> 'blocked' AND {held} THEN 1 ELSE 0 END), 0) AS held, \
-         COALESCE(SUM(CASE WHEN {free} AND {other} THEN 1 ELSE 0 END), 0) AS others, \
-         COALESCE(SUM(CASE WHEN {free} AND NOT {other} AND {waits} THEN 1 ELSE 0 END), 0) AS waits, \
-         COALESCE(SUM(CASE WHEN t.status <> 'blocked' AND NOT {held} AND t.awaits_approval = 1 THEN 1 ELSE 0 END), 0) AS awaiting, \
-         COALESCE(SUM(CASE WHEN {free} AND NOT {other} AND NOT {waits} THEN 1 ELSE 0 END), 0) AS ready \
+         COALESCE(SUM(CASE WHEN {lab} AND t.status = 'blocked' THEN 1 ELSE 0 END), 0) AS paused, \
+         COALESCE(SUM(CASE WHEN {lab} AND t.status <> 'blocked' AND {held} THEN 1 ELSE 0 END), 0) AS held, \
+         COALESCE(SUM(CASE WHEN {lab} AND {free} AND {other} THEN 1 ELSE 0 END), 0) AS others, \
+         COALESCE(SUM(CASE WHEN {lab} AND {free} AND NOT {other} AND {waits} THEN 1 ELSE 0 END), 0) AS waits, \
+         COALESCE(SUM(CASE WHEN {lab} AND t.status <> 'blocked' AND NOT {held} AND t.awaits_approval = 1 THEN 1 ELSE 0 END), 0) AS awaiting, \
+         COALESCE(SUM(CASE WHEN {lab} AND {free} AND NOT {other} AND NOT {waits} THEN 1 ELSE 0 END), 0) AS ready, \
+         COALESCE(SUM(CASE WHEN NOT ({lab}) THEN 1 ELSE 0 END), 0) AS unlabeled \
          FROM tasks t WHERE t.list_id = {list} AND t.deleted_at IS NULL \
          AND t.status IN ('todo', 'in_progress', 'blocked') AND {only_if}"
     )

@@ -188,6 +188,18 @@ fn folded_queries_read_indexes() {
             super::claims::pick_query(),
             vec![l.as_str().into(), "me".into(), 0i64.into()],
         ),
+        // Asking for labels filters the same walk of the open tasks.
+        (
+            super::claims::pick_query_for(2),
+            vec![
+                l.as_str().into(),
+                "me".into(),
+                0i64.into(),
+                "\n".into(),
+                crate::model::label_mark("db").into(),
+                crate::model::label_mark("ui").into(),
+            ],
+        ),
         (super::access::task_query(), vec!["task_x".into()]),
     ] {
         let plan: Vec<String> = tx

@@ -3,7 +3,7 @@
 
 use super::action::{Action, Done};
 use crate::contract::{
-    ASSIGNED, Access, ActionSpec, DESCRIPTION, LIST_ID, MAX_BATCH, NOTES, PRIORITY, REFS,
+    ASSIGNED, Access, ActionSpec, DESCRIPTION, LABELS, LIST_ID, MAX_BATCH, NOTES, PRIORITY, REFS,
     TASK_ITEMS, TITLE, Ty, VERIFICATION, param,
 };
 use serde::{Deserialize, Serialize};
@@ -82,6 +82,7 @@ struct NewTask {
     assigned: Option<String>,
     depends_on: Vec<String>,
     refs: Vec<String>,
+    labels: Vec<String>,
 }
 
 impl NewTask {
@@ -108,6 +109,7 @@ impl NewTask {
                 .into_iter()
                 .map(str::to_string)
                 .collect(),
+            labels: crate::contract::labels::label_set(&p.strs("labels").unwrap_or_default()),
         }
     }
 
@@ -162,10 +164,12 @@ fn insert(call: &Call, list: &ListRow, at: i64, tasks: &[NewTask]) -> ToolResult
             awaits_approval,
             approved_title: None,
             refs: t.refs.clone(),
+            labels: t.labels.clone(),
         };
         call.exec(
             "INSERT INTO tasks (id, list_id, position, title, description, notes, status, assigned_to_agent_id, \
-             created_at, updated_at, priority, verification, awaits_approval, refs) VALUES (?, ?, ?, ?, ?, ?, 'todo', ?, ?, ?, ?, ?, ?, ?)",
+             created_at, updated_at, priority, verification, awaits_approval, refs, labels) \
+             VALUES (?, ?, ?, ?, ?, ?, 'todo', ?, ?, ?, ?, ?, ?, ?, ?)",
             crate::params![
                 row.id.as_str(),
                 list_id,
@@ -179,7 +183,8 @@ fn insert(call: &Call, list: &ListRow, at: i64, tasks: &[NewTask]) -> ToolResult
                 row.priority.rank(),
                 row.verification.clone(),
                 i64::from(awaits_approval),
-                crate::model::refs_column(&row.refs)
+                crate::model::refs_column(&row.refs),
+                crate::model::labels_column(&row.labels)
             ],
         )?;
         let mut data = json!({"title": row.title, "position": row.position});
@@ -215,6 +220,7 @@ impl Action for CreateTask {
             VERIFICATION,
             ASSIGNED,
             REFS,
+            LABELS,
             param(
                 "depends_on",
                 Ty::Deps { refs: false },
@@ -233,7 +239,7 @@ impl Action for CreateTask {
         ],
         access: Access::List,
         writes: true,
-        example: r#"{"list_id":"list_01JDQ4ZK8M3N5P7R9T1V3X5Z7B","title":"Write the migration","priority":"high","verification":"cargo test -p store passes","depends_on":["task_01JDQ50000000000000000000A"]}"#,
+        example: r#"{"list_id":"list_01JDQ4ZK8M3N5P7R9T1V3X5Z7B","title":"Write the migration","priority":"high","labels":["db"],"verification":"cargo test -p store passes","depends_on":["task_01JDQ50000000000000000000A"]}"#,
     };
     fn run(call: &mut Call) -> ToolResult<Done<TaskResult>> {
         create(call)
@@ -280,7 +286,7 @@ impl Action for AddTasks {
                 "tasks",
                 Ty::Items { max: MAX_BATCH },
                 true,
-                "items: title, description?, notes?, priority?, verification?, assigned_to_agent_id?, refs?, depends_on?, ref?",
+                "items: title, description?, notes?, priority?, verification?, assigned_to_agent_id?, refs?, labels?, depends_on?, ref?",
             ),
             param(
                 "position",

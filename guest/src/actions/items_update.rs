@@ -3,8 +3,8 @@
 
 use super::action::{Action, Done};
 use crate::contract::{
-    ASSIGNED, Access, ActionSpec, DESCRIPTION, MAX_TEXT, NOTES, PRIORITY, REFS, STATUSES, TASK_ID,
-    TASK_ITEMS, Ty, VERIFICATION, param,
+    ASSIGNED, Access, ActionSpec, DESCRIPTION, LABELS, MAX_TEXT, NOTES, PRIORITY, REFS, STATUSES,
+    TASK_ID, TASK_ITEMS, Ty, VERIFICATION, param,
 };
 use crate::ids::IdKind;
 use serde_json::json;
@@ -65,6 +65,7 @@ impl Action for UpdateTask {
             ),
             ASSIGNED,
             REFS,
+            LABELS,
             param(
                 "depends_on",
                 Ty::Deps { refs: false },
@@ -133,6 +134,10 @@ fn update(call: &mut Call) -> ToolResult<Done<TaskResult>> {
         // The whole set, as given: [] removes every ref.
         new.refs = refs.into_iter().map(str::to_string).collect();
     }
+    if let Some(labels) = p.strs("labels") {
+        // The whole set, as given (each label once): [] removes them all.
+        new.labels = crate::contract::labels::label_set(&labels);
+    }
 
     let holds_claim = old.status == Status::InProgress
         && call.claim_holder().is_some()
@@ -194,6 +199,7 @@ fn update(call: &mut Call) -> ToolResult<Done<TaskResult>> {
             new_deps.as_ref().is_some_and(|d| !same_set(d, &old_deps)),
         ),
         ("refs", new.refs != old.refs),
+        ("labels", new.labels != old.labels),
     ] {
         if differs {
             changed.push(name);
@@ -247,12 +253,16 @@ fn update(call: &mut Call) -> ToolResult<Done<TaskResult>> {
             call.exec_with_event_last(update, &params, kind, Some(&list.id), Some(&new.id), data)?;
         }
     }
-    if new.refs != old.refs {
-        // Its own statement: the refs change rarely, and the hot update
-        // above stays as it is.
+    if new.refs != old.refs || new.labels != old.labels {
+        // Their own statement: refs and labels change rarely, and the hot
+        // update above stays as it is.
         call.exec(
-            "UPDATE tasks SET refs = ? WHERE id = ?",
-            crate::params![crate::model::refs_column(&new.refs), new.id.as_str()],
+            "UPDATE tasks SET refs = ?, labels = ? WHERE id = ?",
+            crate::params![
+                crate::model::refs_column(&new.refs),
+                crate::model::labels_column(&new.labels),
+                new.id.as_str()
+            ],
         )?;
     }
     // `new` is exactly what was written: no need to read it back.

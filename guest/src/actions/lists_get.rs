@@ -18,7 +18,7 @@ use super::summary::quoted;
 use crate::contract::DEFAULT_TASK_PAGE;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::{self, IdKind};
-use crate::model::{Counts, Priority, TASK_COLS, TaskForm, TaskRow};
+use crate::model::{Counts, Priority, TASK_COLS, TaskForm, TaskRow, carries_any_label, label_mark};
 use crate::results::{ListJson, TaskJson};
 use crate::store::Value;
 use crate::text::plural;
@@ -129,6 +129,7 @@ impl Action for GetList {
                 false,
                 "only tasks with a ref starting with this (a URI, or beads://)",
             ),
+            param("label", Ty::Label, false, "only tasks carrying this label"),
             INCLUDE_DELETED,
             param(
                 "include_times",
@@ -256,8 +257,8 @@ fn page(
 }
 
 /// Up to `n` tasks of `run` after `from` (from the start of the run
-/// without it), in position order, with the `status`, `priority` and
-/// `has_ref` filters applied.
+/// without it), in position order, with the `status`, `priority`,
+/// `has_ref` and `label` filters applied.
 fn chunk(
     call: &Call,
     list_id: &str,
@@ -304,6 +305,19 @@ fn chunk(
             Value::from(format!("\n{prefix}")),
             Value::from("\n"),
         ]);
+    }
+    if let Some(label) = call.params.str("label") {
+        // Exactly this label, case-sensitive, the same SQL in both
+        // dialects. Numbered after the parameters so far, so the bare `?`
+        // after them go on counting from there.
+        let (nl, mark) = (args.len() + 1, args.len() + 2);
+        sql.push_str(" AND ");
+        sql.push_str(&carries_any_label(
+            "labels",
+            &[format!("?{mark}")],
+            &format!("?{nl}"),
+        ));
+        args.extend([Value::from("\n"), Value::from(label_mark(label))]);
     }
     if let Some(a) = from.filter(|a| a.run == run) {
         sql.push_str(" AND (position > ? OR (position = ? AND id > ?))");

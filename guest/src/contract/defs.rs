@@ -131,6 +131,14 @@ pub const REFS: Param = param(
     false,
     "links elsewhere: github://o/r/1, beads://./bd-1, https://…",
 );
+/// The shared `labels` parameter of a task's writes (`super::labels`:
+/// the rule; the whole set, `[]` clears).
+pub const LABELS: Param = param(
+    "labels",
+    Ty::Labels { min: 0 },
+    false,
+    "short words: role, skill, kind (see task_help)",
+);
 /// The shared `assigned` parameter.
 pub const ASSIGNED: Param = param(
     "assigned_to_agent_id",
@@ -167,7 +175,7 @@ pub const INCLUDE_DELETED: Param =
     param("include_deleted", Ty::Bool, false, "also soft-deleted ones");
 
 /// The keys of one add_many item (`position` is per batch, not per item).
-pub const BATCH_ITEM: [Param; 9] = [
+pub const BATCH_ITEM: [Param; 10] = [
     TITLE,
     DESCRIPTION,
     NOTES,
@@ -175,6 +183,7 @@ pub const BATCH_ITEM: [Param; 9] = [
     VERIFICATION,
     ASSIGNED,
     REFS,
+    LABELS,
     param(
         "depends_on",
         Ty::Deps { refs: true },

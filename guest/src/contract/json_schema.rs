@@ -61,12 +61,20 @@ fn type_schema(ty: Ty) -> Value {
         }
         Ty::Refs => json!({"type": "array", "maxItems": super::refs::MAX_REFS,
             "items": {"type": "string", "minLength": 1, "maxLength": super::refs::MAX_REF_CHARS}}),
+        Ty::Labels { min } => json!({"type": "array", "minItems": min,
+            "maxItems": super::labels::MAX_LABELS, "items": label_schema()}),
+        Ty::Label => label_schema(),
         Ty::Time => json!({"type": "string", "format": "date-time"}),
         Ty::Cursor => json!({"type": "string"}),
         Ty::Items { max } => {
             json!({"type": "array", "minItems": 1, "maxItems": max, "items": object_schema(BATCH_ITEM.iter())})
         }
     }
+}
+
+/// One label: [`super::labels`]'s rule as a pattern.
+fn label_schema() -> Value {
+    json!({"type": "string", "pattern": super::labels::LABEL_PATTERN})
 }
 
 /// The pattern of a canonical id of `kind`: prefix + 26 Crockford base32.
@@ -84,7 +92,7 @@ pub fn tool_input_schema(tool: &ToolSpec, actions: &[&ActionSpec]) -> Value {
     if tool.takes_params {
         props.insert(
             "params".into(),
-            json!({"type": "object", "description": "action parameters; see the tool description or task_help schemas"}),
+            json!({"type": "object", "description": "see task_help schemas"}),
         );
     }
     json!({"type": "object", "properties": props, "required": ["action"], "additionalProperties": false})

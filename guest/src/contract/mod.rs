@@ -16,10 +16,10 @@ mod validate;
 
 pub use defs::{
     ASSIGNED, BATCH_ITEM, CURSOR, DEFAULT_LEASE_MS, DEFAULT_PAGE, DEFAULT_TASK_PAGE, DESCRIPTION,
-    EVENT_KINDS, INCLUDE_DELETED, LEASE, LIMIT, LIST_ID, MAX_BATCH, MAX_DEPS, MAX_TASK_PAGE,
-    MAX_TEXT, NOTES, PRIORITIES, PRIORITY, REFS, SCOPE_TYPES, STATUSES, TASK_AUDIT, TASK_CLAIMS,
-    TASK_HELP, TASK_ID, TASK_ITEMS, TASK_LISTS, TITLE, TOOLS, VERIFICATION, VISIBILITIES,
-    find_tool, param,
+    EVENT_KINDS, INCLUDE_DELETED, LABELS, LEASE, LIMIT, LIST_ID, MAX_BATCH, MAX_DEPS,
+    MAX_TASK_PAGE, MAX_TEXT, NOTES, PRIORITIES, PRIORITY, REFS, SCOPE_TYPES, STATUSES, TASK_AUDIT,
+    TASK_CLAIMS, TASK_HELP, TASK_ID, TASK_ITEMS, TASK_LISTS, TITLE, TOOLS, VERIFICATION,
+    VISIBILITIES, find_tool, param,
 };
 pub use help::{RULES, WORKFLOW};
 pub use json_schema::{action_schema, tool_input_schema};
@@ -73,6 +73,14 @@ pub enum Ty {
     Cursor,
     /// A task's `refs`: an array of URIs ([`refs`]'s rule).
     Refs,
+    /// An array of labels ([`labels`]'s rule): at least `min`, at most
+    /// [`labels::MAX_LABELS`].
+    Labels {
+        /// Fewest labels (0: `[]` is a value, e.g. clearing them).
+        min: usize,
+    },
+    /// One label ([`labels`]'s rule).
+    Label,
     /// The add_many `tasks` array: 1–`max` objects shaped by [`defs::BATCH_ITEM`].
     Items {
         /// Most items per call.

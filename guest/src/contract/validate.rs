@@ -211,6 +211,14 @@ fn check_value(param: &Param, value: &Value, context: &str, path: &str) -> ToolR
         }
         Ty::Deps { refs } => check_deps(value, refs, path, context),
         Ty::Refs => check_refs(value, path),
+        Ty::Labels { min } => check_labels(value, min, path),
+        Ty::Label => match value.as_str() {
+            Some(s) => check_one_label(s, path),
+            None => Err(ToolError::invalid(
+                format!("{path} must be a label string, got {}", shown(value)),
+                labels_hint(),
+            )),
+        },
         Ty::Time => match value.as_str().and_then(parse_rfc3339) {
             Some(_) => Ok(()),
             None => bad("an RFC 3339 time such as 2026-11-30T12:00:00.000Z".into()),
@@ -308,6 +316,44 @@ pub fn check_refs(value: &Value, path: &str) -> ToolResult<()> {
         };
         super::refs::check_ref(s)
             .map_err(|why| ToolError::invalid(format!("{path}[{i}]: {why}"), hint.clone()))?;
+    }
+    Ok(())
+}
+
+/// What every refused label is answered with: the rule.
+fn labels_hint() -> String {
+    format!("labels: {}", super::labels::LABELS_RULE)
+}
+
+/// Refuses one label given at `path` unless it follows
+/// [`super::labels`]'s rule, naming it and the rule.
+fn check_one_label(label: &str, path: &str) -> ToolResult<()> {
+    super::labels::check_label(label)
+        .map_err(|why| ToolError::invalid(format!("{path}: {why}"), labels_hint()))
+}
+
+/// Refuses a `labels` value unless it is an array of `min` to
+/// [`MAX_LABELS`](super::labels::MAX_LABELS) valid labels (a repeat is
+/// allowed: the task keeps each label once).
+pub fn check_labels(value: &Value, min: usize, path: &str) -> ToolResult<()> {
+    let max = super::labels::MAX_LABELS;
+    let Some(items) = value.as_array().filter(|a| (min..=max).contains(&a.len())) else {
+        return Err(ToolError::invalid(
+            format!(
+                "{path} must be an array of {min} to {max} labels, got {}",
+                shown(value)
+            ),
+            labels_hint(),
+        ));
+    };
+    for (i, v) in items.iter().enumerate() {
+        let Some(s) = v.as_str() else {
+            return Err(ToolError::invalid(
+                format!("{path}[{i}] must be a string, got {}", shown(v)),
+                labels_hint(),
+            ));
+        };
+        check_one_label(s, &format!("{path}[{i}]"))?;
     }
     Ok(())
 }

@@ -22,7 +22,7 @@ pub fn catalogue() -> Vec<ToolInfo> {
         .collect()
 }
 
-/// `purpose` + one signature per action, e.g. `claim_next(list_id, lease_seconds?)`.
+/// `purpose` + one signature per action, e.g. `claim_next(list_id, lease_seconds?, labels?)`.
 fn describe(tool: &ToolSpec, actions: &[&ActionSpec]) -> String {
     if !tool.takes_params {
         let names: Vec<&str> = actions.iter().map(|a| a.name).collect();
@@ -81,7 +81,7 @@ mod tests {
         assert!(
             cat[2]
                 .description
-                .contains("claim_next(list_id, lease_seconds?)")
+                .contains("claim_next(list_id, lease_seconds?, labels?)")
         );
     }
 }

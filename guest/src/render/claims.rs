@@ -77,6 +77,7 @@ fn claimed_lines(claimed: &Claimed) -> Vec<Line> {
         lines.extend(task::notes_line(t, 2));
         lines.extend(task::verification_lines(t, 2));
         lines.extend(task::refs_line(t, 2));
+        lines.extend(task::labels_line(t, 2, false));
         lines
     }
 }
@@ -89,6 +90,7 @@ fn waiting_line(waiting: &Waiting) -> Line {
         (waiting.waiting_on_dependencies, "waiting on dependencies"),
         (waiting.assigned_to_others, "assigned to others"),
         (waiting.blocked, "paused"),
+        (waiting.without_labels.unwrap_or(0), "without those labels"),
     ];
     let mut reasons: Vec<String> = Vec::new();
     for (n, words) in known {

@@ -1,6 +1,8 @@
 //! One task as a table row: position, status badge, priority mark and
-//! title, short id, who holds it, what it waits for; plus a muted memo
-//! line (outcome or notes). A single task adds its verification lines.
+//! title with its first labels, short id, who holds it, what it waits
+//! for; plus a muted memo line (outcome or notes). A single task adds its
+//! verification lines, its refs and (when the row could not show them
+//! all) its labels.
 //! Shared by list details, created/updated tasks and claims, so a task looks
 //! the same wherever it shows up.
 
@@ -16,6 +18,10 @@ const TITLE_MAX: usize = 60;
 const MEMO_MAX: usize = 100;
 /// Column of the title in [`table`], where memo lines hang.
 const TITLE_COLUMN: usize = 2;
+/// Labels a row shows after its title (then how many more).
+const ROW_LABELS: usize = 3;
+/// Columns each label of a row is cut to.
+const ROW_LABEL_CHARS: usize = 20;
 
 /// The columns of a task table: position right-aligned, the rest left.
 pub(crate) fn table(indent: usize) -> Table {
@@ -47,6 +53,15 @@ pub(crate) fn add_row(t: &mut Table, task: &TaskJson) {
         .unwrap_or_default();
     let mut title_cell = marked(task);
     title_cell.extend(cell(title, title_style));
+    if !task.labels.is_empty() {
+        title_cell.extend(cell(
+            format!(
+                "  {}",
+                fmt::labels(&task.labels, ROW_LABELS, ROW_LABEL_CHARS)
+            ),
+            Style::Muted,
+        ));
+    }
     t.row(vec![
         cell(position, Style::Muted),
         vec![badge.span()],
@@ -191,6 +206,20 @@ pub(crate) fn refs_line(task: &TaskJson, indent: usize) -> Option<Line> {
     l.push(" ".repeat(indent), Style::Text)
         .push("refs: ", Style::Muted)
         .push(fmt::truncate(&task.refs.join(", "), MEMO_MAX), Style::Muted);
+    Some(l.finish())
+}
+
+/// A single task's labels on one muted line (`labels: backend, db`),
+/// each whole; None without labels, or when `in_row` and its row showed
+/// them all already.
+pub(crate) fn labels_line(task: &TaskJson, indent: usize, in_row: bool) -> Option<Line> {
+    if task.labels.is_empty() || (in_row && task.labels.len() <= ROW_LABELS) {
+        return None;
+    }
+    let mut l = LineBuf::new();
+    l.push(" ".repeat(indent), Style::Text)
+        .push("labels: ", Style::Muted)
+        .push(task.labels.join(", "), Style::Muted);
     Some(l.finish())
 }
 

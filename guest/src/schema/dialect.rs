@@ -36,6 +36,7 @@ const SQLITE: &[&str] = &[
     include_str!("migrations/shared/0006_task_refs.sql"),
     include_str!("migrations/shared/0007_tokens.sql"),
     include_str!("migrations/sqlite/0008_counters_at_commit.sql"),
+    include_str!("migrations/shared/0009_task_labels.sql"),
 ];
 
 /// PostgreSQL's schema steps, numbered like SQLite's: version `N` is the
@@ -49,6 +50,7 @@ const POSTGRES: &[&str] = &[
     include_str!("migrations/shared/0006_task_refs.sql"),
     include_str!("migrations/shared/0007_tokens.sql"),
     include_str!("migrations/postgres/0008_counters_at_commit.sql"),
+    include_str!("migrations/shared/0009_task_labels.sql"),
 ];
 
 /// How many schema steps each dialect has: a schema version names the

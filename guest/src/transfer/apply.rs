@@ -57,7 +57,7 @@ pub fn write(call: &Call, list: &ListRow, plan: &Plan) -> ToolResult<Vec<Created
         call.exec(
             "INSERT INTO tasks (id, list_id, position, title, description, notes, status, assigned_to_agent_id, \
              outcome, created_at, updated_at, started_at, completed_at, priority, verification, verification_result, \
-             awaits_approval, refs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+             awaits_approval, refs, labels) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             crate::params![
                 id.as_str(),
                 list.id.as_str(),
@@ -76,7 +76,8 @@ pub fn write(call: &Call, list: &ListRow, plan: &Plan) -> ToolResult<Vec<Created
                 item.verification.clone(),
                 item.verification_result.clone(),
                 i64::from(awaits),
-                refs_column(&item.refs)
+                refs_column(&item.refs),
+                crate::model::labels_column(&item.labels)
             ],
         )?;
         out.push(Created {

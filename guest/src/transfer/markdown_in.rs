@@ -51,6 +51,7 @@ enum Key {
     Assigned,
     After,
     Refs,
+    Labels,
 }
 
 impl Key {
@@ -66,6 +67,7 @@ impl Key {
             "assigned" | "assignee" => Key::Assigned,
             "after" | "depends on" => Key::After,
             "refs" => Key::Refs,
+            "labels" => Key::Labels,
             _ => return None,
         })
     }
@@ -353,6 +355,11 @@ fn set(
         Key::Refs => {
             for r in value.split_whitespace() {
                 item.add_ref(r.to_string());
+            }
+        }
+        Key::Labels => {
+            for l in value.split_whitespace() {
+                item.add_label(l.to_string());
             }
         }
     }

@@ -13,6 +13,7 @@
 //!   - assigned: @builder-1
 //!   - after: #1 Design the schema
 //!   - refs: github://acme/api/12 https://example.com/spec
+//!   - labels: backend db
 //!   - notes: first line
 //!     \- [x] a line that would read as a checkbox
 //!
@@ -31,8 +32,8 @@
 //! empty text is a bare `key:` line.
 //!
 //! [`super::markdown_in`] reads this back as the same tasks: titles and
-//! every text byte for byte, statuses, priorities, assignees, refs and
-//! dependencies. What it cannot keep: an in-progress task comes back todo
+//! every text byte for byte, statuses, priorities, assignees, refs, labels
+//! and dependencies. What it cannot keep: an in-progress task comes back todo
 //! and unclaimed (an import claims nothing, so the claim, its holder and
 //! lease are lost), times (created, updated, started, completed) are the
 //! import's, ids are new, the list's name is trimmed, and the audit log is
@@ -92,6 +93,11 @@ pub fn write(snap: &Snapshot) -> String {
             // A ref holds no white space and no unsafe character
             // (contract::refs): it is written as it is.
             field(&mut out, "refs", &t.refs.join(" "));
+        }
+        if !t.labels.is_empty() {
+            // A label holds no white space and no unsafe character
+            // (contract::labels) either.
+            field(&mut out, "labels", &t.labels.join(" "));
         }
         texts(&mut out, t);
     }

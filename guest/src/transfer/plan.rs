@@ -11,6 +11,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value as Json};
 
 use super::report::Report;
+use crate::contract::labels::{MAX_LABELS, check_label, label_from};
 use crate::contract::refs::{MAX_REFS, check_ref};
 use crate::contract::{MAX_DEPS, MAX_TEXT};
 use crate::error::{ToolError, ToolResult};
@@ -315,6 +316,7 @@ fn fit_item(item: &mut Item, keys: &HashMap<String, Option<String>>, report: &mu
         }
     }
     item.refs = refs;
+    fit_labels(item, &at, report);
     let mut deps = Vec::new();
     for d in std::mem::take(&mut item.depends_on) {
         match keys.get(&d) {
@@ -338,6 +340,39 @@ fn fit_item(item: &mut Item, keys: &HashMap<String, Option<String>>, report: &mu
         }
     }
     item.depends_on = deps;
+}
+
+/// Makes each label keep the contract's rule (`contract::labels`): one
+/// it breaks is made into one that keeps it, or dropped when nothing of
+/// it is left; labels past the most a task carries are dropped.
+fn fit_labels(item: &mut Item, at: &str, report: &mut Report) {
+    let mut labels: Vec<String> = Vec::new();
+    for given in std::mem::take(&mut item.labels) {
+        let label = if check_label(&given).is_ok() {
+            given
+        } else if let Some(made) = label_from(&given) {
+            report.changed(
+                "a label made to keep the rule (letters, digits, - _ . : / @ + #; 64 characters)",
+                format!("{at}: {}", quote(&given)),
+            );
+            made
+        } else {
+            report.dropped(
+                "a label with no character a label may hold",
+                format!("{at}: {}", quote(&given)),
+            );
+            continue;
+        };
+        if labels.contains(&label) {
+            continue;
+        }
+        if labels.len() >= MAX_LABELS {
+            report.dropped(format!("labels past {MAX_LABELS}"), at.to_string());
+            continue;
+        }
+        labels.push(label);
+    }
+    item.labels = labels;
 }
 
 /// Cuts the longest texts until they fit the budget a task holds.

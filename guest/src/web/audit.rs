@@ -11,7 +11,7 @@ use super::timeline;
 /// The audit page.
 pub(crate) fn page(audit: &Audit, can_act: bool, ret: &str) -> Page {
     let mut h = Html::new();
-    list::header(&mut h, &audit.entry, Shown::Audit, can_act, ret);
+    list::header(&mut h, &audit.entry, Shown::Audit, None, can_act, ret);
     h.open("section", &[("class", "audit")]);
     h.elem("h2", &[], "Audit");
     let base = format!("{}/audit", list_href(&audit.entry.list.id));

@@ -2,7 +2,9 @@
 //! its tasks side by side by where they stand (todo, running, paused,
 //! closed); `view=order` lists them in the order agents take them, open
 //! ones first. `finished=hide` leaves done and canceled tasks out, as the
-//! dashboard's `f` does.
+//! dashboard's `f` does. `label=NAME` shows only the tasks carrying that
+//! label (a card's label links here), and the page says so and how to
+//! see every task again; every link of the board keeps it.
 
 use super::card;
 use super::forms;
@@ -10,6 +12,7 @@ use super::html::Html;
 use super::list::{self, Shown};
 use super::page::Page;
 use super::read::{Board, Card};
+use super::route::encode;
 use crate::model::Status;
 use crate::render::fmt;
 
@@ -43,7 +46,15 @@ pub(crate) fn page(
         View::Columns => Shown::Columns,
         View::Order => Shown::Order,
     };
-    list::header(&mut h, &board.entry, shown, can_act, ret);
+    let label = board.label.as_deref();
+    list::header(&mut h, &board.entry, shown, label, can_act, ret);
+    if let Some(label) = label {
+        filtered(&mut h, board, view, hide_finished, label);
+    }
+    let view_query = match view {
+        View::Columns => "",
+        View::Order => "view=order&",
+    };
     let cards: Vec<&Card> = board
         .cards
         .iter()
@@ -72,7 +83,7 @@ pub(crate) fn page(
                     )
                     .close("h2");
                 for c in here {
-                    write_card(&mut h, c, board.now, can_act, ret);
+                    write_card(&mut h, c, board.now, view_query, can_act, ret);
                 }
                 h.close("section");
             }
@@ -83,15 +94,20 @@ pub(crate) fn page(
             let (open, closed): (Vec<&Card>, Vec<&Card>) =
                 cards.iter().partition(|c| !c.task.is_closed());
             for c in open.into_iter().chain(closed) {
-                write_card(&mut h, c, board.now, can_act, ret);
+                write_card(&mut h, c, board.now, view_query, can_act, ret);
             }
             h.close("section");
         }
     }
     if board.cards.is_empty() {
-        h.elem("p", &[("class", "empty s-muted")], "no tasks");
+        let empty = if label.is_some() {
+            "no task carries this label"
+        } else {
+            "no tasks"
+        };
+        h.elem("p", &[("class", "empty s-muted")], empty);
     }
-    let toggle = toggle_href(&board.entry.list.id, view, !hide_finished);
+    let toggle = toggle_href(&board.entry.list.id, view, !hide_finished, label);
     h.open("p", &[("class", "finished s-muted")]);
     if hidden > 0 {
         h.text(&format!("{} hidden ", fmt::plural(hidden, "finished task")));
@@ -118,8 +134,9 @@ pub(crate) fn page(
     }
 }
 
-/// The board's address with finished tasks hidden or not.
-fn toggle_href(list_id: &str, view: View, hide: bool) -> String {
+/// The board's address with finished tasks hidden or not, and filtered
+/// by `label` or not.
+fn toggle_href(list_id: &str, view: View, hide: bool, label: Option<&str>) -> String {
     let view = match view {
         View::Columns => "columns",
         View::Order => "order",
@@ -128,12 +145,39 @@ fn toggle_href(list_id: &str, view: View, hide: bool) -> String {
     if hide {
         href.push_str("&finished=hide");
     }
+    if let Some(label) = label {
+        href.push_str(&format!("&label={}", encode(label)));
+    }
     href
 }
 
-/// One task's card on the board.
-fn write_card(h: &mut Html, c: &Card, now: i64, can_act: bool, ret: &str) {
+/// The note atop a filtered board: which label, how many tasks carry it
+/// here, and the link back to every task (the same view otherwise).
+fn filtered(h: &mut Html, board: &Board, view: View, hide: bool, label: &str) {
+    h.open("p", &[("class", "filter"), ("data-label", label)]);
+    h.text("showing only the tasks labeled ")
+        .elem("span", &[("class", "tag")], label)
+        .text(&format!(
+            " ({}{}) · ",
+            fmt::plural(board.cards.len(), "task"),
+            if board.more { ", more follow" } else { "" }
+        ))
+        .elem(
+            "a",
+            &[
+                ("class", "clear"),
+                ("href", &toggle_href(&board.entry.list.id, view, hide, None)),
+            ],
+            "show every task",
+        );
+    h.close("p");
+}
+
+/// One task's card on the board (its labels linking to the board
+/// filtered by each, in the same view).
+fn write_card(h: &mut Html, c: &Card, now: i64, view: &str, can_act: bool, ret: &str) {
     card::open(h, &c.task, true);
+    card::labels(h, &c.task, view);
     card::holders(h, &c.task, now);
     card::deps(h, "after", &c.deps);
     card::texts(h, &c.task, c.note_lines);

@@ -1,7 +1,7 @@
 //! A task's card, on a board and atop its details: position, status
-//! badge, priority, title, who holds it and its lease, who it is reserved
-//! for, what it waits for, its notes, outcome and verification, in the
-//! words the terminal views use.
+//! badge, priority, title and labels, who holds it and its lease, who it
+//! is reserved for, what it waits for, its notes, outcome and
+//! verification, in the words the terminal views use.
 
 use super::html::{Html, style_class};
 use super::read::Dep;
@@ -18,6 +18,40 @@ pub(crate) fn task_href(id: &str) -> String {
 /// The address of a list's board.
 pub(crate) fn list_href(id: &str) -> String {
     format!("/lists/{}", encode(id))
+}
+
+/// The address of a list's board showing only the tasks carrying
+/// `label`, laid out as `view` asks (`view=order&`, or empty for the
+/// default).
+pub(crate) fn label_href(list_id: &str, label: &str, view: &str) -> String {
+    format!("{}?{view}label={}", list_href(list_id), encode(label))
+}
+
+/// A task's labels, small, right after its title: each a link to its
+/// list's board showing only the tasks carrying it (`view` as for
+/// [`label_href`]). Every label went through the contract's rule when it
+/// was stored (ASCII words, nothing to hide), and the builder escapes it
+/// again here.
+pub(crate) fn labels(h: &mut Html, task: &TaskRow, view: &str) {
+    if task.labels.is_empty() {
+        return;
+    }
+    h.open("div", &[("class", "labels")]);
+    for (i, label) in task.labels.iter().enumerate() {
+        if i > 0 {
+            h.text(" ");
+        }
+        h.elem(
+            "a",
+            &[
+                ("class", "tag"),
+                ("data-label", label),
+                ("href", &label_href(&task.list_id, label, view)),
+            ],
+            label,
+        );
+    }
+    h.close("div");
 }
 
 /// Opens `<article class="task">` for `task` and writes its head: the

@@ -6,6 +6,7 @@
 use super::card::list_href;
 use super::forms;
 use super::html::{Html, style_class};
+use super::route::encode;
 use crate::model::Approval;
 use crate::person::dashboard::board::Entry;
 use crate::person::dashboard::layout::approval_spans;
@@ -90,8 +91,16 @@ pub(crate) enum Shown {
 }
 
 /// The header of a list's page: name and id, summary with the approval
-/// in full, decision and add forms, and the links between its views.
-pub(crate) fn header(h: &mut Html, entry: &Entry, shown: Shown, can_act: bool, ret: &str) {
+/// in full, decision and add forms, and the links between its views
+/// (the board's two keeping its `label` filter, if any).
+pub(crate) fn header(
+    h: &mut Html,
+    entry: &Entry,
+    shown: Shown,
+    label: Option<&str>,
+    can_act: bool,
+    ret: &str,
+) {
     let list = &entry.list;
     h.open(
         "header",
@@ -113,15 +122,22 @@ pub(crate) fn header(h: &mut Html, entry: &Entry, shown: Shown, can_act: bool, r
     about(h, entry);
     h.open("nav", &[("class", "views")]);
     let base = list_href(&list.id);
-    for (label, href, is) in [
-        ("columns", format!("{base}?view=columns"), Shown::Columns),
-        ("order", format!("{base}?view=order"), Shown::Order),
+    let filter = label
+        .map(|l| format!("&label={}", encode(l)))
+        .unwrap_or_default();
+    for (name, href, is) in [
+        (
+            "columns",
+            format!("{base}?view=columns{filter}"),
+            Shown::Columns,
+        ),
+        ("order", format!("{base}?view=order{filter}"), Shown::Order),
         ("audit", format!("{base}/audit"), Shown::Audit),
     ] {
         if is == shown {
-            h.elem("a", &[("href", &href), ("aria-current", "page")], label);
+            h.elem("a", &[("href", &href), ("aria-current", "page")], name);
         } else {
-            h.elem("a", &[("href", &href)], label);
+            h.elem("a", &[("href", &href)], name);
         }
     }
     h.close("nav");

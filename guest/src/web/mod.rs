@@ -75,7 +75,9 @@ pub fn handle(
                 _ => board::View::Columns,
             };
             let hide = query.has("finished", "hide");
-            src.board(&id)
+            // An empty label (a cleared field) filters nothing.
+            let label = query.get("label").filter(|l| !l.is_empty());
+            src.board(&id, label)
                 .map(|b| board::page(&b, view, hide, can_act, &ret))
         }
         Route::Task(id) => src.task(&id).map(|d| task::page(&d, can_act, &ret)),

@@ -9,7 +9,7 @@ use crate::bindings::CallContext;
 use crate::clock::Clock;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::{self, IdKind};
-use crate::model::{Status, TaskRow};
+use crate::model::{Status, TaskRow, carries_any_label, label_mark};
 use crate::person::act::READ;
 use crate::person::dashboard::board::{Entry, entries};
 use crate::store::{Store, Value};
@@ -64,7 +64,9 @@ pub(crate) struct Dep {
 pub(crate) struct Board {
     /// The list.
     pub entry: Entry,
-    /// Its live tasks by position.
+    /// The label the board is filtered by: only the tasks carrying it.
+    pub label: Option<String>,
+    /// Its live tasks by position (with `label`, those carrying it).
     pub cards: Vec<Card>,
     /// More tasks than were read.
     pub more: bool,
@@ -149,13 +151,25 @@ impl Source<'_> {
         })
     }
 
-    /// The board of `list_id`.
-    pub(crate) fn board(&self, list_id: &str) -> ToolResult<Board> {
+    /// The board of `list_id`; with `label`, only the tasks carrying it
+    /// (a label the contract refuses is refused with its rule).
+    pub(crate) fn board(&self, list_id: &str, label: Option<&str>) -> ToolResult<Board> {
         checked(IdKind::List, list_id)?;
+        if let Some(label) = label {
+            crate::contract::labels::check_label(label).map_err(|why| {
+                ToolError::invalid(
+                    format!("the label filter: {why}"),
+                    format!(
+                        "labels: {}; or open the board without ?label",
+                        crate::contract::labels::LABELS_RULE
+                    ),
+                )
+            })?;
+        }
         self.read(|call| {
             let list = access::list(call, list_id, false)?;
             let entry = entries(call, vec![list])?.remove(0);
-            let (mut cards, more) = cards(call, &entry.list.id)?;
+            let (mut cards, more) = cards(call, &entry.list.id, label)?;
             let ids: Vec<&str> = cards.iter().map(|c| c.task.id.as_str()).collect();
             let graph = deps::of_tasks(call, &ids)?;
             let known: Vec<Dep> = cards.iter().map(|c| dep_of(&c.task)).collect();
@@ -174,6 +188,7 @@ impl Source<'_> {
             }
             Ok(Board {
                 entry,
+                label: label.map(str::to_string),
                 cards,
                 more,
                 now: call.now(),
@@ -235,22 +250,33 @@ fn card_cols() -> String {
          ELSE notes END, status, assigned_to_agent_id, claimed_by_agent_id, CAST(NULL AS TEXT), \
          claim_expires_at, lease_ms, SUBSTR(outcome, 1, {CARD_TEXT}), created_at, updated_at, \
          started_at, completed_at, deleted_at, priority, SUBSTR(verification, 1, {CARD_TEXT}), \
-         SUBSTR(verification_result, 1, {CARD_TEXT}), awaits_approval, CAST(NULL AS TEXT), refs, \
+         SUBSTR(verification_result, 1, {CARD_TEXT}), awaits_approval, CAST(NULL AS TEXT), refs, labels, \
          LENGTH(notes) - LENGTH(REPLACE(notes, ?, ''))",
         tail = NOTES_TAIL - 1
     )
 }
 
-/// The live tasks of a list by position, as cards (their dependencies
-/// filled in by the caller), and whether there are more.
-fn cards(call: &Call, list_id: &str) -> ToolResult<(Vec<Card>, bool)> {
+/// The live tasks of a list by position (with `label`, those carrying
+/// it: the SQL of `task_lists get`'s `label`), as cards (their
+/// dependencies filled in by the caller), and whether there are more.
+fn cards(call: &Call, list_id: &str, label: Option<&str>) -> ToolResult<(Vec<Card>, bool)> {
+    let mut args = crate::params!["\n", list_id].to_vec();
+    let filter = match label {
+        // ?3 the line break, ?4 the label's mark; LIMIT's `?` is ?5.
+        Some(label) => {
+            args.extend([Value::from("\n"), Value::from(label_mark(label))]);
+            format!(" AND {}", carries_any_label("labels", &["?4".into()], "?3"))
+        }
+        None => String::new(),
+    };
+    args.push(Value::Integer(MAX_TASKS as i64 + 1));
     let rows = call.rows(
         &format!(
-            "SELECT {} FROM tasks WHERE list_id = ? AND deleted_at IS NULL \
+            "SELECT {} FROM tasks WHERE list_id = ? AND deleted_at IS NULL{filter} \
              ORDER BY position, id LIMIT ?",
             card_cols()
         ),
-        crate::params!["\n", list_id, MAX_TASKS as i64 + 1],
+        &args,
     )?;
     let width = crate::model::TASK_COLS.split(',').count();
     let mut cards: Vec<Card> = rows

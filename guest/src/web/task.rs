@@ -1,5 +1,5 @@
-//! `GET /tasks/{id}`: a task's details: its card, every field (the long
-//! texts whole), what it waits for and what waits for it, its newest
+//! `GET /tasks/{id}`: a task's details: its card (its labels linking to
+//! the board filtered by each), every field (the long texts whole), what it waits for and what waits for it, its newest
 //! audit events, and a form for every action that applies.
 
 use super::card;
@@ -15,9 +15,10 @@ use crate::render::fmt;
 /// The details page.
 pub(crate) fn page(d: &Detail, can_act: bool, ret: &str) -> Page {
     let mut h = Html::new();
-    list::header(&mut h, &d.entry, Shown::Task, can_act, ret);
+    list::header(&mut h, &d.entry, Shown::Task, None, can_act, ret);
     let t = &d.task;
     card::open(&mut h, t, false);
+    card::labels(&mut h, t, "");
     card::holders(&mut h, t, d.now);
     h.open("dl", &[("class", "fields")]);
     for (label, text) in [

@@ -819,3 +819,76 @@ fn board_js_is_transport_only_and_never_leaves_a_form_for_the_browsers_error_pag
         assert!(!js.contains(words), "board.js says {words}");
     }
 }
+
+#[test]
+fn labels_show_on_cards_and_link_to_the_board_filtered_by_each() {
+    let w = World::new(&["api", "schema", "docs"]);
+    for (task, labels) in [
+        (&w.tasks[0], json!(["backend", "gt:merge-request"])),
+        (&w.tasks[1], json!(["backend", "db"])),
+    ] {
+        w.h.ok(
+            "agent-1",
+            "task_items",
+            "update",
+            json!({"task_id": task, "labels": labels}),
+        );
+    }
+    let list = &w.list;
+    let board = w.get(&format!("/lists/{list}"), "", Some("ann"));
+    let body = ok_html(&board);
+    // Each label a link to the board filtered by it (escaped in the URL).
+    assert!(
+        body.contains(&format!(
+            "<a class=\"tag\" data-label=\"gt:merge-request\" href=\"/lists/{list}?label=gt%3Amerge-request\">gt:merge-request</a>"
+        )),
+        "{body}"
+    );
+    assert!(!body.contains("class=\"filter\""), "{body}");
+    // Filtered: the tasks carrying it, the note and the way back.
+    let r = w.get(&format!("/lists/{list}"), "label=backend", Some("ann"));
+    let body = ok_html(&r);
+    assert_no_inline(body);
+    assert!(body.contains("data-label=\"backend\""), "{body}");
+    assert!(body.contains("showing only the tasks labeled"), "{body}");
+    assert!(body.contains("(2 tasks)"), "{body}");
+    assert!(
+        body.contains(&format!(
+            "href=\"/lists/{list}?view=columns\">show every task"
+        )),
+        "{body}"
+    );
+    for (id, shown) in [
+        (&w.tasks[0], true),
+        (&w.tasks[1], true),
+        (&w.tasks[2], false),
+    ] {
+        assert_eq!(body.contains(&format!("/tasks/{id}\"")), shown, "{id}");
+    }
+    // The views' links keep the filter; the order view's labels keep it.
+    assert!(body.contains("?view=order&amp;label=backend"), "{body}");
+    let r = w.get(
+        &format!("/lists/{list}"),
+        "view=order&label=db",
+        Some("ann"),
+    );
+    let body = ok_html(&r);
+    assert!(body.contains("(1 task)"), "{body}");
+    assert!(body.contains("?view=order&amp;label=backend"), "{body}");
+    // Exact and case-sensitive; a label no task carries says so.
+    let r = w.get(&format!("/lists/{list}"), "label=Backend", Some("ann"));
+    assert!(ok_html(&r).contains("no task carries this label"));
+    // An empty one filters nothing; a bad one is refused with the rule.
+    let r = w.get(&format!("/lists/{list}"), "label=", Some("ann"));
+    assert!(!ok_html(&r).contains("class=\"filter\""));
+    let r = w.get(&format!("/lists/{list}"), "label=two%20words", Some("ann"));
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.body.contains("ASCII letters"), "{}", r.body);
+    // The task page shows them too, linking the same way.
+    let r = w.get(&format!("/tasks/{}", w.tasks[1]), "", Some("ann"));
+    assert!(
+        ok_html(&r).contains(&format!("href=\"/lists/{list}?label=db\">db</a>")),
+        "{}",
+        r.body
+    );
+}

@@ -33,7 +33,7 @@ fn row_cols() -> String {
          CAST(NULL AS TEXT), status, assigned_to_agent_id, claimed_by_agent_id, CAST(NULL AS TEXT), \
          claim_expires_at, lease_ms, CAST(NULL AS TEXT), created_at, updated_at, started_at, \
          completed_at, deleted_at, priority, CASE WHEN verification IS NULL THEN NULL ELSE '' END, \
-         CAST(NULL AS TEXT), awaits_approval, CAST(NULL AS TEXT), CAST(NULL AS TEXT)"
+         CAST(NULL AS TEXT), awaits_approval, CAST(NULL AS TEXT), CAST(NULL AS TEXT), labels"
     )
 }
 

@@ -287,7 +287,7 @@ pub(crate) fn approval_spans(e: &Entry, long: bool) -> Vec<Span> {
     out
 }
 
-/// A task's row: `▸ 3. ▶ run  ↑ Title  @agent  until 12:03  →bob  ⏳ awaits approval  task_…3X5Z7B`.
+/// A task's row: `▸ 3. ▶ run  ↑ Title  @agent  until 12:03  →bob  ⏳ awaits approval  [db]  task_…3X5Z7B`.
 fn task_row(t: &TaskRow, selected: bool, number: usize, now: i64, width: usize) -> Line {
     let mut l = LineBuf::new();
     l.push(if selected { MARK } else { NO_MARK }, Style::Accent);
@@ -319,6 +319,10 @@ fn task_row(t: &TaskRow, selected: bool, number: usize, now: i64, width: usize) 
     }
     if t.awaits_approval {
         details.push(span("⏳ awaits approval", Style::Warning));
+    }
+    if !t.labels.is_empty() {
+        // The first two, short: the task's details show them all.
+        details.push(span(fmt::labels(&t.labels, 2, 16), Style::Muted));
     }
     details.push(span(fmt::short_id(&t.id), Style::Muted));
     let details_width: usize = details.iter().map(|s| fmt::width(&s.text) + 2).sum();

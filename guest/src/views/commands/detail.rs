@@ -1,7 +1,7 @@
 //! The readable detail of one list (`tasks <list_id>`): the list's header,
 //! then one block per task with everything a person asks about it — full
-//! id, status, priority, who holds it, dates, description, notes, outcome,
-//! verification and its result, refs —
+//! id, status, priority, who holds it, dates, labels, description, notes,
+//! outcome, verification and its result, refs —
 //! wrapped to the width instead of cut.
 
 use serde_json::Value;
@@ -141,7 +141,9 @@ pub(crate) fn block(task: &TaskJson, number_width: usize, width: usize) -> Vec<L
     );
     out.extend(pack(&about, indent, width));
     let refs = (!task.refs.is_empty()).then(|| task.refs.join("  "));
+    let labels = (!task.labels.is_empty()).then(|| task.labels.join(", "));
     for (label, text) in [
+        ("labels", &labels),
         ("description", &task.description),
         ("notes", &task.notes),
         ("outcome", &task.outcome),
