@@ -29,6 +29,7 @@ pub const EVENT_KINDS: &[&str] = &[
     "private_bypass",
     "approved",
     "rejected",
+    "imported",
 ];
 
 /// Page size of find and audit get when `limit` is not given.
