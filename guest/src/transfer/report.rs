@@ -74,7 +74,7 @@ impl Report {
                     Some(m) => {
                         m.count += t.count;
                         for e in &t.examples {
-                            if m.examples.len() < EXAMPLES {
+                            if m.examples.len() < EXAMPLES && !m.examples.contains(e) {
                                 m.examples.push(e.clone());
                             }
                         }
@@ -91,7 +91,8 @@ fn count(tallies: &mut Vec<Tally>, what: String, at: String) {
     match tallies.iter_mut().find(|t| t.what == what) {
         Some(t) => {
             t.count += 1;
-            if t.examples.len() < EXAMPLES {
+            // A place named once: two links of one issue are one example.
+            if t.examples.len() < EXAMPLES && !t.examples.contains(&at) {
                 t.examples.push(at);
             }
         }
