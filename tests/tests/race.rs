@@ -777,3 +777,115 @@ fn claim_in_flight(inflight: &mut postgres::Transaction<'_>, list: &str, agent: 
         .query("SELECT id FROM tasks WHERE id = $1 FOR UPDATE", &[&task])
         .expect("the claim's candidate");
 }
+
+/// The labels of task `i` of the labeled race: backend, frontend, or db
+/// and backend, in turn.
+fn race_labels(i: usize) -> Value {
+    [
+        json!(["backend"]),
+        json!(["frontend"]),
+        json!(["db", "backend"]),
+    ][i % 3]
+        .clone()
+}
+
+#[test]
+fn processes_claiming_by_labels_take_only_theirs_each_exactly_once() {
+    let (processes, tasks) = (8, 300);
+    let store = FreshStore::new();
+    let mut host = Host::open(config(store.location.clone())).unwrap();
+    let planner = ctx("planner");
+    let list = s(
+        &host
+            .call(
+                "task_lists",
+                "create",
+                r#"{"name":"labeled race"}"#,
+                &planner,
+            )
+            .unwrap()
+            .data,
+        "/list/id",
+    );
+    let batch: Vec<Value> = (0..tasks)
+        .map(|i| json!({"title": format!("task {i:04}"), "labels": race_labels(i)}))
+        .collect();
+    let added = host
+        .call(
+            "task_items",
+            "add_many",
+            &json!({"list_id": list, "tasks": batch}).to_string(),
+            &planner,
+        )
+        .unwrap();
+    let ids: Vec<String> = strs(&added.data, "/tasks", "id");
+    // Half the processes ask for frontend, half for db or backend.
+    let asks = |i: usize| {
+        if i.is_multiple_of(2) {
+            "frontend"
+        } else {
+            "db,backend"
+        }
+    };
+    let exe = env!("CARGO_BIN_EXE_race_worker");
+    let mut children = Vec::new();
+    for i in 0..processes {
+        let agent = format!("racer-{i}");
+        let mut child = Command::new(exe)
+            .args([store.spec.as_str(), list.as_str(), agent.as_str(), asks(i)])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("spawn race_worker");
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut first = String::new();
+        stdout.read_line(&mut first).unwrap();
+        assert!(first.contains("\"ready\":true"), "{agent}: {first}");
+        children.push((i, child, stdout));
+    }
+    for (_, child, _) in &mut children {
+        child.stdin.take().unwrap().write_all(b"go\n").unwrap();
+    }
+    let mut claimed_by: HashMap<String, Vec<usize>> = HashMap::new();
+    for (i, mut child, stdout) in children {
+        let lines: Vec<Value> = stdout
+            .lines()
+            .map(|l| serde_json::from_str(&l.unwrap()).expect("worker output is JSON"))
+            .collect();
+        assert!(child.wait().unwrap().success(), "racer-{i} failed");
+        let last = lines.last().expect("a last line");
+        assert_eq!(last["done"], true, "racer-{i}: {last}");
+        assert_eq!(last["errors"], 0, "racer-{i}: {lines:?}");
+        // Its last claim found nothing carrying its labels; the rest is
+        // the other half's, never handed to it.
+        assert!(last["waiting"]["without_labels"].is_i64(), "{last}");
+        for line in &lines {
+            if let Some(id) = line["claimed"].as_str().filter(|_| line["resumed"] != true) {
+                claimed_by.entry(id.to_string()).or_default().push(i);
+            }
+        }
+    }
+    assert_eq!(claimed_by.len(), tasks, "every task claimed");
+    for (n, id) in ids.iter().enumerate() {
+        let who = &claimed_by[id];
+        assert_eq!(who.len(), 1, "{id} claimed by {who:?}");
+        // frontend tasks went to the even processes, the rest to the odd.
+        assert_eq!(
+            who[0].is_multiple_of(2),
+            n % 3 == 1,
+            "task {n} went to racer-{}",
+            who[0]
+        );
+    }
+    let g = host
+        .call(
+            "task_lists",
+            "get",
+            &json!({"list_id": list}).to_string(),
+            &planner,
+        )
+        .unwrap()
+        .data;
+    assert_eq!(g["counts"]["done"], tasks, "{}", g["counts"]);
+}

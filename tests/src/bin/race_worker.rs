@@ -1,11 +1,12 @@
 //! One agent process of the multi-process race (`tests/race.rs`).
 //!
-//! Usage: `race_worker <db-path> <list-id>[,<list-id>…] <agent-id>`
+//! Usage: `race_worker <db-path> <list-id>[,<list-id>…] <agent-id> [<label>[,<label>…]]`
 //!
 //! Opens the database, prints `{"ready":true}`, waits for a line on stdin
 //! (so every process starts at once), then loops `claim_next` + `update
 //! status done` until `claim_next` returns no task, on each list in turn
-//! (the `network` bench gives a process several lists). Prints one JSON line
+//! (the `network` bench gives a process several lists); given labels, each
+//! claim asks for them (`labels`: a task carrying one). Prints one JSON line
 //! per claimed task (`{"claimed": id, "claim_us": …, "update_us": …}`),
 //! one per error (`{"error": code, "during": …, "message": …}`), and a
 //! final `{"done": true, "claims": n, "errors": m, "idle_claim_us": …}`.
@@ -16,9 +17,25 @@ use tasklists_tests::{Host, config, ctx, json};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let [_, db, list, agent] = args.as_slice() else {
-        eprintln!("usage: race_worker <db-path> <list-id>[,<list-id>…] <agent-id>");
-        std::process::exit(2);
+    let (db, list, agent, labels) = match args.as_slice() {
+        [_, db, list, agent] => (db, list, agent, None),
+        // A label holds no comma (the contract's rule).
+        [_, db, list, agent, labels] => {
+            (db, list, agent, Some(labels.split(',').collect::<Vec<_>>()))
+        }
+        _ => {
+            eprintln!(
+                "usage: race_worker <db-path> <list-id>[,<list-id>…] <agent-id> [<label>[,<label>…]]"
+            );
+            std::process::exit(2);
+        }
+    };
+    let claim_of = |list: Option<&str>| {
+        let mut p = json!({"list_id": list});
+        if let Some(labels) = &labels {
+            p["labels"] = json!(labels);
+        }
+        p.to_string()
     };
     let mut host = match Host::open(config(db.as_str())) {
         Ok(host) => host,
@@ -39,7 +56,7 @@ fn main() {
     let (mut claims, mut errors, mut consecutive_errors) = (0u32, 0u32, 0u32);
     let mut out = std::io::stdout().lock();
     let mut lists = list.split(',');
-    let mut claim_params = json!({"list_id": lists.next()}).to_string();
+    let mut claim_params = claim_of(lists.next());
     loop {
         let started = Instant::now();
         let claimed = host.call("task_claims", "claim_next", &claim_params, &me);
@@ -58,7 +75,7 @@ fn main() {
         };
         if data["task"].is_null() {
             if let Some(next) = lists.next() {
-                claim_params = json!({"list_id": next}).to_string();
+                claim_params = claim_of(Some(next));
                 continue;
             }
             writeln!(out, "{}", json!({"done": true, "claims": claims, "errors": errors, "idle_claim_us": claim_us, "waiting": data["waiting"]})).ok();
