@@ -21,6 +21,7 @@
 //! | the tag | the label `tag:<tag>` outside `master` |
 //! | `updatedAt`; the tag's `metadata.created` | updated time; created time |
 //! | `dependencies` (a subtask's number is a sibling) | dependencies; one on an id not in its tag, or that would make a cycle, a ref (kept as refs) |
+//! | `assignee` (written by tools around Taskmaster) | assignee (dropped, and said, if it is no agent id) |
 //! | `complexity`, `recommendedSubtasks`, `expansionPrompt`, `previousStatus` | dropped (said) |
 //! | a subtask's own `subtasks` (Taskmaster nests one level; other tools write deeper ones) | dropped (said) |
 
@@ -36,8 +37,9 @@ use crate::text::quote;
 
 /// A task's or subtask's fields read, or knowingly not kept (a subtask's
 /// links to its task are its place in the file).
-const READ: [&str; 15] = [
+const READ: [&str; 16] = [
     "id",
+    "assignee",
     "title",
     "description",
     "details",
@@ -269,6 +271,9 @@ fn item(f: &Fields, id: &str, tag: &Tag, report: &mut Report) -> ToolResult<Item
         item.add_label(label.clone());
     }
     item.times.created = tag.created;
+    // Not Taskmaster's own field, but tools that write its files add it
+    // (an agent's id, e.g. 5dlabs/taskmaster-sync).
+    item.assigned = f.str("assignee")?.map(str::to_string);
     if let Some(at) = f.str("updatedAt")? {
         match crate::clock::parse_timestamp(at) {
             Some(t) => item.times.updated = Some(t.as_millisecond()),
