@@ -71,6 +71,15 @@ impl Store {
         self.backend.dialect().wit_case().to_string()
     }
 
+    /// Whether the store keeps the clock every host of it reads (a
+    /// database server several machines share): the component's
+    /// `clock.store-clock`, asked of the backend rather than guessed from
+    /// the dialect.
+    #[napi]
+    pub fn keeps_clock(&self) -> bool {
+        self.backend.keeps_clock()
+    }
+
     /// The store's own clock, in milliseconds since the Unix epoch (UTC):
     /// a database server's time, which every machine sharing it agrees on,
     /// so leases never depend on one machine's clock; `null` for a local

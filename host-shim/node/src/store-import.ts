@@ -177,6 +177,6 @@ export function storeImports(
     },
     // The clock is the store's own when the store keeps one (PostgreSQL:
     // the runner's clock is the store's then), as in imports/clock.rs.
-    "tasklists:component/clock": { nowMs, storeClock: () => store.dialect() === "postgres" },
+    "tasklists:component/clock": { nowMs, storeClock: () => store.keepsClock() },
   };
 }

@@ -22,7 +22,6 @@ impl wit::Host for HostState {
     /// The store's clock is the one `now_ms` reads when the host was given
     /// none and the store keeps one (PostgreSQL's server).
     fn store_clock(&mut self) -> wasmtime::Result<bool> {
-        Ok(self.clock.is_none()
-            && self.store.session().dialect() == tasklists_store::Dialect::Postgres)
+        Ok(self.clock.is_none() && self.store.session().keeps_clock())
     }
 }

@@ -130,6 +130,10 @@ impl Backend for Recording {
         self.inner.now_ms()
     }
 
+    fn keeps_clock(&self) -> bool {
+        self.inner.keeps_clock()
+    }
+
     fn connect(&mut self) -> Result<(), OpenError> {
         self.inner.connect()
     }

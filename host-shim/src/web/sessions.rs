@@ -33,9 +33,11 @@ pub enum Opened {
     Stored(String),
 }
 
-/// A live session.
+/// A live sign-in on the board: a browser's session (named apart from
+/// the store's `tasklists_store::Session`, a connection's transaction
+/// state).
 #[derive(Clone, Debug)]
-pub struct Session {
+pub struct SignIn {
     /// Who it signs in as.
     pub identity: Identity,
     /// The token it was opened with.
@@ -45,7 +47,7 @@ pub struct Session {
 }
 
 struct Kept {
-    session: Session,
+    session: SignIn,
     started: Instant,
     used: Instant,
 }
@@ -76,7 +78,7 @@ impl Sessions {
         all.insert(
             key.clone(),
             Kept {
-                session: Session {
+                session: SignIn {
                     identity,
                     opened,
                     key,
@@ -89,7 +91,7 @@ impl Sessions {
     }
 
     /// The live session of `secret` (its idle time starts again), if any.
-    pub fn find(&self, secret: &str) -> Option<Session> {
+    pub fn find(&self, secret: &str) -> Option<SignIn> {
         let key = digest_hex(secret);
         let now = Instant::now();
         let mut all = self.lock();
@@ -151,7 +153,7 @@ mod tests {
     fn an_idle_or_old_session_is_over() {
         let now = Instant::now();
         let kept = |started: Duration, used: Duration| Kept {
-            session: Session {
+            session: SignIn {
                 identity: ann(),
                 opened: Opened::Own(String::new()),
                 key: String::new(),

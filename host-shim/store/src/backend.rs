@@ -58,6 +58,13 @@ pub trait Backend: Send {
         None
     }
 
+    /// Whether the store keeps the clock every host of it must read
+    /// ([`Backend::now_ms`]): a server several machines share does; a
+    /// local file does not. The component's `clock.store-clock` answers it.
+    fn keeps_clock(&self) -> bool {
+        false
+    }
+
     /// Opens the connection now if it is closed: a host that must fail at
     /// once on a bad database calls this before serving.
     fn connect(&mut self) -> Result<(), OpenError>;

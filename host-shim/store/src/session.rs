@@ -71,6 +71,12 @@ impl<B: Backend + ?Sized> Session<B> {
         self.backend.now_ms()
     }
 
+    /// Whether the store keeps the clock its hosts read
+    /// ([`Backend::keeps_clock`]).
+    pub fn keeps_clock(&self) -> bool {
+        self.backend.keeps_clock()
+    }
+
     /// Opens the connection now if it is closed.
     pub fn connect(&mut self) -> Result<(), OpenError> {
         self.backend.connect()

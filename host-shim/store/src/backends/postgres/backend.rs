@@ -588,6 +588,10 @@ impl Backend for PostgresBackend {
     /// saw it, plus the time elapsed since; read now if nothing in this
     /// call read it yet. `None` (the host's clock then) when the server
     /// cannot be asked.
+    fn keeps_clock(&self) -> bool {
+        true
+    }
+
     fn now_ms(&mut self) -> Option<i64> {
         if self.clock_in_call
             && let Some((ms, at)) = self.clock

@@ -14,34 +14,36 @@
 //! always), `pg_temp` last (so no temporary object shadows a name).
 
 use super::errors::{Failure, chain};
-use super::session::Session;
 use std::time::Duration;
 use tokio_postgres::SimpleQueryMessage;
 
 /// Sets the session's `search_path` to its current schema alone; no row
 /// when the role's path names no schema that exists (and it may use).
-const PIN: &str = "SELECT pg_catalog.set_config('search_path', \
+pub(super) const PIN: &str = "SELECT pg_catalog.set_config('search_path', \
      pg_catalog.quote_ident(own) || ', pg_temp', false) \
      FROM (SELECT pg_catalog.current_schema() AS own) AS s WHERE own IS NOT NULL";
 
-/// Pins the search path of a new connection; why not, when it could not.
-pub(super) fn pin(session: &Session, limit: Duration) -> Result<(), String> {
-    let messages = session
-        .simple(PIN, limit)
-        .map_err(|failure| match failure {
-            Failure::Pg(e) => match e.as_db_error() {
-                Some(db) => format!(
-                    "cannot set the search_path: {} (SQLSTATE {})",
-                    db.message(),
-                    db.code().code()
-                ),
-                None => format!("cannot set the search_path: {}", chain(&e)),
-            },
-            Failure::TimedOut => format!(
-                "the server did not answer within {} ms (setting the search_path)",
-                limit.as_millis()
+/// What running [`PIN`] on a new connection (within `limit`) came to:
+/// pinned, or why not. The session runs it (this module names no session:
+/// the session depends on it, not the other way).
+pub(super) fn pinned(
+    ran: Result<Vec<SimpleQueryMessage>, Failure>,
+    limit: Duration,
+) -> Result<(), String> {
+    let messages = ran.map_err(|failure| match failure {
+        Failure::Pg(e) => match e.as_db_error() {
+            Some(db) => format!(
+                "cannot set the search_path: {} (SQLSTATE {})",
+                db.message(),
+                db.code().code()
             ),
-        })?;
+            None => format!("cannot set the search_path: {}", chain(&e)),
+        },
+        Failure::TimedOut => format!(
+            "the server did not answer within {} ms (setting the search_path)",
+            limit.as_millis()
+        ),
+    })?;
     if messages
         .iter()
         .any(|m| matches!(m, SimpleQueryMessage::Row(_)))

@@ -243,7 +243,7 @@ impl Session {
         };
         // Before anything else runs on it: the component's names resolve
         // in its own schema only.
-        search_path::pin(&session, limit).map_err(failed)?;
+        search_path::pinned(session.simple(search_path::PIN, limit), limit).map_err(failed)?;
         Ok(session)
     }
 
