@@ -9,7 +9,7 @@ wasmtime::component::bindgen!({
     // the component instead of being reported to it as a store error.
     imports: { default: trappable },
     with: {
-        "tasklists:component/store.transaction": crate::imports::store::Transaction,
+        "tasklists:component/store.transaction": crate::state::store::Transaction,
     },
     additional_derives: [PartialEq],
 });

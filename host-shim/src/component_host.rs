@@ -12,12 +12,12 @@ use crate::bindings::{
 use crate::config::{HostConfig, default_cache_dir};
 use crate::engine::{self, Runtime};
 use crate::error::HostError;
-#[cfg(any(test, feature = "fault-injection"))]
-use crate::imports::faults::FaultInjection;
-use crate::imports::store::StoreImport;
 use crate::reply::ToolOutput;
 use crate::sandbox::{self, Limiter};
 use crate::state::HostState;
+#[cfg(any(test, feature = "fault-injection"))]
+use crate::state::faults::FaultInjection;
+use crate::state::store::StoreImport;
 use crate::time_source::Clock;
 use crate::trap;
 use std::sync::Arc;

@@ -2,10 +2,10 @@
 //! where the defaults come from.
 
 use crate::error::HostError;
-#[cfg(any(test, feature = "fault-injection"))]
-use crate::imports::faults::FaultInjection;
 #[cfg(feature = "statement-log")]
 use crate::imports::statement_log::StatementLog;
+#[cfg(any(test, feature = "fault-injection"))]
+use crate::state::faults::FaultInjection;
 use crate::time_source::Clock;
 use std::ffi::OsString;
 use std::fmt;

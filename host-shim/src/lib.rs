@@ -53,11 +53,11 @@ pub use config::{
     DEFAULT_MEMORY_LIMIT_BYTES, HostConfig, default_location,
 };
 pub use error::HostError;
-#[cfg(any(test, feature = "fault-injection"))]
-pub use imports::faults::FaultInjection;
 #[cfg(feature = "statement-log")]
 pub use imports::statement_log::{LoggedEntry, LoggedOp, StatementLog};
 pub use reply::ToolOutput;
+#[cfg(any(test, feature = "fault-injection"))]
+pub use state::faults::FaultInjection;
 pub use tasklists_store::{Location, OpenError};
 pub use time_source::{Clock, ManualClock, SystemClock};
 

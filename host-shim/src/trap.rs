@@ -5,9 +5,9 @@
 //! reason of a failed call that has no reply (`describe-failure`).
 
 use crate::bindings::{FailureKind, SizeLimit, WriteState};
-#[cfg(any(test, feature = "fault-injection"))]
-use crate::imports::faults::InjectedFault;
 use crate::sandbox::MemoryLimitExceeded;
+#[cfg(any(test, feature = "fault-injection"))]
+use crate::state::faults::InjectedFault;
 use std::time::Duration;
 use wasmtime::Trap;
 

@@ -1,5 +1,6 @@
 //! The command line, declared with clap's derive API.
 
+pub(crate) use super::output::ColorChoice;
 pub(crate) use super::verbs::Verb;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::ffi::OsString;
@@ -223,15 +224,4 @@ pub(crate) enum TokenCommand {
         /// Whose token
         name: String,
     },
-}
-
-/// `--color`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub(crate) enum ColorChoice {
-    /// Color when writing to a terminal (and NO_COLOR is unset)
-    Auto,
-    /// Always color
-    Always,
-    /// Never color
-    Never,
 }

@@ -1,8 +1,19 @@
 //! Printing rendered lines to a terminal or a pipe.
 
-use super::args::ColorChoice;
+use clap::ValueEnum;
 use std::io::{IsTerminal, Write};
 use tasklists_host::{Line, render_ansi};
+
+/// `--color`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ColorChoice {
+    /// Color when writing to a terminal (and NO_COLOR is unset)
+    Auto,
+    /// Always color
+    Always,
+    /// Never color
+    Never,
+}
 
 /// The two streams the CLI writes to.
 #[derive(Clone, Copy)]

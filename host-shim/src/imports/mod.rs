@@ -3,8 +3,6 @@
 //! WASI itself is provided by wasmtime-wasi, closed down in [`crate::sandbox`].
 
 pub(crate) mod clock;
-#[cfg(any(test, feature = "fault-injection"))]
-pub(crate) mod faults;
 #[cfg(feature = "statement-log")]
 pub(crate) mod statement_log;
 pub(crate) mod store;

@@ -1,4 +1,5 @@
-//! The `store` import: the WIT interface mapped onto a [`Session`], and
+//! The `store` import: the WIT interface mapped onto the instance's
+//! [`crate::state::store::StoreImport`] (a store session), and
 //! the one place the wasmtime host converts the store's types to and from
 //! their bindings (values, rows, errors, dialect, write state). The
 //! `transaction` resource holds only the session's transaction id; the
@@ -8,55 +9,9 @@
 use crate::bindings::WriteState as WitWriteState;
 use crate::bindings::tasklists::component::store as wit;
 use crate::state::HostState;
-use tasklists_store::{Dialect, Rows, Session, StoreError, TxId, Value, WriteState};
+use crate::state::store::Transaction;
+use tasklists_store::{Dialect, Rows, StoreError, Value, WriteState};
 use wasmtime::component::Resource;
-
-#[cfg(any(test, feature = "fault-injection"))]
-use super::faults::Faults;
-
-/// The host side of a `transaction` resource: which transaction it is.
-#[derive(Debug)]
-pub struct Transaction {
-    id: TxId,
-}
-
-/// The store a component instance reaches: a session, and (in test
-/// builds) the faults armed around it.
-pub(crate) struct StoreImport {
-    session: Session,
-    #[cfg(any(test, feature = "fault-injection"))]
-    pub(crate) faults: Faults,
-}
-
-impl StoreImport {
-    /// The import over `session`.
-    pub(crate) fn new(session: Session) -> Self {
-        StoreImport {
-            session,
-            #[cfg(any(test, feature = "fault-injection"))]
-            faults: Faults::default(),
-        }
-    }
-
-    /// The session, for what the host does around calls.
-    pub(crate) fn session(&mut self) -> &mut Session {
-        &mut self.session
-    }
-
-    /// The pause a test armed after a commit, given what it came to.
-    #[cfg(any(test, feature = "fault-injection"))]
-    fn after_commit_fault(&mut self) {
-        let applied = self.session.write_state() != WriteState::NotApplied;
-        std::thread::sleep(self.faults.on_commit(applied));
-    }
-
-    /// Starts a tool call.
-    pub(crate) fn begin_call(&mut self) {
-        #[cfg(any(test, feature = "fault-injection"))]
-        self.faults.begin_call();
-        self.session.begin_call();
-    }
-}
 
 impl From<wit::Value> for Value {
     fn from(v: wit::Value) -> Self {
@@ -136,14 +91,14 @@ fn params(values: Vec<wit::Value>) -> Vec<Value> {
 
 impl wit::Host for HostState {
     fn dialect(&mut self) -> wasmtime::Result<wit::SqlDialect> {
-        Ok(self.store.session.dialect().into())
+        Ok(self.store.session().dialect().into())
     }
 
     fn begin(
         &mut self,
         write: bool,
     ) -> wasmtime::Result<Result<Resource<Transaction>, wit::StoreError>> {
-        match self.store.session.begin(write) {
+        match self.store.session().begin(write) {
             Ok(id) => Ok(Ok(self.table.push(Transaction { id })?)),
             Err(e) => Ok(Err(e.into())),
         }
@@ -160,7 +115,7 @@ impl wit::HostTransaction for HostState {
         let id = self.table.get(&tx)?.id;
         #[cfg(any(test, feature = "fault-injection"))]
         self.store.faults.on_execute()?;
-        let result = self.store.session.execute(id, &sql, &params(values));
+        let result = self.store.session().execute(id, &sql, &params(values));
         Ok(result.map_err(Into::into))
     }
 
@@ -177,7 +132,7 @@ impl wit::HostTransaction for HostState {
             not(any(test, feature = "fault-injection")),
             expect(unused_mut, reason = "only a fault floods the rows")
         )]
-        let mut result = self.store.session.query(id, &sql, &params(values));
+        let mut result = self.store.session().query(id, &sql, &params(values));
         #[cfg(any(test, feature = "fault-injection"))]
         if let Ok(rows) = &mut result {
             self.store.faults.on_rows(rows);
@@ -195,7 +150,7 @@ impl wit::HostTransaction for HostState {
         // A statement that may write, as an `execute` is.
         #[cfg(any(test, feature = "fault-injection"))]
         self.store.faults.on_execute()?;
-        let result = self.store.session.pipeline(id, &sql, &params(values));
+        let result = self.store.session().pipeline(id, &sql, &params(values));
         Ok(result.map_err(Into::into))
     }
 
@@ -204,7 +159,7 @@ impl wit::HostTransaction for HostState {
         tx: Resource<Transaction>,
     ) -> wasmtime::Result<Result<(), wit::StoreError>> {
         let id = self.table.get(&tx)?.id;
-        let result = self.store.session.commit(id);
+        let result = self.store.session().commit(id);
         #[cfg(any(test, feature = "fault-injection"))]
         self.store.after_commit_fault();
         Ok(result.map_err(Into::into))
@@ -221,7 +176,7 @@ impl wit::HostTransaction for HostState {
         self.store.faults.on_query()?;
         let result = self
             .store
-            .session
+            .session()
             .query_then_commit(id, &sql, &params(values));
         #[cfg(any(test, feature = "fault-injection"))]
         self.store.after_commit_fault();
@@ -230,7 +185,7 @@ impl wit::HostTransaction for HostState {
 
     fn drop(&mut self, tx: Resource<Transaction>) -> wasmtime::Result<()> {
         let tx = self.table.delete(tx)?;
-        self.store.session.abandon(tx.id);
+        self.store.session().abandon(tx.id);
         Ok(())
     }
 }

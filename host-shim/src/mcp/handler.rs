@@ -2,10 +2,10 @@
 //! `tools/call`, everything else left to rmcp's defaults. The same handler
 //! serves stdio (one per process) and Streamable HTTP (one per request,
 //! the caller's identity and count handed in by the HTTP server: see
-//! [`super::http::Caller`]).
+//! [`super::caller::Caller`]).
 
+use super::caller::Caller;
 use super::convert;
-use super::http::Caller;
 use super::pending::Pending;
 use crate::ToolInfo;
 use crate::serve::queue::Queue;

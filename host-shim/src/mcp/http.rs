@@ -3,7 +3,7 @@
 //! the protocol allows, with the stdio server's handler and a queue of its
 //! own (one thread owning one [`Host`], calls in arrival order). The HTTP
 //! server in front of it (`tasklists serve`) checks the `Host`, the token
-//! and the limits, and hands each request's [`Caller`] in through the
+//! and the limits, and hands each request's [`super::Caller`] in through the
 //! request's extensions; without one a request is refused.
 
 use super::handler::TasklistsServer;
@@ -15,17 +15,6 @@ use axum::response::Response;
 use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use std::sync::Arc;
-
-/// Who sends an HTTP request to `/mcp`, as the server found it.
-#[derive(Clone)]
-pub struct Caller {
-    /// The context its calls run in: its token's holder as the agent id,
-    /// pinned (`params.agent_id` naming anyone else is `forbidden`).
-    pub ctx: CallContext,
-    /// What the server counts for the request (its limits): held until the
-    /// call has run, even when the client went away meanwhile.
-    pub held: Arc<dyn Send + Sync>,
-}
 
 /// The MCP endpoint: one queue, one handler per request.
 pub struct HttpMcp {
@@ -59,7 +48,7 @@ impl HttpMcp {
         Ok(HttpMcp { service })
     }
 
-    /// Answers one request (already authenticated: its [`Caller`] is in
+    /// Answers one request (already authenticated: its [`super::Caller`] is in
     /// its extensions).
     pub async fn handle(&self, request: Request) -> Response {
         self.service.handle(request).await.map(Body::new)

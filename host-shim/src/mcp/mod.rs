@@ -10,6 +10,7 @@
 //! Logs go to stderr only: stdout carries the protocol.
 
 pub mod budget;
+mod caller;
 mod convert;
 mod decode;
 mod handler;
@@ -20,8 +21,9 @@ mod transport;
 
 use crate::serve::queue;
 use crate::{CallContext, ErrorCode, Host, HostConfig, HostError};
+pub use caller::Caller;
 use handler::TasklistsServer;
-pub use http::{Caller, HttpMcp};
+pub use http::HttpMcp;
 use pending::Pending;
 use rmcp::ServiceExt;
 use rmcp::service::ServerInitializeError;

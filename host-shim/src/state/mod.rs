@@ -2,10 +2,14 @@
 //! while the component runs (the `T` of `Store<T>`, as `WasiCtx` +
 //! `ResourceTable` are in wasmtime-wasi's examples).
 
-use crate::imports::store::StoreImport;
+#[cfg(any(test, feature = "fault-injection"))]
+pub(crate) mod faults;
+pub(crate) mod store;
+
 use crate::sandbox::Limiter;
 use crate::time_source::Clock;
 use std::sync::Arc;
+use store::StoreImport;
 use wasmtime::component::ResourceTable;
 use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};

@@ -10,6 +10,7 @@
 //! [`server`] joins them into one axum router.
 
 mod access;
+mod board;
 mod checks;
 mod connections;
 mod events;

@@ -11,8 +11,8 @@
 //! is refused here when there is none.
 
 use super::access::Identity;
+use super::board::{BODY_TIMEOUT, Board, bearer, identify, refuse};
 use super::limits::{Over, Permit};
-use super::server::{BODY_TIMEOUT, Board, bearer, identify, refuse};
 use crate::WebRefusal;
 use crate::mcp::{Caller, budget};
 use axum::body::{Body, Bytes};

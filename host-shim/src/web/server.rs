@@ -11,25 +11,23 @@
 //! cookie; a sign-in link another site sent the browser to is confirmed
 //! by the person first.
 
-use super::access::{Identity, TokenError, Tokens, digest_hex};
+use super::access::{Identity, TokenError, Tokens};
+use super::board::{BODY_TIMEOUT, Board, authenticate, failed, identify, refuse, respond, session};
 use super::checks::{AllowedHosts, same_origin};
 use super::connections::Conn;
 use super::events::Changes;
 use super::headers;
 use super::limits::Limits;
 use super::options::ServeOptions;
-use super::sessions::{Opened, Sessions};
+use super::sessions::Sessions;
 use super::streams::Streams;
 use super::tls::{self, TlsError};
 use super::worker::{Unanswered, Worker};
 use super::{listen, remote};
 use crate::mcp::HttpMcp;
-use crate::{
-    CallContext, HostConfig, HostError, SignInLink, TokenLookup, WebMethod, WebRefusal, WebRequest,
-    WebResponse,
-};
+use crate::{CallContext, HostConfig, HostError, SignInLink, WebMethod, WebRefusal, WebRequest};
 use axum::Router;
-use axum::body::{Body, to_bytes};
+use axum::body::to_bytes;
 use axum::extract::{Request, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
@@ -37,15 +35,11 @@ use axum::response::{IntoResponse, Response};
 use std::io::Write;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use tokio::sync::watch;
 
 /// The largest body a form may send (a task's texts fit well within it).
 const MAX_BODY: usize = 256 * 1024;
-/// How long a request's body may take to arrive, once its headers have.
-pub(super) const BODY_TIMEOUT: Duration = Duration::from_secs(30);
-/// The longest token looked up in the store (a longer one is no token).
-const MAX_TOKEN_CHARS: usize = 512;
 /// The query parameter that carries a token in the URL to open.
 const TOKEN_PARAM: &str = "token";
 
@@ -79,39 +73,6 @@ pub enum ServeError {
     /// The host (component, store, runtime) failed.
     #[error(transparent)]
     Host(#[from] HostError),
-}
-
-/// What every request handler shares.
-pub(super) struct Board {
-    tokens: Tokens,
-    /// The context the server was started with (its workspace, which a
-    /// stored token's holder works in too).
-    base: CallContext,
-    hosts: AllowedHosts,
-    /// The session cookie's name: `tasklists-PORT` (browsers send a host's
-    /// cookies to each of its ports: the port keeps two boards apart), or
-    /// over TLS `__Host-tasklists-PORT` (`Secure`, this host only).
-    cookie: String,
-    /// Whether the board is served over TLS: its cookie is then `Secure`,
-    /// never sent back over plain HTTP.
-    secure: bool,
-    /// The browsers signed in.
-    sessions: Sessions,
-    /// The live-event streams open.
-    streams: Arc<Streams>,
-    /// The component's thread for the board's pages and token lookups.
-    worker: Worker,
-    changes: Changes,
-    /// The MCP endpoint at `/mcp`.
-    pub(super) mcp: HttpMcp,
-    /// Requests to `/mcp` in progress: in total, per holder, body bytes.
-    pub(super) limits: Arc<Limits>,
-    /// The largest body `/mcp` reads (the params bound and an envelope).
-    pub(super) mcp_max_body: usize,
-    /// The component's page for each refusal, asked once at the start (it
-    /// touches no store): a flood of refused requests never reaches the
-    /// component's queue, so it cannot crowd out the token holder.
-    refusals: Vec<(WebRefusal, WebResponse)>,
 }
 
 /// Every kind of refusal, to word each once.
@@ -372,121 +333,6 @@ async fn answer(board: &Board, request: Request) -> Response {
     }
 }
 
-/// Who sent a request, as the server found it.
-struct Who {
-    /// The identity it acts as.
-    identity: Identity,
-    /// The key of its session, when it came with one (a browser, whose
-    /// state changes then need their `Origin` checked).
-    session: Option<String>,
-    /// The digest of the token it was signed in with (or sent).
-    token: String,
-}
-
-/// The sender of a request: its session (by cookie), else its
-/// `Authorization: Bearer` token.
-async fn authenticate(board: &Board, headers: &HeaderMap) -> Result<Option<Who>, Response> {
-    if let Some(found) = session(board, headers).await? {
-        return Ok(Some(found));
-    }
-    let Some(token) = bearer(headers) else {
-        return Ok(None);
-    };
-    Ok(identify(board, token).await?.map(|(identity, _)| Who {
-        identity,
-        session: None,
-        token: digest_hex(token),
-    }))
-}
-
-/// The live session of the request's cookie: one opened with a token the
-/// store holds is asked about again (revoked: the session is over).
-async fn session(board: &Board, headers: &HeaderMap) -> Result<Option<Who>, Response> {
-    let Some(secret) = cookie(headers, &board.cookie) else {
-        return Ok(None);
-    };
-    let Some(session) = board.sessions.find(secret) else {
-        return Ok(None);
-    };
-    let (identity, token) = match &session.opened {
-        Opened::Own(digest) => (session.identity, digest.clone()),
-        Opened::Stored(digest) => match holder(board, digest.clone()).await? {
-            Some(identity) => (identity, digest.clone()),
-            None => {
-                board.sessions.end(&session.key);
-                return Ok(None);
-            }
-        },
-    };
-    Ok(Some(Who {
-        identity,
-        session: Some(session.key),
-        token,
-    }))
-}
-
-/// The token of an `Authorization: Bearer` header.
-pub(super) fn bearer(headers: &HeaderMap) -> Option<&str> {
-    let value = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())?;
-    let (scheme, token) = value.split_once(' ')?;
-    scheme
-        .eq_ignore_ascii_case("bearer")
-        .then_some(token.trim())
-}
-
-/// The identity of `token`, and how a session opened with it is checked
-/// later: one of the server's own (compared in constant time), else the
-/// holder the store names for its digest, asked on every request (a
-/// revoked token is refused at once). The store's answer is an error page
-/// when it cannot be had.
-pub(super) async fn identify(
-    board: &Board,
-    token: &str,
-) -> Result<Option<(Identity, Opened)>, Response> {
-    let digest = digest_hex(token);
-    if let Some(identity) = board.tokens.identify(token) {
-        return Ok(Some((identity.clone(), Opened::Own(digest))));
-    }
-    if token.is_empty() || token.len() > MAX_TOKEN_CHARS {
-        return Ok(None);
-    }
-    Ok(holder(board, digest.clone())
-        .await?
-        .map(|identity| (identity, Opened::Stored(digest))))
-}
-
-/// The identity of the holder of the stored token whose digest is
-/// `digest`, if the store holds it.
-async fn holder(board: &Board, digest: String) -> Result<Option<Identity>, Response> {
-    match board
-        .worker
-        .run(move |host| host.resolve_token(&digest))
-        .await
-    {
-        Ok(TokenLookup::Holder(holder)) => Ok(Some(Identity::holder(&holder, &board.base))),
-        Ok(TokenLookup::Unknown) => Ok(None),
-        Ok(TokenLookup::Refused(e)) => {
-            Err(failed(&format!("cannot read the tokens: {}", e.message)))
-        }
-        Err(Unanswered::Busy) => Err(refuse(board, WebRefusal::Busy)),
-        Err(Unanswered::Failed(why)) => Err(failed(&why)),
-    }
-}
-
-/// The value of the cookie `name`, if the request carries it.
-fn cookie<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(key, _)| *key == name)
-        .map(|(_, value)| value)
-}
-
 /// The `token` of a query string, percent-decoded.
 fn query_token(query: &str) -> Option<String> {
     form_urlencoded::parse(query.as_bytes())
@@ -576,41 +422,4 @@ fn local_path(path: &str) -> &str {
         && !path.contains('\\')
         && !path.chars().any(char::is_control);
     if local { path } else { "/" }
-}
-
-/// The component's page for a refused request (worded at the start).
-pub(super) fn refuse(board: &Board, why: WebRefusal) -> Response {
-    match board.refusals.iter().find(|(kind, _)| *kind == why) {
-        Some((_, page)) => respond(page.clone()),
-        None => failed(&format!("no page for the refusal {why:?}")),
-    }
-}
-
-/// The component's answer as an HTTP response.
-fn respond(page: WebResponse) -> Response {
-    let status = StatusCode::from_u16(page.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-    let mut response = (status, Body::from(page.body)).into_response();
-    let headers = response.headers_mut();
-    if let Ok(kind) = HeaderValue::from_str(&page.content_type) {
-        headers.insert(header::CONTENT_TYPE, kind);
-    }
-    if !page.location.is_empty()
-        && let Ok(to) = HeaderValue::from_str(&page.location)
-    {
-        headers.insert(header::LOCATION, to);
-    }
-    if page.immutable {
-        headers.insert("x-tasklists-immutable", HeaderValue::from_static("1"));
-    }
-    response
-}
-
-/// The host itself failed: said in the log, and in a plain answer.
-pub(super) fn failed(why: &str) -> Response {
-    eprintln!("tasklists serve: {why}");
-    (
-        StatusCode::INTERNAL_SERVER_ERROR,
-        "tasklists serve: the host failed on this request; its log says why\n",
-    )
-        .into_response()
 }
