@@ -6,8 +6,7 @@
 //! closing (129), promptly and without spinning; piped, on a signal or
 //! when its reader goes.
 
-mod plan;
-mod pty;
+use crate::{plan, pty};
 
 use plan::{call, get};
 use pty::{Ended, Pty};

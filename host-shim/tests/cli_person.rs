@@ -2,7 +2,7 @@
 //! person runs them: each acts through the component's person-act, and the
 //! agents see the effect through the tools.
 
-mod plan;
+use crate::plan;
 
 use plan::{call, get, list, tasklists};
 use serde_json::{Value, json};

@@ -6,7 +6,7 @@
 //! from another origin, no exposed listener without named tokens, live
 //! events on every commit of another process, and a clean stop.
 
-mod plan;
+use crate::plan;
 
 use plan::{call, get, list, tasklists};
 use serde_json::json;

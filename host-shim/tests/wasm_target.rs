@@ -4,21 +4,24 @@
 #![cfg(unix)]
 
 #[path = "../build/wasm_target.rs"]
-mod wasm_target;
+mod build_check;
 
+use crate::alone::in_own_process;
+use build_check::{Outcome, TARGET, ensure};
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
-use wasm_target::{Outcome, TARGET, ensure};
 
 /// Held while a fake script is written and while `ensure` runs one: a
 /// process forked by another test thread between our write and its own
 /// exec inherits the script's open write handle, and running the script
 /// then fails with "Text file busy" (ETXTBSY). Spawning returns only after
 /// the child's exec, so serialising writes and spawns closes the window.
+/// The other files' tests fork too, and cannot take this lock: each test
+/// here runs alone in a process of its own ([`in_own_process`]).
 static FORK_AND_WRITE: Mutex<()> = Mutex::new(());
 
 fn serialised() -> MutexGuard<'static, ()> {
@@ -86,6 +89,9 @@ impl Fake {
 
 #[test]
 fn a_toolchain_with_the_target_needs_nothing() {
+    if in_own_process("wasm_target::a_toolchain_with_the_target_needs_nothing") {
+        return;
+    }
     let fake = Fake::new();
     fs::create_dir_all(fake.target_dir()).unwrap();
     let log = fake.rustup("exit 1");
@@ -95,6 +101,9 @@ fn a_toolchain_with_the_target_needs_nothing() {
 
 #[test]
 fn without_rustup_the_build_stops_with_the_command_to_run() {
+    if in_own_process("wasm_target::without_rustup_the_build_stops_with_the_command_to_run") {
+        return;
+    }
     let fake = Fake::new();
     let err = fake.ensure(&[]).unwrap_err();
     assert!(
@@ -108,6 +117,9 @@ fn without_rustup_the_build_stops_with_the_command_to_run() {
 
 #[test]
 fn rustup_adds_the_target_for_the_toolchain_in_use() {
+    if in_own_process("wasm_target::rustup_adds_the_target_for_the_toolchain_in_use") {
+        return;
+    }
     let fake = Fake::new();
     let log = fake.rustup(&format!("mkdir -p '{}'", fake.target_dir().display()));
     // rustup names the toolchain it started cargo with…
@@ -138,6 +150,9 @@ fn rustup_adds_the_target_for_the_toolchain_in_use() {
 
 #[test]
 fn a_failing_rustup_is_reported_with_what_it_said() {
+    if in_own_process("wasm_target::a_failing_rustup_is_reported_with_what_it_said") {
+        return;
+    }
     let fake = Fake::new();
     fake.rustup("echo 'error: could not download' >&2; exit 1");
     let err = fake.ensure(&[]).unwrap_err();
@@ -153,6 +168,9 @@ fn a_failing_rustup_is_reported_with_what_it_said() {
 
 #[test]
 fn a_toolchain_outside_rustup_is_named() {
+    if in_own_process("wasm_target::a_toolchain_outside_rustup_is_named") {
+        return;
+    }
     let fake = Fake::new();
     fake.rustup("exit 0");
     // A sysroot that is not in a rustup `toolchains` directory.

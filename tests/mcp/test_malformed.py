@@ -1,7 +1,7 @@
 """Every line a client may get wrong, and the answer each MCP server owes it.
 
 One list, run against whichever server `$TASKLISTS_BIN` names: the native
-`tasklists mcp` (from `cargo test -p tasklists-host --test mcp_python`) and
+`tasklists mcp` (from `cargo test -p tasklists-host --test host mcp_python::`) and
 the Node host's `tasklists-node mcp` (from host-shim/node/test/mcp.test.mjs),
 so both give the same answer to the same line. A line that carries a
 readable id (a string or an integer) is answered under it; a line without

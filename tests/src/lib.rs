@@ -21,17 +21,19 @@ use std::path::{Path, PathBuf};
 
 pub use serde_json::{Value, json};
 pub use store_under_test::{
-    FreshStore, StoreKind, WriteLock, connect as pg_connect, with_database,
+    FreshStore, StoreKind, WriteLock, connect as pg_connect, skip_on_postgres, with_database,
 };
 pub use tasklists_host::{
     CallContext, Clock, ErrorCode, FaultInjection, Host, HostConfig, HostError, Line, Location,
     ManualClock, OpenError, Span, Style, SystemClock, ToolError, ToolOutput, ToolReply,
 };
 
+mod alone;
 mod latency_proxy;
 mod person;
 mod store_under_test;
 
+pub use alone::in_own_process;
 pub use latency_proxy::LatencyProxy;
 
 pub use person::*;

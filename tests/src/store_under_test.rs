@@ -8,6 +8,7 @@
 //! are the same code for both.
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 use tasklists_guest::store::SqlDialect;
@@ -41,6 +42,19 @@ impl StoreKind {
     pub fn is_postgres(&self) -> bool {
         matches!(self, StoreKind::Postgres(_))
     }
+}
+
+/// Whether the test `test` skips itself because the suite runs on
+/// PostgreSQL (`true`, after printing `reason`): for tests that are
+/// SQLite's by nature, or that run the same either way and so have run in
+/// the SQLite pass already. The reason goes straight to stderr, past the
+/// harness's capture, so that every run's log says what was skipped.
+pub fn skip_on_postgres(test: &str, reason: &str) -> bool {
+    if !StoreKind::current().is_postgres() {
+        return false;
+    }
+    let _ = writeln!(std::io::stderr(), "skipped on PostgreSQL: {test}: {reason}");
+    true
 }
 
 /// A fresh, empty store for one test, removed when dropped.

@@ -13,6 +13,9 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 use tasklists_tests::*;
 
+/// Why this file's tests skip themselves on PostgreSQL.
+const ON_POSTGRES: &str = "these tests open PostgreSQL themselves (TASKLISTS_TEST_PG) whatever the store under test: they ran in the SQLite pass";
+
 const A: &str = "builder-1";
 
 /// The admin URL, or `None` (and a note) when the run has no server.
@@ -57,6 +60,12 @@ fn count(db: &TestDb, sql: &str) -> i64 {
 
 #[test]
 fn a_connection_killed_mid_transaction_leaves_nothing_half_applied() {
+    if skip_on_postgres(
+        "postgres_store::a_connection_killed_mid_transaction_leaves_nothing_half_applied",
+        ON_POSTGRES,
+    ) {
+        return;
+    }
     let Some(admin) = admin() else { return };
     let db = pg_db(&admin);
     let list = db.list("planner", "Killed");
@@ -133,6 +142,12 @@ fn a_connection_killed_mid_transaction_leaves_nothing_half_applied() {
 
 #[test]
 fn a_missing_database_is_a_storage_error_until_it_exists_then_the_same_host_serves() {
+    if skip_on_postgres(
+        "postgres_store::a_missing_database_is_a_storage_error_until_it_exists_then_the_same_host_serves",
+        ON_POSTGRES,
+    ) {
+        return;
+    }
     let Some(admin) = admin() else { return };
     let name = format!("tl_test_missing_{}", std::process::id());
     let url = with_database(&admin, &name);
@@ -157,6 +172,9 @@ fn a_missing_database_is_a_storage_error_until_it_exists_then_the_same_host_serv
 
 #[test]
 fn credentials_are_never_printed() {
+    if skip_on_postgres("postgres_store::credentials_are_never_printed", ON_POSTGRES) {
+        return;
+    }
     if admin().is_none() {
         return;
     }
@@ -209,6 +227,12 @@ fn credentials_are_never_printed() {
 
 #[test]
 fn another_applications_database_is_refused_untouched() {
+    if skip_on_postgres(
+        "postgres_store::another_applications_database_is_refused_untouched",
+        ON_POSTGRES,
+    ) {
+        return;
+    }
     let Some(admin) = admin() else { return };
     let store = FreshStore::postgres(&admin);
     store.raw_execute("CREATE TABLE notes (body text)", &[]);
@@ -230,6 +254,12 @@ fn another_applications_database_is_refused_untouched() {
 
 #[test]
 fn a_newer_database_is_refused_untouched() {
+    if skip_on_postgres(
+        "postgres_store::a_newer_database_is_refused_untouched",
+        ON_POSTGRES,
+    ) {
+        return;
+    }
     let Some(admin) = admin() else { return };
     let db = pg_db(&admin);
     let list = db.list("planner", "Future");
@@ -245,6 +275,12 @@ fn a_newer_database_is_refused_untouched() {
 
 #[test]
 fn leases_come_from_the_database_servers_clock() {
+    if skip_on_postgres(
+        "postgres_store::leases_come_from_the_database_servers_clock",
+        ON_POSTGRES,
+    ) {
+        return;
+    }
     let Some(admin) = admin() else { return };
     // No injected clock: the host reads the store's clock, the server's.
     let store = FreshStore::postgres(&admin);
@@ -296,6 +332,12 @@ fn leases_come_from_the_database_servers_clock() {
 
 #[test]
 fn the_mcp_server_serves_a_postgres_list_another_host_writes() {
+    if skip_on_postgres(
+        "postgres_store::the_mcp_server_serves_a_postgres_list_another_host_writes",
+        ON_POSTGRES,
+    ) {
+        return;
+    }
     let Some(admin) = admin() else { return };
     let db = pg_db(&admin);
     let list = db.list("planner", "Shared over MCP");

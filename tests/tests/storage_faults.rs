@@ -12,15 +12,19 @@
 //!
 //! No long mode: each fault is one deterministic scenario.
 //!
-//! `cargo test --release -p tasklists-tests --test storage_faults -- --nocapture`
+//! `cargo test --release -p tasklists-tests --test contract storage_faults:: -- --nocapture`
 
-mod torture;
+use crate::torture;
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use tasklists_tests::*;
 use torture::{integrity, raw, rows};
+
+/// Why this file's tests skip themselves on PostgreSQL.
+const ON_POSTGRES: &str =
+    "file-system faults of an SQLite file (PostgreSQL's own faults: postgres_store)";
 
 const A: &str = "builder-1";
 
@@ -113,6 +117,12 @@ fn expect_storage(result: Result<impl std::fmt::Debug, ToolError>, what: &str) -
 
 #[test]
 fn a_full_disk_is_a_storage_error_and_the_host_serves_again_once_space_is_freed() {
+    if skip_on_postgres(
+        "storage_faults::a_full_disk_is_a_storage_error_and_the_host_serves_again_once_space_is_freed",
+        ON_POSTGRES,
+    ) {
+        return;
+    }
     let fs = Tmpfs::mount("2m");
     let path = fs.path().join("tasks.db");
     let mut h = host(&path);
@@ -174,6 +184,12 @@ fn a_full_disk_is_a_storage_error_and_the_host_serves_again_once_space_is_freed(
 /// works, without a restart, once it is writable again.
 #[test]
 fn a_read_only_file_system_is_a_storage_error_until_it_is_writable_again() {
+    if skip_on_postgres(
+        "storage_faults::a_read_only_file_system_is_a_storage_error_until_it_is_writable_again",
+        ON_POSTGRES,
+    ) {
+        return;
+    }
     let fs = Tmpfs::mount("8m");
     let path = fs.path().join("tasks.db");
     let mut h = host(&path);
@@ -220,6 +236,12 @@ fn a_read_only_file_system_is_a_storage_error_until_it_is_writable_again() {
 /// be lost to everyone else.
 #[test]
 fn a_database_replaced_under_a_running_host_is_the_one_served_after() {
+    if skip_on_postgres(
+        "storage_faults::a_database_replaced_under_a_running_host_is_the_one_served_after",
+        ON_POSTGRES,
+    ) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("tasks.db");
     let mut h = host(&path);
@@ -255,6 +277,12 @@ fn a_database_replaced_under_a_running_host_is_the_one_served_after() {
 /// servers acknowledge afterwards must still reach the database file.
 #[test]
 fn a_wal_removed_while_servers_run_loses_nothing_acknowledged() {
+    if skip_on_postgres(
+        "storage_faults::a_wal_removed_while_servers_run_loses_nothing_acknowledged",
+        ON_POSTGRES,
+    ) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("tasks.db");
     let mut h1 = host(&path);
@@ -310,6 +338,12 @@ fn a_wal_removed_while_servers_run_loses_nothing_acknowledged() {
 /// space is freed.
 #[test]
 fn the_mcp_server_on_a_full_disk_answers_storage_and_recovers() {
+    if skip_on_postgres(
+        "storage_faults::the_mcp_server_on_a_full_disk_answers_storage_and_recovers",
+        ON_POSTGRES,
+    ) {
+        return;
+    }
     let exe = tasklists_binary();
     let fs = Tmpfs::mount("2m");
     let path = fs.path().join("tasks.db");

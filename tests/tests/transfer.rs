@@ -10,9 +10,7 @@
 //! reads back unchanged, and shows no raw control or invisible character
 //! (issue 36).
 
-#[path = "fuzz/checks.rs"]
-#[allow(dead_code)]
-mod checks;
+use crate::fuzz::checks;
 
 use std::path::PathBuf;
 use std::process::Command;

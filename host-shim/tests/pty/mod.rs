@@ -10,7 +10,7 @@ use std::io::{Read, Write};
 use std::num::NonZeroU16;
 use std::os::fd::BorrowedFd;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -33,6 +33,9 @@ pub struct Pty {
     screen: Arc<Mutex<vt100::Parser>>,
     /// Tells the thread that feeds `screen` to let go of its reader.
     hang_up: Arc<AtomicBool>,
+    /// How many times that thread found nothing to read: one count begun
+    /// after the program exited means the screen has all it wrote.
+    idle_reads: Arc<AtomicU64>,
     feed: Option<JoinHandle<()>>,
     /// The terminal's modes before the program started (cooked).
     cooked: Box<dyn Debug + Send>,
@@ -127,7 +130,12 @@ impl Pty {
             0,
         )));
         let hang_up = Arc::new(AtomicBool::new(false));
-        let (feed, stop) = (Arc::clone(&screen), Arc::clone(&hang_up));
+        let idle_reads = Arc::new(AtomicU64::new(0));
+        let (feed, stop, idle) = (
+            Arc::clone(&screen),
+            Arc::clone(&hang_up),
+            Arc::clone(&idle_reads),
+        );
         let feed = std::thread::spawn(move || {
             let mut buf = [0u8; 8192];
             loop {
@@ -136,6 +144,7 @@ impl Pty {
                     Ok(0) => break,
                     Ok(n) => feed.lock().unwrap().process(&buf[..n]),
                     Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                        idle.fetch_add(1, Ordering::SeqCst);
                         if stop.load(Ordering::Relaxed) {
                             break;
                         }
@@ -154,6 +163,7 @@ impl Pty {
             shell,
             screen,
             hang_up,
+            idle_reads,
             feed: Some(feed),
             cooked,
         }
@@ -229,12 +239,30 @@ impl Pty {
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
                 assert_eq!(status.signal(), None, "killed by a signal");
+                self.drain();
                 return status.exit_code();
             }
             if Instant::now() >= deadline {
                 panic!("the program did not exit; it shows:\n{}", self.contents());
             }
             std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Waits until the screen has everything the exited program wrote:
+    /// its last output (leaving the alternate screen) sits in the
+    /// terminal's buffer until the feeding thread reads it, which a loaded
+    /// machine may delay past the exit. Two more empty reads (the second
+    /// begun after this call) or the thread's end (the terminal closed)
+    /// mean the buffer was drained.
+    fn drain(&self) {
+        let seen = self.idle_reads.load(Ordering::SeqCst);
+        let deadline = Instant::now() + DEADLINE;
+        while self.idle_reads.load(Ordering::SeqCst) < seen + 2
+            && self.feed.as_ref().is_some_and(|f| !f.is_finished())
+        {
+            assert!(Instant::now() < deadline, "the screen's reader is stuck");
+            std::thread::sleep(Duration::from_millis(5));
         }
     }
 
@@ -282,6 +310,9 @@ impl Pty {
                 std::thread::sleep(Duration::from_millis(10));
             }
         });
+        if gone {
+            self.drain();
+        }
         Ended {
             status,
             after,
