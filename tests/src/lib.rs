@@ -664,6 +664,20 @@ pub fn tasklists_binary() -> PathBuf {
     bin
 }
 
+/// Held for the whole of each test that needs the machine's cores to
+/// itself: the 100,000-task scale tests (one call runs near its deadline)
+/// and the races and torture tests (many processes at once). The suite is
+/// one binary whose tests run side by side, so on a 2-core machine two of
+/// these at once would slow each other past their time limits; they take
+/// turns, while the light tests go on beside them.
+pub fn whole_machine() -> std::sync::MutexGuard<'static, ()> {
+    static CORES: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    // A test that failed holding it poisons it; the next one still runs.
+    CORES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -27,16 +27,19 @@ fn percentile(sorted: &[u64], p: f64) -> u64 {
 
 #[test]
 fn eight_processes_racing_on_400_tasks_claim_each_exactly_once() {
+    let _cores = whole_machine();
     race(8, 400, false);
 }
 
 #[test]
 fn sixteen_processes_racing_on_1500_tasks_claim_each_exactly_once() {
+    let _cores = whole_machine();
     race(16, 1500, false);
 }
 
 #[test]
 fn sixteen_processes_racing_on_mixed_priorities_claim_highest_first() {
+    let _cores = whole_machine();
     race(16, 600, true);
 }
 
@@ -342,6 +345,7 @@ fn claims_follow_priority_then_position(
 /// When the writer on A is done, A is claimable again.
 #[test]
 fn a_writer_holds_up_its_own_list_only() {
+    let _cores = whole_machine();
     if !StoreKind::current().is_postgres() {
         return;
     }
@@ -396,6 +400,7 @@ fn a_writer_holds_up_its_own_list_only() {
 
 #[test]
 fn a_claim_that_waited_for_its_lists_lock_is_dated_after_the_wait() {
+    let _cores = whole_machine();
     if !StoreKind::current().is_postgres() {
         return;
     }
@@ -501,6 +506,7 @@ fn mix(db: &TestDb, list: &str, workers: &[(String, &str, usize)]) -> Vec<(Strin
 /// list has exactly four tasks in progress.
 #[test]
 fn sixteen_processes_of_four_agents_hold_one_task_each() {
+    let _cores = whole_machine();
     let db = TestDb::new();
     let list = db.list("planner", "holds");
     let titles: Vec<String> = (0..24).map(|i| format!("t{i}")).collect();
@@ -543,6 +549,7 @@ fn sixteen_processes_of_four_agents_hold_one_task_each() {
 /// tasks; every task handed out is handed out once.
 #[test]
 fn positions_stay_dense_under_concurrent_creates_and_claims() {
+    let _cores = whole_machine();
     let db = TestDb::new();
     let list = db.list("planner", "dense");
     let titles: Vec<String> = (0..40).map(|i| format!("t{i}")).collect();
@@ -586,6 +593,7 @@ fn positions_stay_dense_under_concurrent_creates_and_claims() {
 /// list to itself (a task's creation).
 #[test]
 fn two_agents_claim_side_by_side_on_one_list() {
+    let _cores = whole_machine();
     if !StoreKind::current().is_postgres() {
         return;
     }
@@ -641,6 +649,7 @@ fn two_agents_claim_side_by_side_on_one_list() {
 /// PostgreSQL only (SQLite has one writer at a time).
 #[test]
 fn a_close_runs_beside_claims_and_waits_for_its_own_task_only() {
+    let _cores = whole_machine();
     if !StoreKind::current().is_postgres() {
         return;
     }
@@ -709,6 +718,7 @@ fn a_close_runs_beside_claims_and_waits_for_its_own_task_only() {
 /// right whichever commits first. PostgreSQL only.
 #[test]
 fn a_claim_in_flight_holds_back_no_other_claim_on_its_list() {
+    let _cores = whole_machine();
     if !StoreKind::current().is_postgres() {
         return;
     }
@@ -791,6 +801,7 @@ fn race_labels(i: usize) -> Value {
 
 #[test]
 fn processes_claiming_by_labels_take_only_theirs_each_exactly_once() {
+    let _cores = whole_machine();
     let (processes, tasks) = (8, 300);
     let store = FreshStore::new();
     let mut host = Host::open(config(store.location.clone())).unwrap();

@@ -78,6 +78,7 @@ fn text_len(out: &ToolOutput) -> usize {
 
 #[test]
 fn a_100000_task_chain_is_checked_for_cycles_without_recursion() {
+    let _cores = whole_machine();
     if skip_on_postgres(
         "scale::a_100000_task_chain_is_checked_for_cycles_without_recursion",
         ON_POSTGRES,
@@ -114,6 +115,7 @@ fn a_100000_task_chain_is_checked_for_cycles_without_recursion() {
 
 #[test]
 fn get_pages_through_100000_tasks_with_counts_for_the_whole_list() {
+    let _cores = whole_machine();
     if skip_on_postgres(
         "scale::get_pages_through_100000_tasks_with_counts_for_the_whole_list",
         ON_POSTGRES,
@@ -165,6 +167,7 @@ fn get_pages_through_100000_tasks_with_counts_for_the_whole_list() {
 
 #[test]
 fn nothing_ready_in_a_100000_task_list_says_why() {
+    let _cores = whole_machine();
     if skip_on_postgres(
         "scale::nothing_ready_in_a_100000_task_list_says_why",
         ON_POSTGRES,
@@ -183,6 +186,7 @@ fn nothing_ready_in_a_100000_task_list_says_why() {
 
 #[test]
 fn reorder_in_a_100000_task_list() {
+    let _cores = whole_machine();
     if skip_on_postgres("scale::reorder_in_a_100000_task_list", ON_POSTGRES) {
         return;
     }
@@ -225,6 +229,7 @@ fn reorder_in_a_100000_task_list() {
 
 #[test]
 fn deleting_a_100000_task_list_audits_every_task() {
+    let _cores = whole_machine();
     if skip_on_postgres(
         "scale::deleting_a_100000_task_list_audits_every_task",
         ON_POSTGRES,
@@ -255,6 +260,7 @@ fn deleting_a_100000_task_list_audits_every_task() {
 
 #[test]
 fn long_notes_page_by_size_and_every_task_stays_reachable() {
+    let _cores = whole_machine();
     let db = TestDb::new();
     let list = db.list("planner", "Wordy");
     // 260 tasks, each with 64 KiB of notes (the field's limit): 16 MiB in all.
@@ -287,6 +293,7 @@ fn long_notes_page_by_size_and_every_task_stays_reachable() {
 
 #[test]
 fn release_expired_releases_at_most_500_a_call_and_says_what_is_left() {
+    let _cores = whole_machine();
     let db = TestDb::new();
     let list = db.list("planner", "Many agents");
     let tasks: Vec<Value> = (0..600)
@@ -320,6 +327,7 @@ fn release_expired_releases_at_most_500_a_call_and_says_what_is_left() {
 
 #[test]
 fn audit_pages_stay_bounded_even_with_large_old_events() {
+    let _cores = whole_machine();
     // Before reorder events were capped, one listed every id it moved:
     // 10,000 ids are 320 KiB of data. 300 of them in the log.
     let db = TestDb::new();
@@ -354,6 +362,7 @@ fn audit_pages_stay_bounded_even_with_large_old_events() {
 
 #[test]
 fn tasks_with_their_texts_at_the_limit_page_one_at_a_time() {
+    let _cores = whole_machine();
     // 64K characters of 4-byte emoji in each of the three long texts:
     // 768 KiB of UTF-8 a task, 45 MiB for 60 of them, more than the
     // component could hold twice if a page read them in one go.

@@ -84,6 +84,7 @@ fn kill(mut w: Writer) {
 
 #[test]
 fn kill_minus_nine_never_half_applies_or_loses_an_acknowledged_write() {
+    let _cores = whole_machine();
     if skip_on_postgres(
         "torture_kill::kill_minus_nine_never_half_applies_or_loses_an_acknowledged_write",
         ON_POSTGRES,

@@ -27,6 +27,7 @@ type StoredTask = (String, Option<String>, Option<String>, Option<String>);
 
 #[test]
 fn repeated_claim_races_never_double_claim_or_lose_a_close() {
+    let _cores = whole_machine();
     if skip_on_postgres(
         "torture_race::repeated_claim_races_never_double_claim_or_lose_a_close",
         ON_POSTGRES,
