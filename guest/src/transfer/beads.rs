@@ -23,7 +23,7 @@
 //! | `created_at`, `updated_at`, `closed_at` | created, updated, closed times |
 //! | dependencies `blocks`, `conditional-blocks`, `waits-for` | dependencies |
 //! | the other dependency types (`parent-child`, `related`, `tracks`, …) | a `beads://` ref to the other issue (kept as refs) |
-//! | a dependency on an issue not in the file (an ephemeral wisp) | a `beads://` ref, with a note (kept as refs) |
+//! | a dependency on an issue not in the file (an ephemeral wisp) | a `beads://` ref, and a line of the notes naming it (kept as refs) |
 //! | `parent` | a `beads://` ref |
 //! | `external_ref` | a ref when it is a URI a ref may hold (else dropped) |
 //! | `owner`, `created_by` | a line of the notes |
@@ -208,6 +208,14 @@ pub fn parse(text: &str) -> ToolResult<Plan> {
                 .dropped("a link to a deleted issue", format!("{place} → {on}"));
         } else if !known.contains(&on) {
             item.add_ref(beads_ref(&on));
+            // Said on the task too: whoever works it sees what it was
+            // linked to (a blocking link no longer holds it back).
+            item.notes = join(
+                item.notes.take(),
+                Some(format!(
+                    "Beads {kind} link to {on}, an issue not in the imported file (kept as a ref)"
+                )),
+            );
             plan.report.kept_as_ref(
                 "a dependency on an issue not in the file (an ephemeral wisp?), kept as a ref",
                 format!("{place} → {on}"),
