@@ -435,3 +435,14 @@ fn refusals_name_what_the_surface_offers() {
     assert!(e.hint.contains("tasklists task-lists"), "{}", e.hint);
     assert!(!e.hint.contains("/task-lists"), "{}", e.hint);
 }
+
+#[test]
+fn every_verb_has_a_handler() {
+    for verb in crate::person::verbs::VERBS {
+        assert!(
+            crate::person::act::has_handler(verb),
+            "{} has no handler in act.rs HANDLERS",
+            verb.name
+        );
+    }
+}
