@@ -205,7 +205,27 @@ impl Act<'_> {
 
     /// Field `name` as text.
     fn text(&self, name: &str) -> ToolResult<Option<&str>> {
+        self.declared(name);
         self.fields.text(name)
+    }
+
+    /// Field `name` as it was given (text or a number).
+    fn raw(&self, name: &str) -> Option<&Json> {
+        self.declared(name);
+        self.fields.raw(name)
+    }
+
+    /// In tests, a handler that reads a field its row does not declare
+    /// fails (the request could never carry it: `Fields::parse` refuses
+    /// undeclared fields).
+    fn declared(&self, name: &str) {
+        if cfg!(test) {
+            assert!(
+                self.verb.field(name).is_some(),
+                "{} reads the field {name}, which its row in verbs.rs does not declare",
+                self.verb.name
+            );
+        }
     }
 
     /// Runs the tool action `A` with `params` as the person.
@@ -538,7 +558,7 @@ impl Act<'_> {
     fn move_task(&self, task: &TaskRow) -> ToolResult<Outcome> {
         let list = self.env.resolve(&task.list_id, Aim::List)?;
         let last = list.list().counts.total().max(1);
-        let to = match self.fields.raw("to") {
+        let to = match self.raw("to") {
             Some(Json::Number(n)) => n.as_i64().map(|n| n.to_string()).unwrap_or_default(),
             Some(Json::String(s)) => s.trim().to_string(),
             _ => String::new(),

@@ -8,6 +8,7 @@
 
 use crate::bindings::{self, PersonSurface};
 use crate::error::{ToolError, ToolResult};
+use crate::model::{Status, TaskRow};
 use crate::text::quote;
 
 /// What a verb may be aimed at.
@@ -56,6 +57,91 @@ pub(crate) struct Field {
     pub shell: Shell,
     /// One line of a shell's help.
     pub help: &'static str,
+    /// What a board's empty input says (empty: the field's name in
+    /// words).
+    pub placeholder: &'static str,
+    /// Its few values, the first chosen (a board's menu); empty: any.
+    pub choices: &'static [&'static str],
+}
+
+/// Whether a task is so (blocked, closed, with a verification).
+pub(crate) type When = fn(&TaskRow) -> bool;
+
+/// What a verb's key asks on the dashboard before the verb runs.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Ask {
+    /// Nothing: it runs at once (a verb that confirms asks its own
+    /// question then).
+    Nothing,
+    /// The dashboard's own yes/no first: the question on a task, on a
+    /// list (`{}`: the target's name).
+    YesNo(&'static str, &'static str),
+    /// A line of text for a field.
+    Text(Prompt),
+}
+
+/// A line of text a key asks for.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Prompt {
+    /// The field it fills.
+    pub field: &'static str,
+    /// What the prompt says on a task, on a list (`{}`: the target's
+    /// name).
+    pub on_task: &'static str,
+    /// See `on_task`.
+    pub on_list: &'static str,
+    /// What the text starts as (the title being edited).
+    pub prefill: Option<fn(&TaskRow) -> Option<String>>,
+    /// The verb an empty answer runs (assign: unassign); none: an answer
+    /// is needed.
+    pub empty: Option<&'static Verb>,
+    /// A field asked next when the task needs it: the field, its prompt,
+    /// and when (done's verification result, for a task with a
+    /// verification).
+    pub then: Option<(&'static str, &'static str, When)>,
+}
+
+/// A dashboard key (and the board's) that runs a verb.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Key {
+    /// The key as hosts name it.
+    pub key: &'static str,
+    /// The footer's label.
+    pub label: &'static str,
+    /// Fields it sets without asking (`move`'s `to`).
+    pub preset: &'static [(&'static str, &'static str)],
+    /// What it asks first.
+    pub ask: Ask,
+    /// For a verb aimed at either: whether it takes the selected task
+    /// (else its list).
+    pub takes_task: When,
+    /// The verb it runs instead on a task so (block on a blocked task:
+    /// unblock; cancel on a closed one: restore).
+    pub instead: Option<(When, &'static Verb)>,
+}
+
+/// A key with nothing more to it.
+const fn key(key: &'static str, label: &'static str, ask: Ask) -> Key {
+    Key {
+        key,
+        label,
+        preset: &[],
+        ask,
+        takes_task: |_| true,
+        instead: None,
+    }
+}
+
+/// A prompt for `field`, its words on a task and on a list.
+const fn prompt(field: &'static str, on_task: &'static str, on_list: &'static str) -> Prompt {
+    Prompt {
+        field,
+        on_task,
+        on_list,
+        prefill: None,
+        empty: None,
+        then: None,
+    }
 }
 
 /// A person's verb.
@@ -77,6 +163,8 @@ pub(crate) struct Verb {
     pub confirms: bool,
     /// Whether it changes the store (only a person may).
     pub writes: bool,
+    /// Its keys on the dashboard, in footer order.
+    pub keys: &'static [Key],
 }
 
 impl PartialEq for Verb {
@@ -98,6 +186,8 @@ const fn flag(
         kind: Kind::Text,
         shell: Shell::Flag(flag, value),
         help,
+        placeholder: "",
+        choices: &[],
     }
 }
 
@@ -113,6 +203,8 @@ const fn word(
         kind: Kind::Text,
         shell: Shell::Word(value, shown),
         help,
+        placeholder: "",
+        choices: &[],
     }
 }
 
@@ -123,6 +215,8 @@ const fn title(required: bool, help: &'static str) -> Field {
         kind: Kind::Text,
         shell: Shell::Words("TITLE", "<title…>"),
         help,
+        placeholder: "",
+        choices: &[],
     }
 }
 
@@ -137,6 +231,7 @@ const fn on_task(name: &'static str, about: &'static str, confirms: bool) -> Ver
         fields: &[],
         confirms,
         writes: true,
+        keys: &[],
     }
 }
 
@@ -150,6 +245,15 @@ pub(crate) static APPROVE: Verb = Verb {
     fields: &[flag("note", false, "note", "TEXT", "A note")],
     confirms: false,
     writes: true,
+    keys: &[Key {
+        // A task only while it awaits approval; else its plan.
+        takes_task: |t| t.awaits_approval,
+        ..key(
+            "A",
+            "approve",
+            Ask::YesNo("Approve task {}?", "Approve list {}?"),
+        )
+    }],
 };
 /// Reject a list, with a reason.
 pub(crate) static REJECT: Verb = Verb {
@@ -161,6 +265,11 @@ pub(crate) static REJECT: Verb = Verb {
     fields: &[flag("reason", true, "reason", "TEXT", "Why")],
     confirms: false,
     writes: true,
+    keys: &[key(
+        "R",
+        "reject",
+        Ask::Text(prompt("reason", "", "Reject {}, reason")),
+    )],
 };
 /// Add a task to a list (after a task).
 pub(crate) static ADD: Verb = Verb {
@@ -170,8 +279,14 @@ pub(crate) static ADD: Verb = Verb {
     target: "TARGET",
     target_help: "The list (or the task to add after)",
     fields: &[
-        title(true, "The title"),
-        flag("priority", false, "priority", "P", "high, medium or low"),
+        Field {
+            placeholder: "Add a task",
+            ..title(true, "The title")
+        },
+        Field {
+            choices: &["medium", "high", "low"],
+            ..flag("priority", false, "priority", "P", "high, medium or low")
+        },
         flag("after", false, "after", "ID", "The task to add it after"),
         flag(
             "description",
@@ -190,6 +305,11 @@ pub(crate) static ADD: Verb = Verb {
     ],
     confirms: false,
     writes: true,
+    keys: &[key(
+        "a",
+        "add",
+        Ask::Text(prompt("title", "New task after {}", "New task in {}")),
+    )],
 };
 /// Change a task's texts.
 pub(crate) static EDIT: Verb = Verb {
@@ -211,6 +331,14 @@ pub(crate) static EDIT: Verb = Verb {
         ),
         flag("notes", false, "notes", "TEXT", "The new notes"),
     ],
+    keys: &[key(
+        "e",
+        "edit",
+        Ask::Text(Prompt {
+            prefill: Some(|t| Some(t.title.clone())),
+            ..prompt("title", "Title", "")
+        }),
+    )],
     ..on_task("edit", "Edit a task: edit <task> [title…]", false)
 };
 /// Set or cycle a task's priority.
@@ -221,6 +349,10 @@ pub(crate) static PRIORITY: Verb = Verb {
         "<high|medium|low>",
         "high, medium or low",
     )],
+    keys: &[Key {
+        preset: &[("priority", "cycle")],
+        ..key("p", "priority", Ask::Nothing)
+    }],
     ..on_task(
         "priority",
         "Set a task's priority: priority <task> <high|medium|low>",
@@ -228,12 +360,29 @@ pub(crate) static PRIORITY: Verb = Verb {
     )
 };
 /// Pause a task.
-pub(crate) static BLOCK: Verb = on_task("block", "Block a task: block <task>", false);
+pub(crate) static BLOCK: Verb = Verb {
+    keys: &[Key {
+        instead: Some((|t| t.status == Status::Blocked, &UNBLOCK)),
+        ..key("b", "block/unblock", Ask::Nothing)
+    }],
+    ..on_task("block", "Block a task: block <task>", false)
+};
 /// Resume a paused task.
 pub(crate) static UNBLOCK: Verb = on_task("unblock", "Unblock a task: unblock <task>", false);
 /// Close a task as canceled, with an outcome.
 pub(crate) static CANCEL: Verb = Verb {
-    fields: &[flag("outcome", true, "outcome", "TEXT", "Why")],
+    fields: &[Field {
+        placeholder: "why cancel",
+        ..flag("outcome", true, "outcome", "TEXT", "Why")
+    }],
+    keys: &[Key {
+        instead: Some((TaskRow::is_closed, &RESTORE)),
+        ..key(
+            "c",
+            "cancel/restore",
+            Ask::Text(prompt("outcome", "Cancel {}, outcome", "")),
+        )
+    }],
     ..on_task("cancel", "Cancel a task: cancel <task> --outcome …", false)
 };
 /// Reopen a closed task (asks first).
@@ -244,7 +393,19 @@ pub(crate) static RESTORE: Verb = on_task(
 );
 /// Reserve a task for an agent.
 pub(crate) static ASSIGN: Verb = Verb {
-    fields: &[word("agent", "AGENT", "<agent>", "The agent")],
+    fields: &[Field {
+        placeholder: "agent id",
+        ..word("agent", "AGENT", "<agent>", "The agent")
+    }],
+    keys: &[key(
+        "s",
+        "assign",
+        Ask::Text(Prompt {
+            prefill: Some(|t| t.assigned_to_agent_id.clone()),
+            empty: Some(&UNASSIGN),
+            ..prompt("agent", "Assign {} to (empty: nobody)", "")
+        }),
+    )],
     ..on_task(
         "assign",
         "Assign a task to an agent: assign <task> <agent>",
@@ -264,6 +425,20 @@ pub(crate) static MOVE: Verb = Verb {
             "up, down, first, last, or a position number",
         )
     }],
+    keys: &[
+        Key {
+            preset: &[("to", "up")],
+            ..key("K", "move up", Ask::Nothing)
+        },
+        Key {
+            preset: &[("to", "down")],
+            ..key("J", "move down", Ask::Nothing)
+        },
+        Key {
+            preset: &[("to", "first")],
+            ..key("T", "move first", Ask::Nothing)
+        },
+    ],
     ..on_task(
         "move",
         "Move a task: move <task> <up|down|first|last|N>",
@@ -282,6 +457,18 @@ pub(crate) static DONE: Verb = Verb {
             "What its verification showed",
         ),
     ],
+    keys: &[key(
+        "x",
+        "done",
+        Ask::Text(Prompt {
+            then: Some(
+                ("verification_result", "What the verification showed", |t| {
+                    t.verification.is_some()
+                }),
+            ),
+            ..prompt("outcome", "Done {}, outcome", "")
+        }),
+    )],
     ..on_task(
         "done",
         "Close a task as done: done <task> --outcome …",
@@ -298,6 +485,7 @@ pub(crate) static RELEASE: Verb = Verb {
         "AGENT",
         "Reserve it for this agent (else it is todo for anyone)",
     )],
+    keys: &[key("r", "release", Ask::Nothing)],
     ..on_task(
         "release",
         "Take back a task an agent is running: release <task> [--to AGENT] (asks first)",
@@ -314,6 +502,7 @@ pub(crate) static DELETE: Verb = Verb {
     fields: &[],
     confirms: true,
     writes: true,
+    keys: &[key("d", "delete", Ask::Nothing)],
 };
 /// What `claim_next` would hand out, without claiming.
 pub(crate) static NEXT: Verb = Verb {
@@ -325,13 +514,14 @@ pub(crate) static NEXT: Verb = Verb {
     fields: &[],
     confirms: false,
     writes: false,
+    keys: &[],
 };
 
 /// Every verb, in the order `ui.verbs` publishes them (a shell's help
-/// lists them so).
+/// lists them so) and the footer shows their keys.
 pub(crate) static VERBS: &[&Verb] = &[
-    &ADD, &DONE, &RELEASE, &BLOCK, &UNBLOCK, &CANCEL, &RESTORE, &ASSIGN, &UNASSIGN, &PRIORITY,
-    &MOVE, &EDIT, &DELETE, &APPROVE, &REJECT, &NEXT,
+    &APPROVE, &REJECT, &ADD, &EDIT, &PRIORITY, &BLOCK, &UNBLOCK, &CANCEL, &RESTORE, &ASSIGN,
+    &UNASSIGN, &MOVE, &DONE, &RELEASE, &DELETE, &NEXT,
 ];
 
 /// The verb named `name`, or `invalid_params` naming them all.
@@ -393,7 +583,29 @@ impl Verb {
     }
 }
 
+impl Key {
+    /// What it asks, as the key map says it.
+    pub(crate) fn input(&self, verb: &Verb) -> crate::bindings::KeyInput {
+        use crate::bindings::KeyInput;
+        match self.ask {
+            Ask::Nothing if verb.confirms => KeyInput::Confirm,
+            Ask::Nothing => KeyInput::None,
+            Ask::YesNo(..) => KeyInput::Confirm,
+            Ask::Text(_) => KeyInput::Text,
+        }
+    }
+}
+
 impl Field {
+    /// What a board's empty input of it says.
+    pub(crate) fn placeholder(&self) -> String {
+        if self.placeholder.is_empty() {
+            self.name.replace('_', " ")
+        } else {
+            self.placeholder.to_string()
+        }
+    }
+
     fn info(&self) -> bindings::VerbField {
         use bindings::ShellArg;
         bindings::VerbField {
