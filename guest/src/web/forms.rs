@@ -12,7 +12,7 @@ use super::page::input_name;
 use crate::bindings::KeyInput;
 use crate::model::{Approval, ListRow, Status, TaskRow};
 use crate::person::keys;
-use crate::person::verbs::{self, Ask, Verb};
+use crate::person::verbs::{self, Aim, Ask, Verb};
 
 /// A field a form asks for.
 enum Field {
@@ -162,6 +162,27 @@ fn form<'a>(
     }
 }
 
+/// The verbs the layout below places itself; a task's card offers any
+/// other verb that has a key among its rarer forms, under the key's label.
+static PLACED: &[&Verb] = &[
+    &verbs::APPROVE,
+    &verbs::REJECT,
+    &verbs::ADD,
+    &verbs::EDIT,
+    &verbs::PRIORITY,
+    &verbs::BLOCK,
+    &verbs::UNBLOCK,
+    &verbs::CANCEL,
+    &verbs::RESTORE,
+    &verbs::ASSIGN,
+    &verbs::UNASSIGN,
+    &verbs::MOVE,
+    &verbs::DONE,
+    &verbs::RELEASE,
+    &verbs::DELETE,
+    &verbs::NEXT,
+];
+
 /// A list's decision forms: Approve while its plan (or a task added
 /// since) awaits approval, Reject while it is pending or approved.
 pub(crate) fn list_decision(h: &mut Html, list: &ListRow, awaits: bool, ret: &str) {
@@ -233,6 +254,15 @@ pub(crate) fn task_actions(h: &mut Html, task: &TaskRow, ret: &str, whole: bool)
     more.push(on(&verbs::ASSIGN, "assign"));
     if task.assigned_to_agent_id.is_some() {
         more.push(on(&verbs::UNASSIGN, "unassign"));
+    }
+    // A verb with a key this layout does not place: among the rarer ones.
+    for verb in verbs::VERBS.iter().copied() {
+        if verb.aim != Aim::List
+            && !PLACED.contains(&verb)
+            && let Some(key) = verb.keys.first()
+        {
+            more.push(on(verb, key.label));
+        }
     }
     let mut delete = on(&verbs::DELETE, "delete");
     delete.class = "danger";
