@@ -5,11 +5,12 @@
 //! A person's action runs the tools' own actions (`crate::actions`) with
 //! the person set: the same rules and audit, events naming the person.
 //! One concern a file: `identity.rs` who the person is, `verbs.rs` the
-//! one table of verbs, `fields.rs` a request's fields checked against it, `resolve.rs` ids from a prefix or tail,
-//! `act.rs` the one dispatcher of actions, `reply.rs` its reply laid out,
-//! `keys.rs` the key map, `words.rs` a refusal in the words of the surface
-//! acted on, `dashboard/` the dashboard (state, input, what it reads, its
-//! layout).
+//! one table of verbs (what `ui.verbs` publishes), `fields.rs` a
+//! request's fields checked against its verb, `resolve.rs` ids from a
+//! prefix or tail, `act.rs` each verb's handler, `reply.rs` its reply laid
+//! out, `keys.rs` the key map (the dashboard's own moves around the verbs'
+//! keys), `words.rs` a refusal in the words of the surface acted on,
+//! `dashboard/` the dashboard (state, input, what it reads, its layout).
 
 pub(crate) mod act;
 pub(crate) mod dashboard;
