@@ -26,6 +26,9 @@ pub use exports::tasklists::component::ui::{
     PersonReply, PersonRequest, PersonSurface, Span, StoreDown, Style, WidgetAction, WidgetChange,
     WidgetMode, WidgetView,
 };
+pub use exports::tasklists::component::ui::{
+    FieldKind, ShellArg, ShellFlag, VerbAim, VerbField, VerbInfo,
+};
 pub use exports::tasklists::component::web::{
     SignInLink, WebMethod, WebRefusal, WebRequest, WebResponse,
 };

@@ -16,8 +16,8 @@ use crate::bindings::exports::tasklists::component::web::Guest as WebGuest;
 use crate::bindings::{
     CallContext, CallFailure, CommandEffect, CommandInfo, Completion, DashboardInput,
     DashboardScreen, DashboardView, FailureKind, KeyBinding, Line, PersonReply, PersonRequest,
-    SignInLink, StoreDown, TokenKind, ToolError, ToolInfo, ToolReply, WebRefusal, WebRequest,
-    WebResponse, WidgetView,
+    SignInLink, StoreDown, TokenKind, ToolError, ToolInfo, ToolReply, VerbInfo, WebRefusal,
+    WebRequest, WebResponse, WidgetView,
 };
 use crate::store::wit::{WitClock, WitStore};
 use crate::transfer::{Format, ImportRequest, TransferReply};
@@ -99,6 +99,9 @@ impl UiGuest for Component {
     }
     fn person_act(request: PersonRequest, ctx: CallContext, width: u32) -> PersonReply {
         person::act(&request, &ctx, width, &WitStore, &WitClock)
+    }
+    fn verbs() -> Vec<VerbInfo> {
+        person::verbs()
     }
     fn key_map() -> Vec<KeyBinding> {
         person::key_map()

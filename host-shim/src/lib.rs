@@ -46,6 +46,7 @@ pub use bindings::{
     TokenLookup, ToolAnnotations, ToolError, ToolInfo, ToolReply, WebMethod, WebRefusal,
     WebRequest, WebResponse, WidgetAction, WidgetChange, WidgetMode, WidgetView, WriteState,
 };
+pub use bindings::{FieldKind, ShellArg, ShellFlag, VerbAim, VerbField, VerbInfo};
 pub use bindings::{Format, ImportRequest, TransferReply};
 pub use component_host::Host;
 pub use config::{

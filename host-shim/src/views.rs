@@ -7,7 +7,7 @@
 
 use crate::bindings::{
     CallContext, CommandEffect, CommandInfo, Completion, DashboardInput, DashboardScreen,
-    DashboardView, KeyBinding, Line, PersonReply, PersonRequest, SignInLink, WebRefusal,
+    DashboardView, KeyBinding, Line, PersonReply, PersonRequest, SignInLink, VerbInfo, WebRefusal,
     WebRequest, WebResponse, WidgetView,
 };
 use crate::component_host::Host;
@@ -73,6 +73,12 @@ impl Host {
             b.tasklists_component_ui()
                 .call_person_act(store, request, ctx, width)
         })
+    }
+
+    /// The person's verbs (the one table `person_act` reads), in the
+    /// order a shell's help lists them.
+    pub fn verbs(&mut self) -> Result<Vec<VerbInfo>, HostError> {
+        self.plain(|b, store| b.tasklists_component_ui().call_verbs(store))
     }
 
     /// The dashboard's keys, in footer order.

@@ -1,12 +1,14 @@
-//! The one dispatcher of a person's actions: each runs the tools' own
+//! The one dispatcher of a person's actions: each verb of `verbs.rs` has
+//! its handler here (one row of [`HANDLERS`]), which runs the tools' own
 //! action (or the approval step) in one transaction, as the person, on
 //! the target resolved among what the context sees.
 
 use serde_json::{Value as Json, json};
 
-use super::fields::{Fields, Verb};
+use super::fields::Fields;
 use super::identity;
 use super::resolve::{self, Target};
+use super::verbs::{self, Aim, Verb};
 use super::words;
 use crate::actions::claims::{ClaimNext, ClaimNextTask};
 use crate::actions::items::{CreateTask, DeleteTasks};
@@ -96,7 +98,7 @@ impl<'a> Env<'a> {
     }
 
     /// The target `text` names, resolved in its own read.
-    pub(crate) fn resolve(&self, text: &str, aim: super::fields::Aim) -> ToolResult<Target> {
+    pub(crate) fn resolve(&self, text: &str, aim: Aim) -> ToolResult<Target> {
         invoke_fn(self.request("", None), &READ, |call| {
             Ok(Done {
                 summary: String::new(),
@@ -107,6 +109,44 @@ impl<'a> Env<'a> {
     }
 }
 
+/// What carries out a verb on its resolved target.
+type Handler = fn(&Act<'_>, &Target) -> ToolResult<Outcome>;
+
+/// Each verb's handler: one row per row of `verbs::VERBS` (a test checks
+/// none is missing).
+static HANDLERS: &[(&Verb, Handler)] = &[
+    (&verbs::APPROVE, |a, t| a.approve(t)),
+    (&verbs::REJECT, |a, t| a.reject(t)),
+    (&verbs::ADD, |a, t| a.add(t)),
+    (&verbs::EDIT, |a, t| a.edit(a.task(t)?)),
+    (&verbs::PRIORITY, |a, t| a.priority(a.task(t)?)),
+    (&verbs::BLOCK, |a, t| a.block(a.task(t)?)),
+    (&verbs::UNBLOCK, |a, t| a.unblock(a.task(t)?)),
+    (&verbs::CANCEL, |a, t| a.cancel(a.task(t)?)),
+    (&verbs::RESTORE, |a, t| a.restore(a.task(t)?)),
+    (&verbs::ASSIGN, |a, t| a.assign(a.task(t)?)),
+    (&verbs::UNASSIGN, |a, t| a.unassign(a.task(t)?)),
+    (&verbs::MOVE, |a, t| a.move_task(a.task(t)?)),
+    (&verbs::DONE, |a, t| a.done(a.task(t)?)),
+    (&verbs::RELEASE, |a, t| a.release(a.task(t)?)),
+    (&verbs::DELETE, |a, t| match t {
+        Target::Task(task, _) => a.delete_task(task),
+        Target::List(_) => a.delete_list(t),
+    }),
+    (&verbs::NEXT, |a, t| a.next(t)),
+];
+
+/// The handler of `verb`.
+fn handler(verb: &Verb) -> Option<Handler> {
+    HANDLERS.iter().find(|(v, _)| *v == verb).map(|(_, h)| *h)
+}
+
+/// Whether `verb` has a handler (a row without one is a bug a test finds).
+#[cfg(test)]
+pub(super) fn has_handler(verb: &Verb) -> bool {
+    handler(verb).is_some()
+}
+
 /// Carries out `request` as the context's person.
 pub(crate) fn run(
     request: &PersonRequest,
@@ -114,10 +154,10 @@ pub(crate) fn run(
     store: &dyn Store,
     clock: &dyn Clock,
 ) -> ToolResult<Outcome> {
-    let verb = Verb::parse(&request.action)?;
+    let verb = verbs::find(&request.action)?;
     // Who acts comes first: a read-only surface says so whatever was typed.
-    let person = if verb.writes() {
-        Some(identity::person(ctx, verb.name()).map_err(|e| words::no_person(e, request.surface))?)
+    let person = if verb.writes {
+        Some(identity::person(ctx, verb.name).map_err(|e| words::no_person(e, request.surface))?)
     } else {
         None
     };
@@ -128,45 +168,36 @@ pub(crate) fn run(
         clock,
         surface: request.surface,
     };
-    let target = env.resolve(&request.target, verb.aim())?;
+    let target = env.resolve(&request.target, verb.aim)?;
     let act = Act {
         env,
+        verb,
         person,
         fields,
         confirmed: request.confirmed,
     };
-    act.run(verb, &target)
+    let run = handler(verb)
+        .ok_or_else(|| ToolError::invalid(format!("{} has no handler", verb.name), ""))?;
+    run(&act, &target)
 }
 
 /// One action under way.
 struct Act<'a> {
     env: Env<'a>,
+    verb: &'static Verb,
     person: Option<&'a str>,
     fields: Fields,
     confirmed: bool,
 }
 
 impl Act<'_> {
-    fn run(&self, verb: Verb, target: &Target) -> ToolResult<Outcome> {
-        let task = match target {
-            Target::Task(t, _) => Some(t),
-            Target::List(_) => None,
-        };
-        match (verb, task) {
-            (Verb::Approve, _) => self.approve(target),
-            (Verb::Reject, _) => self.reject(target),
-            (Verb::Add, _) => self.add(target),
-            (Verb::Delete, Some(t)) => self.delete_task(t),
-            (Verb::Delete, None) => self.delete_list(target),
-            (Verb::Next, _) => self.next(target),
-            (Verb::Release, Some(t)) => self.release(t),
-            (_, Some(t)) => {
-                self.check_changeable(verb, t)?;
-                self.change(verb, t)
-            }
-            // The resolver admits only tasks for the others.
-            (_, None) => Err(ToolError::invalid(
-                format!("{} acts on a task, not a list", verb.name()),
+    /// The task aimed at (the resolver admits only tasks for a verb
+    /// aimed at tasks).
+    fn task<'t>(&self, target: &'t Target) -> ToolResult<&'t TaskRow> {
+        match target {
+            Target::Task(t, _) => Ok(t),
+            Target::List(_) => Err(ToolError::invalid(
+                format!("{} acts on a task, not a list", self.verb.name),
                 "",
             )),
         }
@@ -174,7 +205,27 @@ impl Act<'_> {
 
     /// Field `name` as text.
     fn text(&self, name: &str) -> ToolResult<Option<&str>> {
+        self.declared(name);
         self.fields.text(name)
+    }
+
+    /// Field `name` as it was given (text or a number).
+    fn raw(&self, name: &str) -> Option<&Json> {
+        self.declared(name);
+        self.fields.raw(name)
+    }
+
+    /// In tests, a handler that reads a field its row does not declare
+    /// fails (the request could never carry it: `Fields::parse` refuses
+    /// undeclared fields).
+    fn declared(&self, name: &str) {
+        if cfg!(test) {
+            assert!(
+                self.verb.field(name).is_some(),
+                "{} reads the field {name}, which its row in verbs.rs does not declare",
+                self.verb.name
+            );
+        }
     }
 
     /// Runs the tool action `A` with `params` as the person.
@@ -218,7 +269,7 @@ impl Act<'_> {
         let list = target.list();
         // After the task aimed at, or after the one `after` names.
         let after = match (self.text("after")?, target) {
-            (Some(after), _) => match self.env.resolve(after, super::fields::Aim::Task)? {
+            (Some(after), _) => match self.env.resolve(after, Aim::Task)? {
                 Target::Task(t, _) if t.list_id == list.id => Some(*t),
                 _ => {
                     return Err(ToolError::invalid(
@@ -262,7 +313,7 @@ impl Act<'_> {
     }
 
     fn delete_task(&self, task: &TaskRow) -> ToolResult<Outcome> {
-        self.check_changeable(Verb::Delete, task)?;
+        self.not_running(task)?;
         if !self.confirmed {
             return Ok(Outcome::Confirm(Confirmation {
                 title: format!("Delete task {}?", quote(&fmt::truncate(&task.title, 60))),
@@ -299,16 +350,10 @@ impl Act<'_> {
 
     /// Refuses, in the surface's words, a change the tools would refuse
     /// for the task as it was resolved: one an agent is running (the
-    /// person may take it back first), a closed one that only reopening
-    /// changes, a done without the result of the task's verification.
-    /// The tools check the same again in the action's own transaction.
-    fn check_changeable(&self, verb: Verb, task: &TaskRow) -> ToolResult<()> {
-        let surface = self.env.surface;
+    /// person may take it back first). The tools check the same again in
+    /// the action's own transaction.
+    fn not_running(&self, task: &TaskRow) -> ToolResult<()> {
         let now = self.env.clock.now_ms();
-        if matches!(verb, Verb::Move) {
-            // Allowed under a lease (see move_task).
-            return Ok(());
-        }
         if task.status == Status::InProgress
             && let (Some(holder), Some(until)) =
                 (task.claimed_by_agent_id.as_deref(), task.claim_expires_at)
@@ -322,40 +367,23 @@ impl Act<'_> {
                 ),
                 format!(
                     "{} takes it back now; or wait until the agent closes it or its lease ends",
-                    words::how(surface, Verb::Release, &task.id)
+                    words::how(self.env.surface, &verbs::RELEASE, &task.id)
                 ),
             ));
         }
-        if task.is_closed()
-            && matches!(
-                verb,
-                Verb::Block | Verb::Unblock | Verb::Cancel | Verb::Done
-            )
-        {
+        Ok(())
+    }
+
+    /// As [`Act::not_running`], and refuses a closed task, which only
+    /// reopening changes.
+    fn open(&self, task: &TaskRow) -> ToolResult<()> {
+        self.not_running(task)?;
+        if task.is_closed() {
             return Err(ToolError::conflict(
                 format!("task {} is {}: it is closed", task.id, task.status),
                 format!(
                     "{} reopens it first",
-                    words::how(surface, Verb::Restore, &task.id)
-                ),
-            ));
-        }
-        if verb == Verb::Done
-            && task.verification.is_some()
-            && self
-                .text("verification_result")?
-                .is_none_or(|r| r.trim().is_empty())
-        {
-            return Err(ToolError::new(
-                ErrorCode::VerificationRequired,
-                format!(
-                    "task {} has a verification ({}): done needs what the check showed",
-                    task.id,
-                    quote(task.verification.as_deref().unwrap_or_default())
-                ),
-                format!(
-                    "run the check, then give {}",
-                    Verb::Done.named(surface, "verification_result")
+                    words::how(self.env.surface, &verbs::RESTORE, &task.id)
                 ),
             ));
         }
@@ -386,107 +414,139 @@ impl Act<'_> {
         Ok(shown::<UpdateTask>(done, said))
     }
 
-    /// The changes of a task: `task_items update` or `reorder`.
-    fn change(&self, verb: Verb, task: &TaskRow) -> ToolResult<Outcome> {
-        let title = quote(&task.title);
-        let mut params = json!({"task_id": task.id});
-        let said = match verb {
-            Verb::Edit => {
-                if self.fields.is_empty() {
-                    let takes: Vec<String> = ["title", "description", "verification", "notes"]
-                        .iter()
-                        .map(|f| Verb::Edit.named(self.env.surface, f))
-                        .collect();
-                    return Err(ToolError::invalid(
-                        "edit needs something to change",
-                        format!("edit takes {}", takes.join(", ")),
-                    ));
-                }
-                for key in ["title", "description", "verification", "notes"] {
-                    if let Some(v) = self.text(key)? {
-                        params[key] = json!(v);
-                    }
-                }
-                format!("edited {title}")
-            }
-            Verb::Priority => {
-                let wanted = self.text("priority")?.unwrap_or_default().trim();
-                let priority = match wanted {
-                    "cycle" => cycle(task.priority),
-                    other => Priority::parse(other).ok_or_else(|| {
-                        ToolError::invalid(
-                            format!(
-                                "priority {} is not one of high, medium, low, cycle",
-                                quote(other)
-                            ),
-                            "cycle goes medium → high → low → medium",
-                        )
-                    })?,
-                };
-                params["priority"] = json!(priority.as_str());
-                format!("{title}: priority {priority}")
-            }
-            Verb::Block => {
-                // Paused by a person, it stays with whom it is reserved for
-                // (the update keeps the assignee it reads).
-                params["status"] = json!("blocked");
-                format!("blocked {title}")
-            }
-            Verb::Unblock => {
-                if task.status != Status::Blocked {
-                    return Err(not_in(task, "blocked", "unblock resumes a paused task"));
-                }
-                params["status"] = json!("todo");
-                format!("unblocked {title}")
-            }
-            Verb::Cancel => {
-                params["status"] = json!("canceled");
-                params["outcome"] = json!(self.text("outcome")?);
-                format!("canceled {title}")
-            }
-            Verb::Restore => {
-                if !task.is_closed() {
-                    return Err(not_in(
-                        task,
-                        "done or canceled",
-                        "restore reopens a closed task as todo",
-                    ));
-                }
-                if !self.confirmed {
-                    return Ok(Outcome::Confirm(Confirmation {
-                        title: format!("Reopen task {}?", quote(&fmt::truncate(&task.title, 60))),
-                        message: format!(
-                            "It goes back to todo for an agent to take again; its {} outcome moves to its notes and history.",
-                            task.status
-                        ),
-                    }));
-                }
-                params["status"] = json!("todo");
-                format!("restored {title}")
-            }
-            Verb::Assign => {
-                params["assigned_to_agent_id"] = json!(self.text("agent")?.map(str::trim));
-                format!(
-                    "assigned {title} to @{}",
-                    self.text("agent")?.unwrap_or_default().trim()
-                )
-            }
-            Verb::Unassign => {
-                params["assigned_to_agent_id"] = Json::Null;
-                format!("unassigned {title}")
-            }
-            Verb::Done => {
-                params["status"] = json!("done");
-                params["outcome"] = json!(self.text("outcome")?);
-                if let Some(v) = self.text("verification_result")? {
-                    params["verification_result"] = json!(v);
-                }
-                format!("done: {title}")
-            }
-            Verb::Move => return self.move_task(task),
-            _ => unreachable!("dispatched above"),
-        };
+    /// `task_items update` of `task` with `params` (its id added).
+    fn update(&self, task: &TaskRow, mut params: Json, said: String) -> ToolResult<Outcome> {
+        params["task_id"] = json!(task.id);
         self.tool::<UpdateTask>(params, said)
+    }
+
+    fn edit(&self, task: &TaskRow) -> ToolResult<Outcome> {
+        self.not_running(task)?;
+        let texts = ["title", "description", "verification", "notes"];
+        if self.fields.is_empty() {
+            let takes: Vec<String> = texts
+                .iter()
+                .map(|f| self.verb.named(self.env.surface, f))
+                .collect();
+            return Err(ToolError::invalid(
+                "edit needs something to change",
+                format!("edit takes {}", takes.join(", ")),
+            ));
+        }
+        let mut params = json!({});
+        for key in texts {
+            if let Some(v) = self.text(key)? {
+                params[key] = json!(v);
+            }
+        }
+        self.update(task, params, format!("edited {}", quote(&task.title)))
+    }
+
+    fn priority(&self, task: &TaskRow) -> ToolResult<Outcome> {
+        self.not_running(task)?;
+        let wanted = self.text("priority")?.unwrap_or_default().trim();
+        let priority = match wanted {
+            "cycle" => cycle(task.priority),
+            other => Priority::parse(other).ok_or_else(|| {
+                ToolError::invalid(
+                    format!(
+                        "priority {} is not one of high, medium, low, cycle",
+                        quote(other)
+                    ),
+                    "cycle goes medium → high → low → medium",
+                )
+            })?,
+        };
+        let said = format!("{}: priority {priority}", quote(&task.title));
+        self.update(task, json!({"priority": priority.as_str()}), said)
+    }
+
+    fn block(&self, task: &TaskRow) -> ToolResult<Outcome> {
+        self.open(task)?;
+        // Paused by a person, it stays with whom it is reserved for (the
+        // update keeps the assignee it reads).
+        let said = format!("blocked {}", quote(&task.title));
+        self.update(task, json!({"status": "blocked"}), said)
+    }
+
+    fn unblock(&self, task: &TaskRow) -> ToolResult<Outcome> {
+        self.open(task)?;
+        if task.status != Status::Blocked {
+            return Err(not_in(task, "blocked", "unblock resumes a paused task"));
+        }
+        let said = format!("unblocked {}", quote(&task.title));
+        self.update(task, json!({"status": "todo"}), said)
+    }
+
+    fn cancel(&self, task: &TaskRow) -> ToolResult<Outcome> {
+        self.open(task)?;
+        let params = json!({"status": "canceled", "outcome": self.text("outcome")?});
+        self.update(task, params, format!("canceled {}", quote(&task.title)))
+    }
+
+    fn restore(&self, task: &TaskRow) -> ToolResult<Outcome> {
+        self.not_running(task)?;
+        if !task.is_closed() {
+            return Err(not_in(
+                task,
+                "done or canceled",
+                "restore reopens a closed task as todo",
+            ));
+        }
+        if !self.confirmed {
+            return Ok(Outcome::Confirm(Confirmation {
+                title: format!("Reopen task {}?", quote(&fmt::truncate(&task.title, 60))),
+                message: format!(
+                    "It goes back to todo for an agent to take again; its {} outcome moves to its notes and history.",
+                    task.status
+                ),
+            }));
+        }
+        let said = format!("restored {}", quote(&task.title));
+        self.update(task, json!({"status": "todo"}), said)
+    }
+
+    fn assign(&self, task: &TaskRow) -> ToolResult<Outcome> {
+        self.not_running(task)?;
+        let agent = self.text("agent")?.map(str::trim);
+        let said = format!(
+            "assigned {} to @{}",
+            quote(&task.title),
+            agent.unwrap_or_default()
+        );
+        self.update(task, json!({"assigned_to_agent_id": agent}), said)
+    }
+
+    fn unassign(&self, task: &TaskRow) -> ToolResult<Outcome> {
+        self.not_running(task)?;
+        let said = format!("unassigned {}", quote(&task.title));
+        self.update(task, json!({"assigned_to_agent_id": Json::Null}), said)
+    }
+
+    /// `done`, with what the check showed when the task has a
+    /// verification.
+    fn done(&self, task: &TaskRow) -> ToolResult<Outcome> {
+        self.open(task)?;
+        let result = self.text("verification_result")?;
+        if task.verification.is_some() && result.is_none_or(|r| r.trim().is_empty()) {
+            return Err(ToolError::new(
+                ErrorCode::VerificationRequired,
+                format!(
+                    "task {} has a verification ({}): done needs what the check showed",
+                    task.id,
+                    quote(task.verification.as_deref().unwrap_or_default())
+                ),
+                format!(
+                    "run the check, then give {}",
+                    self.verb.named(self.env.surface, "verification_result")
+                ),
+            ));
+        }
+        let mut params = json!({"status": "done", "outcome": self.text("outcome")?});
+        if let Some(v) = result {
+            params["verification_result"] = json!(v);
+        }
+        self.update(task, params, format!("done: {}", quote(&task.title)))
     }
 
     /// `move` to `up`, `down`, `first`, `last` or a position.
@@ -496,9 +556,9 @@ impl Act<'_> {
     /// the list, none of what the agent works on (title, texts, status,
     /// priority, assignee, claim), as `task_items reorder` does for tools.
     fn move_task(&self, task: &TaskRow) -> ToolResult<Outcome> {
-        let list = self.env.resolve(&task.list_id, super::fields::Aim::List)?;
+        let list = self.env.resolve(&task.list_id, Aim::List)?;
         let last = list.list().counts.total().max(1);
-        let to = match self.fields.raw("to") {
+        let to = match self.raw("to") {
             Some(Json::Number(n)) => n.as_i64().map(|n| n.to_string()).unwrap_or_default(),
             Some(Json::String(s)) => s.trim().to_string(),
             _ => String::new(),

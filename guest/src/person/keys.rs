@@ -1,10 +1,15 @@
-//! The dashboard's key map: the one table both `key-map` (what hosts bind
-//! and what the footer shows) and the dashboard's input handling read.
+//! The dashboard's key map: what `key-map` publishes (what hosts bind and
+//! what the footer shows) and the dashboard's input handling reads. The
+//! dashboard's own moves are the tables below; the keys that run a verb
+//! are the verbs' own (`verbs.rs`), between them in the footer.
 
+use std::sync::LazyLock;
+
+use super::verbs::{self, Verb};
 use crate::bindings::{KeyBinding, KeyInput};
 
-/// What a key does: one of the dashboard's own moves, or a person's action.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What a key does: one of the dashboard's own moves, or a person's verb.
+#[derive(Debug, Clone, Copy)]
 pub(crate) enum Does {
     /// Select the row above.
     SelectPrevious,
@@ -18,35 +23,8 @@ pub(crate) enum Does {
     Close,
     /// Show or hide done and canceled tasks.
     HideFinished,
-    /// Approve the selected list (or task awaiting approval).
-    Approve,
-    /// Reject the list, with a reason.
-    Reject,
-    /// Add a task (after the selected one).
-    Add,
-    /// Retitle the task.
-    Edit,
-    /// Cycle the task's priority.
-    Priority,
-    /// Block the task, or unblock it.
-    Block,
-    /// Cancel the task (asking the outcome), or restore a closed one.
-    Cancel,
-    /// Assign the task (empty: unassign).
-    Assign,
-    /// Move the task one up.
-    MoveUp,
-    /// Move the task one down.
-    MoveDown,
-    /// Move the task first.
-    MoveFirst,
-    /// Close the task as done (outcome, then the verification result
-    /// when it has a verification).
-    Done,
-    /// Take back a task an agent is running (after a confirmation).
-    Release,
-    /// Delete the task (or list), after a confirmation.
-    Delete,
+    /// Run a verb, as its key says.
+    Verb(&'static Verb, &'static verbs::Key),
 }
 
 /// One key of the map.
@@ -56,7 +34,7 @@ pub(crate) struct Key {
     pub key: &'static str,
     /// What it does.
     pub does: Does,
-    /// The action's name hosts see (a person's action, or the dashboard's
+    /// The action's name hosts see (a person's verb, or the dashboard's
     /// own move).
     pub action: &'static str,
     /// The footer's label.
@@ -65,71 +43,59 @@ pub(crate) struct Key {
     pub input: KeyInput,
 }
 
-const fn key(
-    key: &'static str,
-    does: Does,
-    action: &'static str,
-    label: &'static str,
-    input: KeyInput,
-) -> Key {
+/// One of the dashboard's own moves.
+const fn own(key: &'static str, does: Does, action: &'static str, label: &'static str) -> Key {
     Key {
         key,
         does,
         action,
         label,
-        input,
+        input: KeyInput::None,
     }
 }
 
-use KeyInput::{Confirm, None as Now, Text};
+/// The moves the footer shows before the verbs' keys.
+static SELECT: &[Key] = &[
+    own("up", Does::SelectPrevious, "select-previous", "select"),
+    own("k", Does::SelectPrevious, "select-previous", "select"),
+    own("down", Does::SelectNext, "select-next", "select"),
+    own("j", Does::SelectNext, "select-next", "select"),
+    own("enter", Does::Open, "open", "open"),
+    own("backspace", Does::Back, "back", "back"),
+    own("left", Does::Back, "back", "back"),
+];
+
+/// The moves the footer shows after the verbs' keys.
+static VIEW: &[Key] = &[
+    own("f", Does::HideFinished, "hide-finished", "hide finished"),
+    own("escape", Does::Close, "close", "close"),
+    own("q", Does::Close, "close", "close"),
+];
 
 /// The keys, in footer order (keys of one action side by side: the footer
 /// shows them as one entry).
-pub(crate) static KEYS: &[Key] = &[
-    key("up", Does::SelectPrevious, "select-previous", "select", Now),
-    key("k", Does::SelectPrevious, "select-previous", "select", Now),
-    key("down", Does::SelectNext, "select-next", "select", Now),
-    key("j", Does::SelectNext, "select-next", "select", Now),
-    key("enter", Does::Open, "open", "open", Now),
-    key("backspace", Does::Back, "back", "back", Now),
-    key("left", Does::Back, "back", "back", Now),
-    key("A", Does::Approve, "approve", "approve", Confirm),
-    key("R", Does::Reject, "reject", "reject", Text),
-    key("a", Does::Add, "add", "add", Text),
-    key("e", Does::Edit, "edit", "edit", Text),
-    key("p", Does::Priority, "priority", "priority", Now),
-    key("b", Does::Block, "block", "block/unblock", Now),
-    key("c", Does::Cancel, "cancel", "cancel/restore", Text),
-    key("s", Does::Assign, "assign", "assign", Text),
-    key("K", Does::MoveUp, "move", "move up", Now),
-    key("J", Does::MoveDown, "move", "move down", Now),
-    key("T", Does::MoveFirst, "move", "move first", Now),
-    key("x", Does::Done, "done", "done", Text),
-    key("r", Does::Release, "release", "release", Confirm),
-    key("d", Does::Delete, "delete", "delete", Confirm),
-    key(
-        "f",
-        Does::HideFinished,
-        "hide-finished",
-        "hide finished",
-        Now,
-    ),
-    key("escape", Does::Close, "close", "close", Now),
-    key("q", Does::Close, "close", "close", Now),
-];
+pub(crate) static KEYS: LazyLock<Vec<Key>> = LazyLock::new(|| {
+    let verbs = verbs::VERBS.iter().flat_map(|verb| {
+        verb.keys.iter().map(move |k| Key {
+            key: k.key,
+            does: Does::Verb(verb, k),
+            action: verb.name,
+            label: k.label,
+            input: k.input(verb),
+        })
+    });
+    SELECT
+        .iter()
+        .copied()
+        .chain(verbs)
+        .chain(VIEW.iter().copied())
+        .collect()
+});
 
 impl Key {
     /// Whether it changes the store (hidden on a read-only dashboard).
-    pub(crate) const fn writes(&self) -> bool {
-        !matches!(
-            self.does,
-            Does::SelectPrevious
-                | Does::SelectNext
-                | Does::Open
-                | Does::Back
-                | Does::Close
-                | Does::HideFinished
-        )
+    pub(crate) fn writes(&self) -> bool {
+        matches!(self.does, Does::Verb(verb, _) if verb.writes)
     }
 
     /// The key as the WIT's binding.
@@ -160,4 +126,17 @@ impl Key {
 /// The binding of `key` (hosts name keys as the map does).
 pub(crate) fn find(key: &str) -> Option<&'static Key> {
     KEYS.iter().find(|k| k.key == key)
+}
+
+/// The key that runs `verb` with `preset` among its fields, or runs it
+/// instead of its own verb (block's key for unblock): what the board's
+/// form of it shows.
+pub(crate) fn of(verb: &Verb, preset: &[(&str, &str)]) -> Option<&'static Key> {
+    KEYS.iter().find(|k| match k.does {
+        Does::Verb(v, key) => {
+            let runs = v == verb || key.instead.is_some_and(|(_, other)| other == verb);
+            runs && key.preset.iter().all(|p| preset.contains(p))
+        }
+        _ => false,
+    })
 }

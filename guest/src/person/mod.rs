@@ -4,12 +4,13 @@
 //!
 //! A person's action runs the tools' own actions (`crate::actions`) with
 //! the person set: the same rules and audit, events naming the person.
-//! One concern a file: `identity.rs` who the person is, `fields.rs` the
-//! request's action and fields, `resolve.rs` ids from a prefix or tail,
-//! `act.rs` the one dispatcher of actions, `reply.rs` its reply laid out,
-//! `keys.rs` the key map, `words.rs` a refusal in the words of the surface
-//! acted on, `dashboard/` the dashboard (state, input, what it reads, its
-//! layout).
+//! One concern a file: `identity.rs` who the person is, `verbs.rs` the
+//! one table of verbs (what `ui.verbs` publishes), `fields.rs` a
+//! request's fields checked against its verb, `resolve.rs` ids from a
+//! prefix or tail, `act.rs` each verb's handler, `reply.rs` its reply laid
+//! out, `keys.rs` the key map (the dashboard's own moves around the verbs'
+//! keys), `words.rs` a refusal in the words of the surface acted on,
+//! `dashboard/` the dashboard (state, input, what it reads, its layout).
 
 pub(crate) mod act;
 pub(crate) mod dashboard;
@@ -20,11 +21,12 @@ pub(crate) mod reply;
 mod resolve;
 #[cfg(test)]
 mod tests;
+pub(crate) mod verbs;
 pub(crate) mod words;
 
 use crate::bindings::{
     CallContext, DashboardInput, DashboardScreen, DashboardView, KeyBinding, PersonReply,
-    PersonRequest,
+    PersonRequest, VerbInfo,
 };
 use crate::clock::Clock;
 use crate::store::Store;
@@ -39,6 +41,11 @@ pub fn act(
 ) -> PersonReply {
     let outcome = act::run(request, ctx, store, clock);
     reply::lay_out(outcome, crate::views::columns(width))
+}
+
+/// The person's verbs, in the order a shell lists them.
+pub fn verbs() -> Vec<VerbInfo> {
+    verbs::VERBS.iter().map(|v| v.info()).collect()
 }
 
 /// The dashboard's keys, in footer order.

@@ -4,7 +4,7 @@
 //! the lists visible in the context and their tasks. Ambiguous or unknown
 //! targets are refused naming a few candidates.
 
-use super::fields::Aim;
+use super::verbs::Aim;
 use super::words;
 use crate::actions::{Call, access};
 use crate::bindings::PersonSurface;

@@ -4,8 +4,8 @@
 //! a time is named differs, so a person at a shell is never told about a
 //! tool's parameters and a person in Pi never about a shell's verbs.
 
-use super::fields::Verb;
 use super::keys::KEYS;
+use super::verbs::Verb;
 use crate::bindings::PersonSurface;
 use crate::clock::format_ms;
 use crate::error::{ErrorCode, ToolError};
@@ -14,16 +14,16 @@ use crate::render::fmt;
 /// What the person does on `surface` to run `verb` on the task (or list)
 /// `target`: a shell's command line, the dashboard's key, the board's
 /// button, Pi's way to it.
-pub(crate) fn how(surface: PersonSurface, verb: Verb, target: &str) -> String {
-    let key = KEYS.iter().find(|k| k.action == verb.name());
+pub(crate) fn how(surface: PersonSurface, verb: &Verb, target: &str) -> String {
+    let key = KEYS.iter().find(|k| k.action == verb.name);
     match (surface, key) {
-        (PersonSurface::Shell, _) => format!("`tasklists {} {target}`", verb.name()),
+        (PersonSurface::Shell, _) => format!("`tasklists {} {target}`", verb.name),
         (PersonSurface::Dashboard, Some(key)) => format!("the key {} ({})", key.shown(), key.label),
         (PersonSurface::Board, Some(key)) => format!("its {} button", key.label),
         (PersonSurface::Command, Some(key)) => {
             format!("/tasks, then the key {} ({})", key.shown(), key.label)
         }
-        (_, None) => format!("`tasklists {} {target}` at a shell", verb.name()),
+        (_, None) => format!("`tasklists {} {target}` at a shell", verb.name),
     }
 }
 

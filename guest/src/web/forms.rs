@@ -1,21 +1,24 @@
-//! The person's action forms: one `<form class="act">` per action that
-//! applies, posting to `/act` the action's name, its target, the page to
-//! return to and the action's own fields (by the names `person/fields.rs`
-//! reads). Each form's key and input come from the key map
-//! (`person/keys.rs`), the one definition the dashboard reads too.
+//! The person's action forms: one `<form class="act">` per verb that
+//! applies, posting to `/act` the verb's name, its target, the page to
+//! return to and the verb's own fields. What each form asks, how its
+//! inputs read, its key and what the key asks come from the verb's row
+//! (`person/verbs.rs`) and the key map, the definitions the shell and the
+//! dashboard read too; which forms a card shows, and in what order, is
+//! the board's own layout.
 
 use super::card::list_href;
 use super::html::Html;
 use super::page::input_name;
 use crate::bindings::KeyInput;
 use crate::model::{Approval, ListRow, Status, TaskRow};
-use crate::person::keys::{Does, KEYS, Key};
+use crate::person::keys;
+use crate::person::verbs::{self, Aim, Ask, Verb};
 
 /// A field a form asks for.
 enum Field {
     /// A line of text: its name, its placeholder, whether it is required
     /// and the value it starts with.
-    Text(&'static str, &'static str, bool, String),
+    Text(&'static str, String, bool, String),
     /// A fixed value.
     Hidden(&'static str, &'static str),
     /// A choice among the values: its name and the values (the first
@@ -23,18 +26,18 @@ enum Field {
     Choice(&'static str, &'static [&'static str]),
 }
 
-/// One action's form.
+/// One verb's form.
 struct Form<'a> {
-    /// The person's action (`person-request.action`).
-    action: &'static str,
-    /// What the key map binds it to (None: no key).
-    does: Option<Does>,
+    /// The verb (`person-request.action`).
+    verb: &'static Verb,
     /// The button's words.
     label: &'static str,
     /// The list or task acted on.
     target: &'a str,
     /// Its fields.
     fields: Vec<Field>,
+    /// The fields it sets without asking (a key's presets: which key).
+    preset: &'static [(&'static str, &'static str)],
     /// An extra class (`danger` for a delete).
     class: &'static str,
     /// Where it returns when not to the page it is on (a task's delete,
@@ -42,14 +45,9 @@ struct Form<'a> {
     back: Option<String>,
 }
 
-/// The key binding of `does`.
-fn key_of(does: Does) -> Option<&'static Key> {
-    KEYS.iter().find(|k| k.does == does)
-}
-
 impl Form<'_> {
     fn write(&self, h: &mut Html, ret: &str) {
-        let key = self.does.and_then(key_of);
+        let key = keys::of(self.verb, self.preset);
         let texts = self.fields.iter().any(|f| matches!(f, Field::Text(..)));
         // What a key press does with the form: focus its text, or send it
         // (a confirmation is the component's own question, asked on send).
@@ -69,12 +67,12 @@ impl Form<'_> {
                 ("class", &class),
                 ("method", "post"),
                 ("action", "/act"),
-                ("data-action", self.action),
+                ("data-action", self.verb.name),
                 ("data-key", key.map_or("", |k| k.key)),
                 ("data-input", input_name(input)),
             ],
         );
-        hidden(h, "action", self.action);
+        hidden(h, "action", self.verb.name);
         hidden(h, "target", self.target);
         hidden(h, "return", self.back.as_deref().unwrap_or(ret));
         for field in &self.fields {
@@ -83,8 +81,8 @@ impl Form<'_> {
                     let mut attrs = vec![
                         ("type", "text"),
                         ("name", *name),
-                        ("placeholder", *placeholder),
-                        ("aria-label", *placeholder),
+                        ("placeholder", placeholder.as_str()),
+                        ("aria-label", placeholder.as_str()),
                         ("autocomplete", "off"),
                     ];
                     if *required {
@@ -121,61 +119,86 @@ fn hidden(h: &mut Html, name: &'static str, value: &str) {
     );
 }
 
+/// The form of `verb` on `target` (a `task`'s, to fill what the task
+/// decides), asking what its row says: the fields its key presets
+/// (`preset`: which of its keys), the text its key asks (all required:
+/// the form's one way to run it), then its fields with a few values as a
+/// menu.
 fn form<'a>(
-    action: &'static str,
-    does: Option<Does>,
+    verb: &'static Verb,
+    preset: &'static [(&'static str, &'static str)],
     label: &'static str,
     target: &'a str,
-    fields: Vec<Field>,
+    task: Option<&TaskRow>,
 ) -> Form<'a> {
+    let mut fields: Vec<Field> = preset.iter().map(|(n, v)| Field::Hidden(n, v)).collect();
+    let asks = verb.keys.iter().find(|k| k.preset == preset).map(|k| k.ask);
+    if let Some(Ask::Text(prompt)) = asks {
+        let text = |name: &'static str, value: String| {
+            let placeholder = verb.field(name).map(verbs::Field::placeholder);
+            Field::Text(name, placeholder.unwrap_or_default(), true, value)
+        };
+        let value = task
+            .and_then(|t| prompt.prefill.and_then(|prefill| prefill(t)))
+            .unwrap_or_default();
+        fields.push(text(prompt.field, value));
+        if let (Some(t), Some((field, _, when))) = (task, prompt.then)
+            && when(t)
+        {
+            fields.push(text(field, String::new()));
+        }
+    }
+    for field in verb.fields.iter().filter(|f| !f.choices.is_empty()) {
+        fields.push(Field::Choice(field.name, field.choices));
+    }
     Form {
-        action,
-        does,
+        verb,
         label,
         target,
         fields,
+        preset,
         class: "",
         back: None,
     }
 }
+
+/// The verbs the layout below places itself; a task's card offers any
+/// other verb that has a key among its rarer forms, under the key's label.
+static PLACED: &[&Verb] = &[
+    &verbs::APPROVE,
+    &verbs::REJECT,
+    &verbs::ADD,
+    &verbs::EDIT,
+    &verbs::PRIORITY,
+    &verbs::BLOCK,
+    &verbs::UNBLOCK,
+    &verbs::CANCEL,
+    &verbs::RESTORE,
+    &verbs::ASSIGN,
+    &verbs::UNASSIGN,
+    &verbs::MOVE,
+    &verbs::DONE,
+    &verbs::RELEASE,
+    &verbs::DELETE,
+    &verbs::NEXT,
+];
 
 /// A list's decision forms: Approve while its plan (or a task added
 /// since) awaits approval, Reject while it is pending or approved.
 pub(crate) fn list_decision(h: &mut Html, list: &ListRow, awaits: bool, ret: &str) {
     let mut forms = Vec::new();
     if awaits {
-        forms.push(form(
-            "approve",
-            Some(Does::Approve),
-            "approve",
-            &list.id,
-            Vec::new(),
-        ));
+        forms.push(form(&verbs::APPROVE, &[], "approve", &list.id, None));
     }
     if matches!(list.approval, Some(Approval::Pending | Approval::Approved)) {
-        forms.push(form(
-            "reject",
-            Some(Does::Reject),
-            "reject",
-            &list.id,
-            vec![Field::Text("reason", "reason", true, String::new())],
-        ));
+        forms.push(form(&verbs::REJECT, &[], "reject", &list.id, None));
     }
     write_all(h, &forms, ret, "list-actions");
 }
 
 /// The "Add a task" form of a list.
 pub(crate) fn add_task(h: &mut Html, list_id: &str, ret: &str) {
-    let add = form(
-        "add",
-        Some(Does::Add),
-        "add",
-        list_id,
-        vec![
-            Field::Text("title", "Add a task", true, String::new()),
-            Field::Choice("priority", &["medium", "high", "low"]),
-        ],
-    );
+    let add = form(&verbs::ADD, &[], "add", list_id, None);
     write_all(h, &[add], ret, "add");
 }
 
@@ -183,97 +206,65 @@ pub(crate) fn add_task(h: &mut Html, list_id: &str, ret: &str) {
 /// `whole`) the rarer ones (move first, rename, assign, delete) folded.
 pub(crate) fn task_actions(h: &mut Html, task: &TaskRow, ret: &str, whole: bool) {
     let id = task.id.as_str();
+    // A verb's form as its first key runs it (priority's: cycle).
+    let on = |verb: &'static Verb, label: &'static str| {
+        let preset = verb.keys.first().map_or(&[][..], |k| k.preset);
+        form(verb, preset, label, id, Some(task))
+    };
+    let moved = |to: &'static [(&'static str, &'static str)], label: &'static str| {
+        form(&verbs::MOVE, to, label, id, Some(task))
+    };
+    let (up, down, first): (&'static [_], &'static [_], &'static [_]) =
+        (&[("to", "up")], &[("to", "down")], &[("to", "first")]);
     let mut forms = Vec::new();
     if task.awaits_approval {
-        forms.push(form(
-            "approve",
-            Some(Does::Approve),
-            "approve",
-            id,
-            Vec::new(),
-        ));
+        forms.push(on(&verbs::APPROVE, "approve"));
     }
     if task.status == Status::InProgress {
         // An agent runs it: only what a person may do under its claim
         // (take it back, move it); the rest waits for the release.
-        let mut release = form("release", Some(Does::Release), "release", id, Vec::new());
+        let mut release = on(&verbs::RELEASE, "release");
         release.class = "danger";
         forms.push(release);
-        forms.push(move_form(id, "up", Does::MoveUp, "move up"));
-        forms.push(move_form(id, "down", Does::MoveDown, "move down"));
-        let more = vec![move_form(id, "first", Does::MoveFirst, "move first")];
+        forms.push(moved(up, "move up"));
+        forms.push(moved(down, "move down"));
+        let more = vec![moved(first, "move first")];
         write_folded(h, forms, more, ret, whole);
         return;
     }
     let closed = task.is_closed();
     if !closed {
-        let mut done = vec![Field::Text("outcome", "outcome", true, String::new())];
-        if task.verification.is_some() {
-            done.push(Field::Text(
-                "verification_result",
-                "verification result",
-                true,
-                String::new(),
-            ));
-        }
-        forms.push(form("done", Some(Does::Done), "done", id, done));
-        forms.push(form(
-            "priority",
-            Some(Does::Priority),
-            "priority",
-            id,
-            vec![Field::Hidden("priority", "cycle")],
-        ));
+        forms.push(on(&verbs::DONE, "done"));
+        forms.push(on(&verbs::PRIORITY, "priority"));
         if task.status == Status::Blocked {
-            forms.push(form(
-                "unblock",
-                Some(Does::Block),
-                "unblock",
-                id,
-                Vec::new(),
-            ));
+            forms.push(on(&verbs::UNBLOCK, "unblock"));
         } else {
-            forms.push(form("block", Some(Does::Block), "block", id, Vec::new()));
+            forms.push(on(&verbs::BLOCK, "block"));
         }
     }
-    forms.push(move_form(id, "up", Does::MoveUp, "move up"));
-    forms.push(move_form(id, "down", Does::MoveDown, "move down"));
+    forms.push(moved(up, "move up"));
+    forms.push(moved(down, "move down"));
     if closed {
-        forms.push(form(
-            "restore",
-            Some(Does::Cancel),
-            "restore",
-            id,
-            Vec::new(),
-        ));
+        forms.push(on(&verbs::RESTORE, "restore"));
     } else {
-        forms.push(form(
-            "cancel",
-            Some(Does::Cancel),
-            "cancel",
-            id,
-            vec![Field::Text("outcome", "why cancel", true, String::new())],
-        ));
+        forms.push(on(&verbs::CANCEL, "cancel"));
     }
-    let mut more = vec![move_form(id, "first", Does::MoveFirst, "move first")];
-    more.push(form(
-        "edit",
-        Some(Does::Edit),
-        "rename",
-        id,
-        vec![Field::Text("title", "title", true, task.title.clone())],
-    ));
-    more.push(form(
-        "assign",
-        Some(Does::Assign),
-        "assign",
-        id,
-        vec![Field::Text("agent", "agent id", true, String::new())],
-    ));
+    let mut more = vec![moved(first, "move first")];
+    more.push(on(&verbs::EDIT, "rename"));
+    more.push(on(&verbs::ASSIGN, "assign"));
     if task.assigned_to_agent_id.is_some() {
-        more.push(form("unassign", None, "unassign", id, Vec::new()));
+        more.push(on(&verbs::UNASSIGN, "unassign"));
     }
-    let mut delete = form("delete", Some(Does::Delete), "delete", id, Vec::new());
+    // A verb with a key this layout does not place: among the rarer ones.
+    for verb in verbs::VERBS.iter().copied() {
+        if verb.aim != Aim::List
+            && !PLACED.contains(&verb)
+            && let Some(key) = verb.keys.first()
+        {
+            more.push(on(verb, key.label));
+        }
+    }
+    let mut delete = on(&verbs::DELETE, "delete");
     delete.class = "danger";
     if whole {
         delete.back = Some(list_href(&task.list_id));
@@ -301,10 +292,6 @@ fn write_folded<'a>(
     h.elem("summary", &[], "more");
     write_all(h, &more, ret, "actions");
     h.close("details");
-}
-
-fn move_form<'a>(id: &'a str, to: &'static str, does: Does, label: &'static str) -> Form<'a> {
-    form("move", Some(does), label, id, vec![Field::Hidden("to", to)])
 }
 
 fn write_all(h: &mut Html, forms: &[Form], ret: &str, class: &'static str) {

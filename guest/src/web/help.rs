@@ -9,7 +9,7 @@
 use super::html::Html;
 use crate::bindings::KeyInput;
 use crate::person::identity::NO_PERSON_HINT;
-use crate::person::keys::{Does, KEYS, Key};
+use crate::person::keys::{KEYS, Key};
 
 /// The page's own key: shows or hides the panel (not in the key map,
 /// which the terminal's dashboard reads too and has no help to show).
@@ -162,17 +162,15 @@ fn question(k: &Key, kind: &str) -> (String, &'static str) {
         Some(first) => first.to_uppercase().chain(label).collect::<String>(),
         None => String::new(),
     };
-    let detail = match (k.does, kind) {
-        (Does::Approve, "list") => "Agents may then claim its tasks; the audit log names you.",
-        (Does::Approve, _) => {
+    let detail = match (k.action, kind) {
+        ("approve", "list") => "Agents may then claim its tasks; the audit log names you.",
+        ("approve", _) => {
             "It was added after the plan was approved; agents may claim it once you approve it."
         }
-        (Does::Delete, "list") => {
+        ("delete", "list") => {
             "It and its tasks are soft-deleted; nothing is erased and the audit log keeps their history."
         }
-        (Does::Delete, _) => {
-            "It is soft-deleted from its list; its history stays in the audit log."
-        }
+        ("delete", _) => "It is soft-deleted from its list; its history stays in the audit log.",
         _ => "",
     };
     (format!("{verb} this {kind}?"), detail)

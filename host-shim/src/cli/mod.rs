@@ -84,6 +84,8 @@ impl Globals {
 
 /// Parses the command line and runs the command.
 pub(crate) fn run() -> ExitCode {
+    // The verbs' subcommands are the component's: read before parsing.
+    verbs::load();
     let cli = Cli::parse();
     // `token add --person NAME` reads the flag as given, never the
     // environment's person.

@@ -8,10 +8,11 @@ use serde_json::{Map, Value as Json};
 
 use super::super::identity::{self, NO_PERSON_HINT};
 use super::super::keys::{self, Does};
+use super::super::verbs::{self, Aim, Ask, Verb};
 use super::board::Board;
 use super::state::{Message, PROMPT_MAX, Prompt, State};
 use crate::bindings::{CallContext, DashboardInput, PersonRequest, PersonSurface};
-use crate::model::{Status, TaskRow};
+use crate::model::TaskRow;
 use crate::text::{for_screen, quote};
 
 /// What the input asks of the dashboard besides a new state.
@@ -102,7 +103,7 @@ pub(crate) fn apply(
     match key.does {
         Does::SelectPrevious | Does::SelectNext => {
             if !rows.is_empty() {
-                let i = if key.does == Does::SelectNext {
+                let i = if matches!(key.does, Does::SelectNext) {
                     (state.row + 1).min(rows.len() - 1)
                 } else {
                     state.row.saturating_sub(1)
@@ -134,7 +135,7 @@ pub(crate) fn apply(
             });
             Effect::Draw
         }
-        does => action(state, board, does),
+        Does::Verb(verb, key) => action(state, board, verb, key),
     }
 }
 
@@ -190,114 +191,69 @@ fn aims<'b>(
     }
 }
 
-/// A write key on the selection: runs at once, or opens its prompt.
-fn action(state: &mut State, board: &Board, does: Does) -> Effect {
+/// A verb's key on the selection: runs at once, or opens its prompt, as
+/// the verb's row says.
+fn action(state: &mut State, board: &Board, verb: &'static Verb, key: &verbs::Key) -> Effect {
     let (list, task) = aims(state, board);
     state.message = None;
-    let title = |t: &TaskRow| quote(&for_screen(&crate::render::fmt::truncate(&t.title, 40)));
-    let name =
-        |l: &crate::model::ListRow| quote(&for_screen(&crate::render::fmt::truncate(&l.name, 40)));
-    // The list-level keys first: they take a list when no task is there.
-    match does {
-        Does::Approve => {
-            let (target, label) = match (task, list) {
-                (Some(t), _) if t.awaits_approval => {
-                    (t.id.clone(), format!("Approve task {}?", title(t)))
-                }
-                (_, Some(l)) => (l.id.clone(), format!("Approve list {}?", name(l))),
-                _ => return nothing_selected(state, "a list"),
+    let task = task.filter(|t| match verb.aim {
+        Aim::List => false,
+        Aim::Task => true,
+        Aim::Either => (key.takes_task)(t),
+    });
+    let truncated = |text: &str| quote(&for_screen(&crate::render::fmt::truncate(text, 40)));
+    // The target, its name and the words of a question on it.
+    let (target, name, on_task) = match (task, list) {
+        (Some(t), _) => (t.id.clone(), truncated(&t.title), true),
+        (None, Some(l)) if verb.aim != Aim::Task => (l.id.clone(), truncated(&l.name), false),
+        _ => {
+            let what = match verb.aim {
+                Aim::List => "a list",
+                Aim::Task => "a task",
+                Aim::Either => "a list or a task",
             };
-            return ask(
-                state,
-                Prompt {
-                    yes_no: true,
-                    ..prompt("approve", target, label, "")
-                },
-            );
+            return nothing_selected(state, what);
         }
-        Does::Reject => {
-            let Some(l) = list else {
-                return nothing_selected(state, "a list");
-            };
-            return ask(
-                state,
-                prompt(
-                    "reject",
-                    l.id.clone(),
-                    format!("Reject {}, reason", name(l)),
-                    "reason",
-                ),
-            );
-        }
-        Does::Add => {
-            let (target, label) = match (task, list) {
-                (Some(t), _) => (t.id.clone(), format!("New task after {}", title(t))),
-                (None, Some(l)) => (l.id.clone(), format!("New task in {}", name(l))),
-                _ => return nothing_selected(state, "a list"),
-            };
-            return ask(state, prompt("add", target, label, "title"));
-        }
-        Does::Delete if task.is_none() => {
-            let Some(l) = list else {
-                return nothing_selected(state, "a list or a task");
-            };
-            return run(&l.id, "delete", Map::new(), false);
-        }
-        _ => {}
-    }
-    let Some(t) = task else {
-        return nothing_selected(state, "a task");
     };
-    let id = t.id.clone();
-    match does {
-        Does::Edit => ask(
+    if let (Some(t), Some((when, other))) = (task, key.instead)
+        && when(t)
+    {
+        return run(&target, other.name, Map::new(), false);
+    }
+    let preset: Map<String, Json> = key
+        .preset
+        .iter()
+        .map(|(field, value)| ((*field).to_string(), Json::from(*value)))
+        .collect();
+    let words = |on_a_task: &str, on_a_list: &str| {
+        let template = if on_task { on_a_task } else { on_a_list };
+        template.replace("{}", &name)
+    };
+    match key.ask {
+        Ask::Nothing => run(&target, verb.name, preset, false),
+        Ask::YesNo(on_a_task, on_a_list) => ask(
             state,
             Prompt {
-                buffer: t.title.clone(),
-                ..prompt("edit", id, "Title".into(), "title")
+                yes_no: true,
+                fields: preset,
+                ..prompt(verb.name, target, words(on_a_task, on_a_list), "")
             },
         ),
-        Does::Priority => run(&id, "priority", one("priority", "cycle"), false),
-        Does::Block if t.status == Status::Blocked => run(&id, "unblock", Map::new(), false),
-        Does::Block => run(&id, "block", Map::new(), false),
-        Does::Cancel if t.is_closed() => run(&id, "restore", Map::new(), false),
-        Does::Cancel => ask(
-            state,
-            prompt(
-                "cancel",
-                id,
-                format!("Cancel {}, outcome", title(t)),
-                "outcome",
-            ),
-        ),
-        Does::Assign => ask(
-            state,
-            Prompt {
-                buffer: t.assigned_to_agent_id.clone().unwrap_or_default(),
-                ..prompt(
-                    "assign",
-                    id,
-                    format!("Assign {} to (empty: nobody)", title(t)),
-                    "agent",
-                )
-            },
-        ),
-        Does::MoveUp => run(&id, "move", one("to", "up"), false),
-        Does::MoveDown => run(&id, "move", one("to", "down"), false),
-        Does::MoveFirst => run(&id, "move", one("to", "first"), false),
-        Does::Done => {
-            let mut p = prompt("done", id, format!("Done {}, outcome", title(t)), "outcome");
-            if t.verification.is_some() {
-                p.then.push((
-                    "verification_result".into(),
-                    "What the verification showed".into(),
-                ));
+        Ask::Text(p) => {
+            let mut asked = Prompt {
+                fields: preset,
+                buffer: task
+                    .and_then(|t| p.prefill.and_then(|prefill| prefill(t)))
+                    .unwrap_or_default(),
+                ..prompt(verb.name, target, words(p.on_task, p.on_list), p.field)
+            };
+            if let (Some(t), Some((field, label, when))) = (task, p.then)
+                && when(t)
+            {
+                asked.then.push((field.into(), label.into()));
             }
-            ask(state, p)
+            ask(state, asked)
         }
-        Does::Delete => run(&id, "delete", Map::new(), false),
-        Does::Release => run(&id, "release", Map::new(), false),
-        _ => Effect::Draw,
     }
 }
 
@@ -331,13 +287,6 @@ fn run(target: &str, action: &str, fields: Map<String, Json>, confirmed: bool) -
         confirmed,
         surface: PersonSurface::Dashboard,
     })
-}
-
-/// One field.
-fn one(name: &str, value: &str) -> Map<String, Json> {
-    let mut m = Map::new();
-    m.insert(name.into(), Json::from(value));
-    m
 }
 
 /// Says the key needs `what` selected.
@@ -423,8 +372,15 @@ fn push(buffer: &mut String, text: &str) {
 /// asked, or the action runs.
 fn submit(state: &mut State, mut prompt: Prompt) -> Effect {
     let answer = prompt.buffer.trim().to_string();
-    if prompt.action == "assign" && answer.is_empty() {
-        return run(&prompt.target, "unassign", Map::new(), false);
+    // An empty answer may run another verb (assign's: unassign).
+    let instead = verbs::find(&prompt.action).ok().and_then(|verb| {
+        verb.keys.iter().find_map(|k| match k.ask {
+            Ask::Text(p) if p.field == prompt.field => p.empty,
+            _ => None,
+        })
+    });
+    if let (Some(other), true) = (instead, answer.is_empty()) {
+        return run(&prompt.target, other.name, Map::new(), false);
     }
     if answer.is_empty() {
         // Every other prompt's field is required: it stays open (what is

@@ -171,7 +171,7 @@ fn refused(e: &ToolError) -> Message {
 fn failed(state: &State, input: &DashboardInput, e: &ToolError, width: usize) -> DashboardScreen {
     let closes = state.prompt.is_none()
         && matches!(input, DashboardInput::Key(k)
-            if super::keys::find(k).is_some_and(|k| k.does == super::keys::Does::Close));
+            if super::keys::find(k).is_some_and(|k| matches!(k.does, super::keys::Does::Close)));
     DashboardScreen {
         lines: if closes {
             Vec::new()

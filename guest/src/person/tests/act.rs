@@ -435,3 +435,37 @@ fn refusals_name_what_the_surface_offers() {
     assert!(e.hint.contains("tasklists task-lists"), "{}", e.hint);
     assert!(!e.hint.contains("/task-lists"), "{}", e.hint);
 }
+
+#[test]
+fn every_verb_has_a_handler() {
+    for verb in crate::person::verbs::VERBS {
+        assert!(
+            crate::person::act::has_handler(verb),
+            "{} has no handler in act.rs HANDLERS",
+            verb.name
+        );
+    }
+}
+
+#[test]
+fn every_key_fills_fields_its_verb_declares() {
+    use crate::person::verbs::{Ask, VERBS};
+    for verb in VERBS {
+        for key in verb.keys {
+            let mut named: Vec<&str> = key.preset.iter().map(|(f, _)| *f).collect();
+            if let Ask::Text(p) = key.ask {
+                named.push(p.field);
+                named.extend(p.then.map(|(f, _, _)| f));
+            }
+            for field in named {
+                assert!(
+                    verb.field(field).is_some(),
+                    "the key {} of {} fills {field}, which {} does not take",
+                    key.key,
+                    verb.name,
+                    verb.name
+                );
+            }
+        }
+    }
+}

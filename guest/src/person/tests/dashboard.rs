@@ -114,7 +114,7 @@ fn the_key_map_is_one_table_without_a_key_twice() {
     // Every write key runs a person's action by its name.
     for k in map.iter().filter(|k| k.writes) {
         assert!(
-            crate::person::fields::Verb::parse(&k.action).is_ok(),
+            crate::person::verbs::find(&k.action).is_ok(),
             "{}",
             k.action
         );
