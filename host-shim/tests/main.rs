@@ -14,6 +14,8 @@ mod store_privacy;
 mod wasm_target;
 
 /// Tests that must run alone in a process of their own.
+// The same child-process runner as the contract suite's, one file.
+#[path = "../../tests/src/alone.rs"]
 mod alone;
 /// The person's tests' shared helpers: the binary on a test database, a
 /// plan made as `planner`.

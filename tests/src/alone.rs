@@ -1,10 +1,11 @@
-//! Tests that need a process of their own inside the one contract binary.
-//!
-//! The suite is one test binary whose tests run side by side in one
-//! process. A test that measures the process itself (its RSS, as the
-//! runaway tests do) would read its neighbours' allocations too: it runs
-//! again alone, in a child process of the same binary, and the copy that
-//! the harness started only waits for it and reports its outcome.
+//! Tests that need a process of their own inside a test binary whose
+//! tests run side by side in one process (the contract suite's, and the
+//! host's, which includes this file by path). A test that measures the
+//! process itself (its RSS, as the runaway tests do) would read its
+//! neighbours' allocations too, and a fresh script another test's fork
+//! holds open is "Text file busy" (`wasm_target`'s fake toolchains): such
+//! a test runs again alone, in a child process of the same binary, and the
+//! copy that the harness started only waits for it and reports its outcome.
 
 use std::process::Command;
 

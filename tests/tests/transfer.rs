@@ -26,7 +26,8 @@ fn fixture(path: &str) -> String {
     std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
-fn request(text: &str, format: Option<Format>) -> ImportRequest {
+/// The import of `text`, nothing else set.
+pub(crate) fn request(text: &str, format: Option<Format>) -> ImportRequest {
     ImportRequest {
         text: text.into(),
         file_name: String::new(),

@@ -65,18 +65,10 @@ fn labels_kept(db: &TestDb) -> bool {
         .is_ok_and(|out| out.data["task"]["labels"] == json!(["probe"]))
 }
 
+/// The import of `text` as `format`, nothing else set (the transfer
+/// tests' own request).
 fn request(text: String, format: Format) -> ImportRequest {
-    ImportRequest {
-        text,
-        file_name: String::new(),
-        format: Some(format),
-        list_name: None,
-        into: None,
-        dry_run: false,
-        strict: false,
-        tag: None,
-        approve: false,
-    }
+    crate::transfer::request(&text, Some(format))
 }
 
 /// Imports `req`; the result's JSON, which must not be a refusal.

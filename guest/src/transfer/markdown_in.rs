@@ -432,19 +432,17 @@ fn new_item(plan: &mut Plan, n: usize, title: &str, status: Status, mode: Mode) 
 /// Whether the export wrote `text`: an unindented marker line outside
 /// fenced code.
 fn is_export(text: &str) -> bool {
-    let mut fence = false;
-    text.lines().any(|line| {
-        let t = line.trim();
-        if t.starts_with("```") || t.starts_with("~~~") {
-            fence = !fence;
-            return false;
-        }
-        !fence && is_marker(line)
-    })
+    any_outside_fences(text, is_marker)
 }
 
 /// Whether any line outside fenced code is a checklist item.
 fn has_checkbox(text: &str) -> bool {
+    any_outside_fences(text, |line| bullet(line).is_some_and(|b| b.check.is_some()))
+}
+
+/// Whether `test` holds for any line of `text` outside fenced code
+/// (``` or ~~~).
+fn any_outside_fences(text: &str, test: impl Fn(&str) -> bool) -> bool {
     let mut fence = false;
     text.lines().any(|line| {
         let t = line.trim();
@@ -452,7 +450,7 @@ fn has_checkbox(text: &str) -> bool {
             fence = !fence;
             return false;
         }
-        !fence && bullet(line).is_some_and(|b| b.check.is_some())
+        !fence && test(line)
     })
 }
 
