@@ -25,10 +25,4 @@ pub enum HostError {
     /// the host classified it.
     #[error("the component failed and could not say why: {0:?}")]
     Unworded(crate::bindings::FailureKind),
-    /// The MCP server could not start or its connection failed.
-    #[error("MCP server: {0}")]
-    Mcp(String),
-    /// The web board's server could not start or failed.
-    #[error("tasklists serve: {0}")]
-    Serve(String),
 }

@@ -2,9 +2,11 @@
 //!
 //! The component (built from `guest/` by `build.rs` and embedded in this
 //! crate) holds every rule, validation and text; this crate gives it a SQL
-//! store (a `tasklists-store` backend: SQLite), a clock and a deny-all WASI
-//! sandbox, and carries calls in and the component's replies out. [`Host`] is the core of the API (the MCP server,
-//! [`mcp::serve_stdio`], is built on it):
+//! store (a `tasklists-store` backend: an SQLite file or a PostgreSQL
+//! server), a clock and a deny-all WASI sandbox, and carries calls in and
+//! the component's replies out. It depends on nothing a transport or a
+//! terminal needs: the `tasklists` binary (`host-shim/tasklists`: the
+//! CLI, MCP and the web board) is built on [`Host`]:
 //!
 //! ```no_run
 //! use tasklists_host::{CallContext, Host, HostConfig};
@@ -25,17 +27,14 @@ mod config;
 mod engine;
 mod error;
 mod imports;
-pub mod mcp;
 mod reply;
 mod sandbox;
-pub mod serve;
 mod state;
 mod time_source;
 mod tokens;
 mod transfer;
 mod trap;
 mod views;
-pub mod web;
 
 pub use ansi::render_ansi;
 pub use bindings::{
@@ -59,7 +58,7 @@ pub use imports::statement_log::{LoggedEntry, LoggedOp, StatementLog};
 pub use reply::ToolOutput;
 #[cfg(any(test, feature = "fault-injection"))]
 pub use state::faults::FaultInjection;
-pub use tasklists_store::{Location, OpenError};
+pub use tasklists_store::{Location, OpenError, Watch};
 pub use time_source::{Clock, ManualClock, SystemClock};
 
 /// SHA-256 (hex) of the embedded component.

@@ -10,7 +10,7 @@
 //!
 //! Runs the binary next to the bench's own target dir
 //! (`target/release/tasklists`), which must be built and current:
-//! `cargo build --release -p tasklists-host --bin tasklists` first.
+//! `cargo build --release -p tasklists` first.
 //! Environment: `BENCH_RUNS` (warm runs, default 20), `BENCH_COLD_RUNS`
 //! (cold-cache runs, default 5).
 
@@ -132,12 +132,18 @@ fn release_cli() -> PathBuf {
     let exe = std::env::current_exe().expect("bench path");
     let release = exe.parent().and_then(Path::parent).expect("target/release");
     let cli = release.join("tasklists");
-    let build = "cargo build --release -p tasklists-host --bin tasklists";
+    let build = "cargo build --release -p tasklists";
     let built = std::fs::metadata(&cli)
         .and_then(|m| m.modified())
         .unwrap_or_else(|_| panic!("no CLI at {}: run `{build}` first", cli.display()));
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    for dir in ["host-shim/src", "host-shim/store/src", "guest/src", "wit"] {
+    for dir in [
+        "host-shim/src",
+        "host-shim/tasklists/src",
+        "host-shim/store/src",
+        "guest/src",
+        "wit",
+    ] {
         if let Some(newer) = newest(&root.join(dir)).filter(|(t, _)| *t > built) {
             eprintln!(
                 "warning: {} is older than {}: run `{build}` to measure the current code",

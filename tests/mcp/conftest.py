@@ -2,7 +2,7 @@
 and a connected client speaking through the official Python SDK.
 
 The binary is `$TASKLISTS_BIN`, else `target/release/tasklists` at the
-repository root (`host-shim/tests/mcp_python.rs` passes the binary of its build).
+repository root (`host-shim/tasklists/tests/mcp_python.rs` passes the binary of its build).
 
 A test marked `@pytest.mark.transports` runs twice: over stdio (a
 `tasklists mcp` process per `connect`) and over Streamable HTTP (one

@@ -658,7 +658,7 @@ pub fn tasklists_binary() -> PathBuf {
         .unwrap();
     assert!(
         bin.is_file(),
-        "{} is missing: build it with `cargo build --release -p tasklists-host` (cargo test --workspace does)",
+        "{} is missing: build it with `cargo build --release -p tasklists` (cargo test --workspace does)",
         bin.display()
     );
     bin

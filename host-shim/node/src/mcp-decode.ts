@@ -1,6 +1,6 @@
 // What one line of MCP input is: a message for the SDK, nothing, or a
 // JSON-RPC error to answer with, decided as the native server decides it
-// (host-shim/src/mcp/decode.rs, over serde_json and rmcp). The SDK's own
+// (host-shim/tasklists/src/mcp/decode.rs, over serde_json and rmcp). The SDK's own
 // `deserializeMessage` throws on anything it cannot read and its transport
 // then answers nothing, so a client waits on that id for its whole timeout;
 // `JSON.parse` also takes what serde_json refuses (lone surrogates, nesting

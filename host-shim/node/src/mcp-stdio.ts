@@ -1,5 +1,5 @@
 // The MCP server's stdio transport, with the native server's bounds
-// (host-shim/src/mcp/transport.rs and pending.rs). The SDK's own
+// (host-shim/tasklists/src/mcp/transport.rs and pending.rs). The SDK's own
 // `StdioServerTransport` buffers a line of any length up to 10 MB and then
 // closes the connection, and takes stdin as fast as it comes; this one
 // never buffers more than a line's limit (a longer line is answered

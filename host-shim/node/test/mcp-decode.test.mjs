@@ -1,6 +1,6 @@
 // @ts-check
 // The Node MCP server's line decoding, piece by piece: the same cases as
-// the native server's unit tests (host-shim/src/mcp/decode.rs). What each
+// the native server's unit tests (host-shim/tasklists/src/mcp/decode.rs). What each
 // whole line gets back from both servers is tests/mcp/test_malformed.py.
 
 import assert from "node:assert/strict";

@@ -2,7 +2,7 @@
 // The board's liveness and idle cost, in one run:
 //   npm --prefix tests/web run bench [-- agents tasks idle_seconds think_ms]
 // (defaults: 10 agents, 200 tasks, 20 s, 100 ms). Needs the release build
-// (`cargo build --release -p tasklists-host`), the Node host (`bash
+// (`cargo build --release -p tasklists`), the Node host (`bash
 // scripts/node-host`) and /usr/bin/chromium.
 //
 // 1. Liveness: agents in processes of their own (half the CLI, one

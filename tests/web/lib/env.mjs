@@ -22,7 +22,7 @@ export const NODE_HOST = join(REPO, "host-shim", "node", "dist", "index.js");
 export function tasklistsBinary() {
   const path = process.env.TASKLISTS_BIN || join(REPO, "target", "release", "tasklists");
   if (!existsSync(path)) {
-    throw new Error(`no native tasklists at ${path}: run \`cargo build --release -p tasklists-host\` (or set TASKLISTS_BIN)`);
+    throw new Error(`no native tasklists at ${path}: run \`cargo build --release -p tasklists\` (or set TASKLISTS_BIN)`);
   }
   return path;
 }
