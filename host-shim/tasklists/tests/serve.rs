@@ -393,3 +393,125 @@ fn a_stop_signal_ends_it_cleanly_with_a_page_listening() {
     };
     assert!(status.success(), "{status:?}");
 }
+
+#[test]
+fn a_method_no_route_takes_is_405_and_every_answer_carries_the_security_headers() {
+    let (_dir, db) = db();
+    let server = serve(&db, &[]);
+    let host = format!("127.0.0.1:{}", server.port);
+    let cookie = cookie(&server);
+    let safe = |answer: &Answer, what: &str| {
+        let csp = answer.header("content-security-policy").unwrap_or("");
+        assert!(csp.contains("frame-ancestors 'none'"), "{what}: {csp:?}");
+        assert_eq!(
+            answer.header("x-content-type-options"),
+            Some("nosniff"),
+            "{what}"
+        );
+        assert_eq!(
+            answer.header("referrer-policy"),
+            Some("no-referrer"),
+            "{what}"
+        );
+        assert_eq!(answer.header("x-frame-options"), Some("DENY"), "{what}");
+        assert_eq!(answer.header("cache-control"), Some("no-store"), "{what}");
+    };
+    for (method, path) in [("DELETE", "/"), ("PUT", "/lists/x"), ("PATCH", "/events")] {
+        let head = format!("{method} {path} HTTP/1.1\r\nHost: {host}\r\n{cookie}");
+        let answer = send(server.port, &head, "");
+        assert_eq!(answer.status, 405, "{method} {path}: {}", answer.body);
+        safe(&answer, &format!("{method} {path}"));
+    }
+    // The Host is checked before any route: a refusal, no route's 405.
+    let foreign = send(
+        server.port,
+        &format!("DELETE / HTTP/1.1\r\nHost: evil.example\r\n{cookie}"),
+        "",
+    );
+    assert_eq!(foreign.status, 421, "{}", foreign.body);
+    assert!(foreign.header("allow").is_none(), "no route answered it");
+    safe(&foreign, "a foreign Host");
+    // The component's own pages and refusals, and rmcp's answers, too.
+    let page = get_page(&server, &host, "/", &cookie);
+    assert_eq!(page.status, 200, "{}", page.body);
+    safe(&page, "a page");
+    let mcp = send(
+        server.port,
+        &format!(
+            "POST /mcp HTTP/1.1\r\nHost: {host}\r\n{cookie}\r\nContent-Type: application/json"
+        ),
+        "{}",
+    );
+    assert_eq!(
+        mcp.status, 401,
+        "a session is no token at /mcp: {}",
+        mcp.body
+    );
+    assert_eq!(mcp.header("www-authenticate"), Some("Bearer"));
+    assert!(mcp.body.contains("Sign in to the board"), "{}", mcp.body);
+    safe(&mcp, "/mcp");
+}
+
+#[test]
+fn only_an_asset_may_be_kept_and_only_by_the_browser() {
+    let (_dir, db) = db();
+    let server = serve(&db, &[]);
+    let host = format!("127.0.0.1:{}", server.port);
+    let css = get_page(&server, &host, "/assets/board.css", &cookie(&server));
+    assert_eq!(css.status, 200, "{}", css.body);
+    assert_eq!(
+        css.header("cache-control"),
+        Some("private, max-age=86400, immutable")
+    );
+    assert!(
+        !css.headers
+            .iter()
+            .any(|(name, _)| name.starts_with("x-tasklists")),
+        "no header of the server's own: {:?}",
+        css.headers
+    );
+    // The event stream too is kept nowhere (axum's own answer says
+    // `no-cache`).
+    let mut reader = BufReader::new(events(&server));
+    let mut head = String::new();
+    let mut line = String::new();
+    while reader.read_line(&mut line).unwrap() > 2 {
+        head.push_str(&line.to_ascii_lowercase());
+        line.clear();
+    }
+    assert!(head.starts_with("http/1.1 200"), "{head}");
+    assert!(head.contains("cache-control: no-store\r\n"), "{head}");
+}
+
+#[test]
+fn a_form_over_the_bound_gets_the_components_page_once_its_sender_is_known() {
+    let (_dir, db) = db();
+    let server = serve(&db, &[]);
+    let host = format!("127.0.0.1:{}", server.port);
+    let body = "x".repeat(257 * 1024);
+    let post = |auth: &str| {
+        send(
+            server.port,
+            &format!("POST /act HTTP/1.1\r\nHost: {host}\r\n{auth}\r\nOrigin: http://{host}"),
+            &body,
+        )
+    };
+    let anonymous = post("Accept: text/html");
+    assert_eq!(
+        anonymous.status, 401,
+        "who sent it first: {}",
+        anonymous.body
+    );
+    let large = post(&cookie(&server));
+    assert_eq!(large.status, 413, "{}", large.body);
+    assert!(
+        large
+            .header("content-type")
+            .unwrap_or("")
+            .starts_with("text/html")
+            && large.body.contains("Too large"),
+        "the component's page: {:?} {}",
+        large.headers,
+        large.body
+    );
+}

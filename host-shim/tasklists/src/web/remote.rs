@@ -11,13 +11,17 @@
 //! is refused here when there is none.
 
 use super::access::Identity;
-use super::board::{BODY_TIMEOUT, Board, bearer, identify, refuse};
+use super::answers::refuse;
+use super::board::Board;
+use super::body::BODY_TIMEOUT;
+use super::connections::Conn;
+use super::credentials::identify;
 use super::limits::{Over, Permit};
+use super::who::{Bearer, unauthenticated};
 use crate::mcp::{Caller, budget};
 use axum::body::{Body, Bytes};
-use axum::extract::Request;
-use axum::http::request::Parts;
-use axum::http::{HeaderValue, header};
+use axum::extract::{Request, State};
+use axum::http::header;
 use axum::response::Response;
 use futures_util::StreamExt;
 use std::sync::Arc;
@@ -40,11 +44,14 @@ pub fn max_body(max_params: usize) -> usize {
     max_params.saturating_add(ENVELOPE_BYTES)
 }
 
-/// Answers one request to `/mcp`.
-pub async fn mcp(board: &Board, mut parts: Parts, body: Body) -> Response {
-    let Some(token) = bearer(&parts.headers) else {
-        return unauthenticated(board);
-    };
+/// Answers one request to `/mcp` (its token already taken by [`Bearer`]).
+pub(super) async fn mcp(
+    State(board): State<Arc<Board>>,
+    Bearer(token): Bearer,
+    request: Request,
+) -> Response {
+    let board = board.as_ref();
+    let (mut parts, body) = request.into_parts();
     // Refused before anything is read: a body announced over the bound.
     let announced = parts
         .headers
@@ -58,7 +65,7 @@ pub async fn mcp(board: &Board, mut parts: Parts, body: Body) -> Response {
         Ok(slot) => slot,
         Err(_) => return refuse(board, WebRefusal::Busy),
     };
-    let identity = match identify(board, token).await {
+    let identity = match identify(board, &token).await {
         Ok(Some((identity, _))) => identity,
         Ok(None) => return unauthenticated(board),
         Err(refused) => return refused,
@@ -66,7 +73,7 @@ pub async fn mcp(board: &Board, mut parts: Parts, body: Body) -> Response {
     let Some(ctx) = tools_context(&identity) else {
         return refuse(board, WebRefusal::NoAgent);
     };
-    if let Some(conn) = parts.extensions.get::<Arc<super::connections::Conn>>() {
+    if let Some(conn) = parts.extensions.get::<Arc<Conn>>() {
         conn.trust();
     }
     let mut permit = match slot.for_holder(&identity.name) {
@@ -134,13 +141,4 @@ async fn read_body(body: Body, max: usize, permit: &mut Permit) -> Result<Bytes,
         Ok(Err(why)) => Err(why),
         Err(_) => Err(WebRefusal::TooSlow),
     }
-}
-
-/// `401` with the challenge an HTTP client expects.
-fn unauthenticated(board: &Board) -> Response {
-    let mut response = refuse(board, WebRefusal::Unauthenticated);
-    response
-        .headers_mut()
-        .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-    response
 }

@@ -1,50 +1,29 @@
-//! The HTTP server: one axum router whose every request is checked
-//! (`Host`, then a session or a token, then for a state change its
-//! `Origin`) before it reaches the component, the live events at
-//! `/events` (bounded per session, per token and in all), MCP at `/mcp`
-//! ([`super::remote`]), the security headers on every answer, one log line
-//! per request on stderr. A token is one of the server's own (printed, or
-//! from `--token-file`) or one the store holds (`tasklists token add`),
-//! looked up by its digest on every request, so a revoked one is refused
-//! at once. A browser signs in by opening `?token=…` once: that starts a
-//! session ([`super::sessions`]) whose secret, not the token, becomes its
-//! cookie; a sign-in link another site sent the browser to is confirmed
-//! by the person first.
+//! Starting the HTTP server: the tokens (printed, or from `--token-file`;
+//! the store's are looked up by their digest on every request, so a
+//! revoked one is refused at once), the host actor the pages and `/mcp`
+//! share, the refusal pages worded once, the [`Board`] every request
+//! shares, the URL to open on stdout; then [`super::router`]'s routes on
+//! [`super::listen`]'s accept loop until Ctrl-C or SIGTERM.
 
 use super::access::{Identity, TokenError, Tokens};
-use super::board::{BODY_TIMEOUT, Board, authenticate, failed, identify, refuse, respond, session};
-use super::checks::{AllowedHosts, same_origin};
-use super::connections::Conn;
+use super::board::Board;
+use super::checks::AllowedHosts;
 use super::events::Changes;
-use super::headers;
 use super::limits::Limits;
 use super::options::ServeOptions;
 use super::sessions::Sessions;
+use super::sign_in::TOKEN_PARAM;
 use super::streams::Streams;
 use super::tls::{self, TlsError};
-use super::{listen, remote};
+use super::{listen, remote, router};
 use crate::error::ServerError;
 use crate::mcp::HttpMcp;
-use crate::serve::actor::{self, Unanswered};
-use axum::Router;
-use axum::body::to_bytes;
-use axum::extract::{Request, State};
-use axum::http::request::Parts;
-use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use crate::serve::actor;
 use std::io::Write;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Instant;
-use tasklists_host::{
-    CallContext, Host, HostConfig, HostError, SignInLink, WebMethod, WebRefusal, WebRequest,
-};
+use tasklists_host::{CallContext, Host, HostConfig, HostError, WebRefusal};
 use tokio::sync::watch;
-
-/// The largest body a form may send (a task's texts fit well within it).
-const MAX_BODY: usize = 256 * 1024;
-/// The query parameter that carries a token in the URL to open.
-const TOKEN_PARAM: &str = "token";
 
 /// Why the server could not start or stopped.
 #[derive(Debug, thiserror::Error)]
@@ -207,11 +186,16 @@ pub fn serve(
             printed.as_deref(),
             options.token_file.as_deref(),
         );
-        let app = Router::new().fallback(handle).with_state(board);
-        listen::run(listener, app, tls, options.max_connections, async move {
-            stopped().await;
-            let _ = stop_tx.send(true);
-        })
+        listen::run(
+            listener,
+            router::app(board),
+            tls,
+            options.max_connections,
+            async move {
+                stopped().await;
+                let _ = stop_tx.send(true);
+            },
+        )
         .await;
         Ok(())
     })
@@ -255,187 +239,4 @@ async fn stopped() {
     {
         let _ = ctrl_c.await;
     }
-}
-
-/// Every request: checked, then answered by the events or the component.
-async fn handle(State(board): State<Arc<Board>>, request: Request) -> Response {
-    let started = Instant::now();
-    let method = request.method().clone();
-    let path = request.uri().path().to_string();
-    let mut response = answer(&board, request).await;
-    let immutable = response.headers().contains_key("x-tasklists-immutable");
-    response.headers_mut().remove("x-tasklists-immutable");
-    headers::secure(response.headers_mut(), immutable);
-    eprintln!(
-        "{method} {path} {} {} ms",
-        response.status().as_u16(),
-        started.elapsed().as_millis()
-    );
-    response
-}
-
-/// The checks in order, then the answer.
-async fn answer(board: &Board, request: Request) -> Response {
-    let (parts, body) = request.into_parts();
-    let host = parts
-        .headers
-        .get(header::HOST)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("");
-    if !board.hosts.allows(host) {
-        return refuse(board, WebRefusal::WrongHost);
-    }
-    if parts.uri.path() == "/mcp" {
-        return remote::mcp(board, parts, body).await;
-    }
-    let query = parts.uri.query().unwrap_or("");
-    let method = match parts.method {
-        Method::GET => WebMethod::Get,
-        Method::POST => WebMethod::Post,
-        _ => return StatusCode::METHOD_NOT_ALLOWED.into_response(),
-    };
-    // A token in the URL (the link `serve` printed) starts a session, and
-    // the browser is sent to the same page without it.
-    if let Some(token) = query_token(query) {
-        if method != WebMethod::Get {
-            return refuse(board, WebRefusal::Unauthenticated);
-        }
-        return sign_in(board, &parts, &token).await;
-    }
-    let who = match authenticate(board, &parts.headers).await {
-        Ok(Some(who)) => who,
-        Ok(None) => return refuse(board, WebRefusal::Unauthenticated),
-        Err(refused) => return refused,
-    };
-    if !who.identity.board {
-        return refuse(board, WebRefusal::AgentToken);
-    }
-    if let Some(conn) = parts.extensions.get::<Arc<Conn>>() {
-        conn.trust();
-    }
-    if method == WebMethod::Post && who.session.is_some() {
-        let origin = parts
-            .headers
-            .get(header::ORIGIN)
-            .and_then(|v| v.to_str().ok());
-        if !same_origin(origin, host) {
-            return refuse(board, WebRefusal::CrossOrigin);
-        }
-    }
-    if method == WebMethod::Get && parts.uri.path() == "/events" {
-        return match board.streams.open(who.session.as_deref(), &who.token) {
-            Some(held) => board.changes.stream(held).into_response(),
-            None => refuse(board, WebRefusal::TooManyStreams),
-        };
-    }
-    let body = match tokio::time::timeout(BODY_TIMEOUT, to_bytes(body, MAX_BODY)).await {
-        Ok(Ok(bytes)) => bytes,
-        Ok(Err(_)) => return refuse(board, WebRefusal::TooLarge),
-        Err(_) => return refuse(board, WebRefusal::TooSlow),
-    };
-    let request = WebRequest {
-        method,
-        path: parts.uri.path().to_string(),
-        query: query.to_string(),
-        // A body that is not UTF-8 is no form of ours: the component
-        // refuses what it cannot read, so it gets the text as lossy.
-        body: String::from_utf8_lossy(&body).into_owned(),
-    };
-    let ctx = who.identity.ctx.clone();
-    match board.actor.run(move |host| host.web(&request, &ctx)).await {
-        Ok(page) => respond(page),
-        Err(Unanswered::Busy) => refuse(board, WebRefusal::Busy),
-        Err(Unanswered::Failed(why)) => failed(&why),
-    }
-}
-
-/// The `token` of a query string, percent-decoded.
-fn query_token(query: &str) -> Option<String> {
-    form_urlencoded::parse(query.as_bytes())
-        .find(|(key, _)| key == TOKEN_PARAM)
-        .map(|(_, value)| value.into_owned())
-}
-
-/// Whether a request was sent by the person themselves: typed or opened
-/// from outside the browser (`Sec-Fetch-Site: none`), sent from one of
-/// the board's own pages (`same-origin`), or by a client that is no
-/// browser (no such header: it keeps no cookie another site could use).
-fn own_navigation(headers: &HeaderMap) -> bool {
-    match headers.get("sec-fetch-site").and_then(|v| v.to_str().ok()) {
-        None => true,
-        Some(site) => site == "none" || site == "same-origin",
-    }
-}
-
-/// `?token=…`: a new session and a redirect to the page without the
-/// token; a link another site sent the browser to is first confirmed
-/// on a page of the component's.
-async fn sign_in(board: &Board, parts: &Parts, token: &str) -> Response {
-    let (identity, opened) = match identify(board, token).await {
-        Ok(Some((identity, _))) if !identity.board => return refuse(board, WebRefusal::AgentToken),
-        Ok(Some(found)) => found,
-        Ok(None) => return refuse(board, WebRefusal::Unauthenticated),
-        Err(refused) => return refused,
-    };
-    let current = match session(board, &parts.headers).await {
-        Ok(current) => current,
-        Err(refused) => return refused,
-    };
-    let path = local_path(parts.uri.path());
-    let query = parts.uri.query().unwrap_or("");
-    if !own_navigation(&parts.headers) {
-        let link = SignInLink {
-            holder: identity.name.clone(),
-            current: current.map(|who| who.identity.name),
-            path: path.to_string(),
-            query: query.to_string(),
-        };
-        return match board
-            .actor
-            .run(move |host| host.web_confirm_sign_in(&link))
-            .await
-        {
-            Ok(page) => respond(page),
-            Err(Unanswered::Busy) => refuse(board, WebRefusal::Busy),
-            Err(Unanswered::Failed(why)) => failed(&why),
-        };
-    }
-    if let Some(key) = current.and_then(|who| who.session) {
-        board.sessions.end(&key);
-    }
-    let secret = match board.sessions.start(identity, opened) {
-        Ok(secret) => secret,
-        Err(e) => return failed(&e.to_string()),
-    };
-    let rest: String = form_urlencoded::Serializer::new(String::new())
-        .extend_pairs(
-            form_urlencoded::parse(query.as_bytes()).filter(|(key, _)| key != TOKEN_PARAM),
-        )
-        .finish();
-    let to = if rest.is_empty() {
-        path.to_string()
-    } else {
-        format!("{path}?{rest}")
-    };
-    let mut response = StatusCode::SEE_OTHER.into_response();
-    let secure = if board.secure { "; Secure" } else { "" };
-    let set = format!(
-        "{}={secret}; HttpOnly; SameSite=Strict; Path=/{secure}",
-        board.cookie
-    );
-    if let (Ok(set), Ok(to)) = (HeaderValue::from_str(&set), HeaderValue::from_str(&to)) {
-        response.headers_mut().insert(header::SET_COOKIE, set);
-        response.headers_mut().insert(header::LOCATION, to);
-    }
-    response
-}
-
-/// `path` if it is one of this server's, else `/`: `//host` (or `/\host`,
-/// which browsers read as `//host`) would leave it.
-fn local_path(path: &str) -> &str {
-    let local = path.starts_with('/')
-        && !path.starts_with("//")
-        && !path.contains('\\')
-        && !path.chars().any(char::is_control);
-    if local { path } else { "/" }
 }
