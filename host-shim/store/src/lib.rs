@@ -1,5 +1,8 @@
 //! The store of the tasklists component, on the host side of the `store`
-//! import (and, for its value types, inside the component too).
+//! import: every host (the wasmtime library, the Node addon) serves the
+//! import through it. The component itself does not use this crate (it
+//! speaks the WIT's own store types); the guest's native unit tests run
+//! its domain on these backends.
 //!
 //! - [`Value`], [`Rows`], [`StoreError`]: what crosses the `store`
 //!   interface (`wit/store.wit`), as plain Rust; each side of the WIT
