@@ -181,7 +181,8 @@ def test_oversized_bodies_are_refused_whole_and_memory_stays_bounded(server):
 
 
 def test_slow_clients_are_cut_off_and_the_connection_cap_holds(db):
-    server = Server(db, "--max-connections", "16")
+    # A short body timeout: the slow body below is cut off in 3 s, not 30.
+    server = Server(db, "--max-connections", "16", "--body-timeout", "3")
     try:
         token = server.token("patient")
         host, port = urlparse(server.url).hostname, urlparse(server.url).port

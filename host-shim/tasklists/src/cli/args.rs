@@ -133,6 +133,9 @@ pub(crate) enum Command {
         /// Requests to /mcp in progress at most for one token; more are answered 429 at once
         #[arg(long, value_name = "N", default_value_t = crate::web::DEFAULT_MAX_REQUESTS_PER_TOKEN)]
         max_requests_per_token: usize,
+        /// Seconds a request's body may take to arrive once its headers have; longer is answered 408
+        #[arg(long, value_name = "SECONDS", default_value_t = crate::web::DEFAULT_BODY_TIMEOUT_SECS, value_parser = clap::value_parser!(u64).range(1..=3600))]
+        body_timeout: u64,
     },
     /// Write a list as a Markdown checklist or tasklists JSON (every field and the audit log) to stdout: export <list_id> [--format markdown|json]
     Export {

@@ -168,6 +168,7 @@ pub(crate) fn run() -> ExitCode {
             max_connections,
             max_requests,
             max_requests_per_token,
+            body_timeout,
         } => serve::run(
             &globals,
             &listen,
@@ -179,6 +180,7 @@ pub(crate) fn run() -> ExitCode {
                 max_connections,
                 max_requests,
                 max_requests_per_token,
+                body_timeout,
             },
         ),
         Command::Token(command) => token::run(&globals, &command, person_flag.as_deref()),

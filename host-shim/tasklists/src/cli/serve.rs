@@ -16,6 +16,7 @@ pub(crate) struct Extra {
     pub(crate) max_connections: usize,
     pub(crate) max_requests: usize,
     pub(crate) max_requests_per_token: usize,
+    pub(crate) body_timeout: u64,
 }
 
 /// Serves the board until Ctrl-C or SIGTERM.
@@ -30,6 +31,7 @@ pub(crate) fn run(globals: &Globals, listen: &str, extra: Extra) -> Result<(), F
         max_connections: extra.max_connections.max(1),
         max_requests: extra.max_requests.max(1),
         max_requests_per_token: extra.max_requests_per_token.max(1),
+        body_timeout: std::time::Duration::from_secs(extra.body_timeout),
     };
     let config = HostConfig::new(globals.location()?);
     crate::web::serve(options, config, globals.ctx.clone()).map_err(|e| match e {

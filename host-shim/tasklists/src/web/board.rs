@@ -10,6 +10,7 @@ use super::streams::Streams;
 use crate::mcp::HttpMcp;
 use crate::serve::actor::Actor;
 use std::sync::Arc;
+use std::time::Duration;
 use tasklists_host::{CallContext, WebRefusal, WebResponse};
 
 /// What every request handler shares.
@@ -40,6 +41,9 @@ pub(super) struct Board {
     pub(super) limits: Arc<Limits>,
     /// The largest body `/mcp` reads (the params bound and an envelope).
     pub(super) mcp_max_body: usize,
+    /// How long a request's body may take to arrive once it is read (the
+    /// board's forms and `/mcp` alike).
+    pub(super) body_timeout: Duration,
     /// The component's page for each refusal, asked once at the start (it
     /// touches no store): a flood of refused requests never reaches the
     /// component's queue, so it cannot crowd out the token holder.

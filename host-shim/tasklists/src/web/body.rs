@@ -1,6 +1,6 @@
-//! Request bodies: how long one may take to arrive (the board's forms and
-//! `/mcp` alike), and [`Form`], the extractor of a board request's body,
-//! bounded in size and time and refused with the component's pages.
+//! [`Form`], the extractor of a board request's body, bounded in size and
+//! time (the server's `--body-timeout`, `Board::body_timeout`) and refused
+//! with the component's pages.
 
 use super::answers::refuse;
 use super::board::Board;
@@ -8,16 +8,13 @@ use axum::body::to_bytes;
 use axum::extract::{FromRequest, Request};
 use axum::response::Response;
 use std::sync::Arc;
-use std::time::Duration;
 use tasklists_host::WebRefusal;
 
-/// How long a request's body may take to arrive, once it is read.
-pub(super) const BODY_TIMEOUT: Duration = Duration::from_secs(30);
 /// The largest body a form may send (a task's texts fit well within it).
 const MAX_BODY: usize = 256 * 1024;
 
 /// The body of a request to the board, whole, as text: at most
-/// [`MAX_BODY`] bytes (else `TooLarge`) within [`BODY_TIMEOUT`] (else
+/// [`MAX_BODY`] bytes (else `TooLarge`) within the body timeout (else
 /// `TooSlow`), the component's own pages. Read only once its sender is
 /// known: an extractor after [`super::who::Person`].
 pub(super) struct Form(pub(super) String);
@@ -27,7 +24,7 @@ impl FromRequest<Arc<Board>> for Form {
 
     async fn from_request(request: Request, board: &Arc<Board>) -> Result<Self, Response> {
         let read = to_bytes(request.into_body(), MAX_BODY);
-        match tokio::time::timeout(BODY_TIMEOUT, read).await {
+        match tokio::time::timeout(board.body_timeout, read).await {
             // A body that is not UTF-8 is no form of ours: the component
             // refuses what it cannot read, so it gets the text as lossy.
             Ok(Ok(bytes)) => Ok(Form(String::from_utf8_lossy(&bytes).into_owned())),

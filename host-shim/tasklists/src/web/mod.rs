@@ -39,6 +39,7 @@ mod who;
 
 pub use access::{digest_hex, new_token};
 pub use options::{
-    DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_REQUESTS, DEFAULT_MAX_REQUESTS_PER_TOKEN, ServeOptions,
+    DEFAULT_BODY_TIMEOUT_SECS, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_REQUESTS,
+    DEFAULT_MAX_REQUESTS_PER_TOKEN, ServeOptions,
 };
 pub use server::{ServeError, serve};

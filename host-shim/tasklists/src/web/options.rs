@@ -3,6 +3,7 @@
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// The server's settings.
 #[derive(Clone, Debug)]
@@ -25,6 +26,9 @@ pub struct ServeOptions {
     pub max_requests: usize,
     /// Requests to `/mcp` in progress at most for one token (more: `429`).
     pub max_requests_per_token: usize,
+    /// How long a request's body may take to arrive once its headers
+    /// have (the board's forms and `/mcp` alike; longer: `408`).
+    pub body_timeout: Duration,
 }
 
 /// Connections open at most, by default.
@@ -33,6 +37,8 @@ pub const DEFAULT_MAX_CONNECTIONS: usize = 512;
 pub const DEFAULT_MAX_REQUESTS: usize = 128;
 /// Requests to `/mcp` in progress at most for one token, by default.
 pub const DEFAULT_MAX_REQUESTS_PER_TOKEN: usize = 8;
+/// How long a request's body may take to arrive, in seconds, by default.
+pub const DEFAULT_BODY_TIMEOUT_SECS: u64 = 30;
 
 /// A `--listen` value that is not an address.
 #[derive(Debug, thiserror::Error)]

@@ -13,7 +13,6 @@
 use super::access::Identity;
 use super::answers::refuse;
 use super::board::Board;
-use super::body::BODY_TIMEOUT;
 use super::connections::Conn;
 use super::credentials::identify;
 use super::limits::{Over, Permit};
@@ -81,7 +80,7 @@ pub(super) async fn mcp(
         Err(Over::Holder) => return refuse(board, WebRefusal::TooMany),
         Err(Over::Total) => return refuse(board, WebRefusal::Busy),
     };
-    let bytes = match read_body(body, board.mcp_max_body, &mut permit).await {
+    let bytes = match read_body(body, board, &mut permit).await {
         Ok(bytes) => bytes,
         Err(why) => return refuse(board, why),
     };
@@ -115,12 +114,13 @@ fn tools_context(identity: &Identity) -> Option<tasklists_host::CallContext> {
     Some(ctx)
 }
 
-/// The body, whole, within `max` bytes and the body timeout, each chunk
-/// held against the server's budget.
-async fn read_body(body: Body, max: usize, permit: &mut Permit) -> Result<Bytes, WebRefusal> {
+/// The body, whole, within `/mcp`'s bound and the server's body timeout,
+/// each chunk held against the server's budget.
+async fn read_body(body: Body, board: &Board, permit: &mut Permit) -> Result<Bytes, WebRefusal> {
+    let max = board.mcp_max_body;
     let mut bytes = Vec::new();
     let mut stream = body.into_data_stream();
-    let read = tokio::time::timeout(BODY_TIMEOUT, async {
+    let read = tokio::time::timeout(board.body_timeout, async {
         while let Some(chunk) = stream.next().await {
             let Ok(chunk) = chunk else {
                 return Err(WebRefusal::TooSlow);

@@ -178,6 +178,7 @@ pub fn serve(
                 remote::MAX_HELD_BYTES,
             ),
             mcp_max_body,
+            body_timeout: options.body_timeout,
         });
         let scheme = if tls.is_some() { "https" } else { "http" };
         print_url(
