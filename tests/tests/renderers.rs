@@ -268,15 +268,6 @@ fn errors_render_their_code_message_and_hint() {
         &["invalid_params", "not valid JSON"],
         "render_error (host)",
     );
-    let bare = ToolError {
-        code: ErrorCode::Storage,
-        message: "store failed: busy".into(),
-        hint: String::new(),
-    };
-    assert_eq!(
-        plain(&db.host().render_error(&bare).unwrap()),
-        "✗ storage: store failed: busy"
-    );
 }
 
 #[test]

@@ -18,9 +18,12 @@ fn last_event_by_alice(w: &World, kind: &str) -> Value {
 #[test]
 fn without_a_person_every_write_is_refused_with_the_hint() {
     let w = World::new(&["One"]);
-    for action in ["block", "add", "priority", "delete", "approve"] {
+    for action in [
+        "block", "add", "priority", "delete", "approve", "reject", "done",
+    ] {
         let e = refused(w.act_as(None, action, &w.tasks[0], json!(null), true));
         assert_eq!(e.code, ErrorCode::AgentRequired, "{action}");
+        assert!(e.message.contains("read-only"), "{action}: {}", e.message);
         // At a shell: the shell's flag and variable, not another host's.
         assert!(e.hint.contains("--person NAME"), "{}", e.hint);
         assert!(e.hint.contains("TASKLISTS_PERSON"), "{}", e.hint);
@@ -44,8 +47,11 @@ fn without_a_person_every_write_is_refused_with_the_hint() {
     assert!(e.hint.contains("tasklists --person NAME"), "{}", e.hint);
     assert!(e.hint.contains("pi --tasklists-person NAME"), "{}", e.hint);
     // A name that breaks the agent-id rule is refused too.
-    let e = refused(w.act_as(Some("bad\nname"), "block", &w.tasks[0], json!(null), false));
-    assert_eq!(e.code, ErrorCode::InvalidParams);
+    for name in ["bad\nname", "al\u{202e}ice"] {
+        let e = refused(w.act_as(Some(name), "block", &w.tasks[0], json!(null), false));
+        assert_eq!(e.code, ErrorCode::InvalidParams);
+        assert!(e.message.contains("person's name"), "{}", e.message);
+    }
     assert_eq!(w.task(&w.tasks[0])["status"], "todo");
 }
 
@@ -58,6 +64,11 @@ fn block_unblock_cancel_restore_done_as_the_person() {
     // A person's pause keeps the reservation as it was (none).
     assert!(d["task"].get("assigned_to_agent_id").is_none(), "{d}");
     last_event_by_alice(&w, "status_changed");
+    // ... and an assignee as it was.
+    done(w.act("assign", &w.tasks[1], json!({"agent": "builder-2"}), false));
+    let d = done(w.act("block", &w.tasks[1], json!(null), false));
+    assert_eq!(d["task"]["status"], "blocked", "{d}");
+    assert_eq!(w.task(&w.tasks[1])["assigned_to_agent_id"], "builder-2");
     assert_eq!(
         done(w.act("unblock", t, json!(null), false))["task"]["status"],
         "todo"
@@ -159,19 +170,39 @@ fn a_task_under_an_agents_lease_is_refused_to_the_person() {
         ("done", json!({"outcome": "x"})),
         ("edit", json!({"title": "y"})),
         ("cancel", json!({"outcome": "x"})),
+        ("assign", json!({"agent": "z"})),
+        ("priority", json!({"priority": "high"})),
+        ("unassign", json!(null)),
         ("delete", json!(null)),
     ] {
         let e = refused(w.act(action, &w.tasks[0], fields, true));
         assert_eq!(e.code, ErrorCode::Conflict, "{action}: {}", e.message);
-        assert!(e.message.contains("claimed by agent-2"), "{}", e.message);
+        assert!(
+            e.message.contains("claimed by agent-2 until"),
+            "{}",
+            e.message
+        );
         assert!(
             e.message.contains("(in "),
             "the time as screens show it: {}",
             e.message
         );
-        assert!(!e.message.contains("T0"), "no raw timestamp: {}", e.message);
+        assert!(
+            !e.message.contains("T0") && !e.message.contains(".000Z"),
+            "no raw timestamp: {}",
+            e.message
+        );
         assert!(e.hint.contains("`tasklists release "), "{}", e.hint);
     }
+    assert_eq!(w.task(&w.tasks[0])["status"], "in_progress");
+    // A move changes only the order, nothing the agent works on: allowed.
+    let two = w.h.add(&w.list, &["Two"]);
+    done(w.act("move", &w.tasks[0], json!({"to": "last"}), false));
+    assert_eq!(w.task(&two[0])["position"], 1);
+    assert_eq!(w.task(&w.tasks[0])["status"], "in_progress");
+    // Once its lease runs out, the person may act.
+    w.h.advance_secs(3600);
+    done(w.act("block", &w.tasks[0], json!(null), false));
     // Even the context's own agent's claim: the person does not act under it.
     let w = World::new(&["One"]);
     w.h.ok(
@@ -182,6 +213,28 @@ fn a_task_under_an_agents_lease_is_refused_to_the_person() {
     );
     let e = refused(w.act("block", &w.tasks[0], json!(null), false));
     assert_eq!(e.code, ErrorCode::Conflict);
+    // Nor under a claim held by an agent named as the person is.
+    let w = World::new(&["One"]);
+    w.h.ok(
+        "alice",
+        "task_claims",
+        "claim_next",
+        json!({"list_id": w.list}),
+    );
+    for (action, fields) in [
+        ("edit", json!({"title": "y"})),
+        ("priority", json!({"priority": "high"})),
+        ("block", json!(null)),
+        ("done", json!({"outcome": "x"})),
+        ("delete", json!(null)),
+    ] {
+        let e = refused(w.act(action, &w.tasks[0], fields, true));
+        assert_eq!(e.code, ErrorCode::Conflict, "{action}: {}", e.message);
+        assert!(e.message.contains("claimed by alice"), "{}", e.message);
+    }
+    let task = w.task(&w.tasks[0]);
+    assert_eq!(task["status"], "in_progress", "{task}");
+    assert_eq!(task["title"], "One", "{task}");
 }
 
 #[test]
@@ -201,6 +254,7 @@ fn delete_asks_first_then_deletes() {
     };
     assert!(q.title.contains("Release"), "{}", q.title);
     done(w.act("delete", &w.list, json!(null), true));
+    last_event_by_alice(&w, "deleted");
 }
 
 #[test]

@@ -158,6 +158,12 @@ fn read_only_without_a_person_hides_write_keys_and_refuses_them() {
     assert!(text.contains("read-only"), "{text}");
     assert!(!text.contains("block/unblock"), "{text}");
     assert!(text.contains("select"), "{text}");
+    // The footer offers closing and no key that writes.
+    let footer = text.lines().last().unwrap_or_default();
+    assert!(footer.contains("esc/q close"), "{text}");
+    for k in key_map().iter().filter(|k| k.writes) {
+        assert!(!footer.contains(&k.label), "{} shown: {text}", k.label);
+    }
     // How to act is said before a write key is tried.
     assert!(
         text.contains("to act, name yourself: TASKLISTS_PERSON"),
@@ -423,12 +429,31 @@ fn plans_awaiting_approval() {
         "{}",
         d.text()
     );
-    d.keys(&["A", "y"]);
+    d.key("A");
+    assert!(
+        d.text().contains("Approve list \"Plan\"?  y/n"),
+        "{}",
+        d.text()
+    );
+    d.key("y");
     assert!(
         d.text().contains("✓ approved list \"Plan\""),
         "{}",
         d.text()
     );
+    let approved = |w: &World, list: &str| {
+        let events = w.h.ok(
+            "agent-1",
+            "task_audit",
+            "get",
+            json!({"list_id": list, "kinds": "approved"}),
+        );
+        let e = events["events"][0].clone();
+        assert_eq!(e["agent_id"], "alice", "{events}");
+        assert_eq!(e["data"]["by"], "person", "{events}");
+        events["events"].as_array().map_or(0, Vec::len)
+    };
+    assert_eq!(approved(&w, &plan), 1);
     // Changed since: one retitled, one added (awaiting its own approval).
     w.h.ok(
         "agent-1",
@@ -469,6 +494,15 @@ fn plans_awaiting_approval() {
         d.text()
     );
     assert!(!d.text().contains("awaits approval"), "{}", d.text());
+    assert_eq!(approved(&w, &plan), 2);
+    // Approved, the plan hands out its tasks.
+    let claimed = w.h.ok(
+        "agent-2",
+        "task_claims",
+        "claim_next",
+        json!({"list_id": plan}),
+    );
+    assert!(claimed["task"]["id"].is_string(), "{claimed}");
     // Rejected with a reason: the reason on the list's header.
     d.keys(&["R"]).typing("too vague").key("enter");
     let text = d.text();
