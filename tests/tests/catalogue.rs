@@ -41,22 +41,12 @@ fn five_tools_in_order_with_titles_and_descriptions() {
         }
     }
     assert!(
-        cat[2]
-            .description
-            .contains("claim_next(list_id, lease_seconds?, labels?)"),
-        "{}",
-        cat[2].description
-    );
-    assert!(
         cat[1].description.contains("in_progress"),
         "task_items warns against in_progress"
     );
-    // The catalogue goes into every agent prompt: it stays small.
-    let size: usize = cat
-        .iter()
-        .map(|t| t.description.len() + t.input_schema.to_string().len())
-        .sum();
-    assert!(size < 4000, "catalogue is {size} bytes");
+    // Its size budget (4,000 bytes) and claim_next's signature are the
+    // component's rules: `catalogue_is_small_and_complete` in
+    // guest/src/registry/publish.rs.
 }
 
 #[test]
