@@ -1,12 +1,12 @@
 //! The MCP server: the five tools over stdio for Claude Code, Codex, Cursor
 //! and any other MCP client, built on the official Rust SDK (`rmcp`), and
 //! over Streamable HTTP ([`HttpMcp`], mounted at `/mcp` by `tasklists
-//! serve`), with the same handler, queue, replies and limits.
+//! serve`), with the same handler, replies and limits.
 //!
 //! The tool list comes from the component's catalogue at start-up. Every
-//! `tools/call` is queued to the one thread that owns the process's
-//! [`Host`] ([`crate::serve::actor`]), so guest calls run one at a time, in
-//! the order they arrived.
+//! `tools/call` is queued to the host actor, the one thread that owns the
+//! process's [`Host`] ([`crate::serve::actor`]; under `serve`, the board's
+//! too), so guest calls run one at a time, in the order they arrived.
 //! Logs go to stderr only: stdout carries the protocol.
 
 pub mod budget;
