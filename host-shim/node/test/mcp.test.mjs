@@ -17,7 +17,9 @@ const CONTRACT_TESTS = ["tests/mcp/test_workflow.py", "tests/mcp/test_errors.py"
 test("the MCP contract tests pass against the Node MCP server", { timeout: 600_000 }, () => {
   const env = spawnSync("bash", [join(REPO, "scripts", "python-env")], { stdio: "inherit" });
   assert.equal(env.status, 0, "scripts/python-env could not build .venv");
-  const pytest = spawnSync(join(REPO, ".venv", "bin", "python"), ["-m", "pytest", "-p", "no:cacheprovider", "-q", ...CONTRACT_TESTS], {
+  // Two workers: each test starts its own Node server (most of its time is
+  // that process starting), and these files check answers, not timing.
+  const pytest = spawnSync(join(REPO, ".venv", "bin", "python"), ["-m", "pytest", "-p", "no:cacheprovider", "-q", "-n", "2", ...CONTRACT_TESTS], {
     cwd: REPO,
     stdio: "inherit",
     // The Node host serves MCP over stdio only; `tasklists serve` is the native binary's.
