@@ -2,7 +2,7 @@
 
 pub(crate) use super::output::ColorChoice;
 pub(crate) use super::verbs::Verb;
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::ffi::OsString;
 
 /// Persistent, ordered, shareable task lists for AI agents, from the
@@ -108,35 +108,7 @@ pub(crate) enum Command {
         read_only: bool,
     },
     /// The web board: every list in a browser, live, with the person's actions; prints the URL to open (with its access token), then logs to stderr until Ctrl-C
-    Serve {
-        /// Where to listen: IP:PORT, [IPv6]:PORT or localhost:PORT (port 0: a free one); beyond loopback only with --token-file
-        #[arg(long, default_value = "127.0.0.1:0", value_name = "ADDR:PORT")]
-        listen: String,
-        /// A file of `NAME TOKEN` lines (mode 600): each person who may open the board, acting as NAME; instead of one printed token
-        #[arg(long, value_name = "FILE")]
-        token_file: Option<std::path::PathBuf>,
-        /// A name (or name:port) browsers may reach the server by besides its address, e.g. a reverse proxy's; repeatable
-        #[arg(long, value_name = "NAME")]
-        allow_host: Vec<String>,
-        /// Serve HTTPS with this PEM certificate chain (with --tls-key)
-        #[arg(long, value_name = "FILE", requires = "tls_key")]
-        tls_cert: Option<std::path::PathBuf>,
-        /// The PEM private key of --tls-cert
-        #[arg(long, value_name = "FILE", requires = "tls_cert")]
-        tls_key: Option<std::path::PathBuf>,
-        /// Connections open at most; more are closed at once
-        #[arg(long, value_name = "N", default_value_t = crate::web::DEFAULT_MAX_CONNECTIONS)]
-        max_connections: usize,
-        /// Requests to /mcp in progress at most; more are answered 503 at once
-        #[arg(long, value_name = "N", default_value_t = crate::web::DEFAULT_MAX_REQUESTS)]
-        max_requests: usize,
-        /// Requests to /mcp in progress at most for one token; more are answered 429 at once
-        #[arg(long, value_name = "N", default_value_t = crate::web::DEFAULT_MAX_REQUESTS_PER_TOKEN)]
-        max_requests_per_token: usize,
-        /// Seconds a request's body may take to arrive once its headers have; longer is answered 408
-        #[arg(long, value_name = "SECONDS", default_value_t = crate::web::DEFAULT_BODY_TIMEOUT_SECS, value_parser = clap::value_parser!(u64).range(1..=3600))]
-        body_timeout: u64,
-    },
+    Serve(ServeArgs),
     /// Write a list as a Markdown checklist or tasklists JSON (every field and the audit log) to stdout: export <list_id> [--format markdown|json]
     Export {
         /// The list id
@@ -153,39 +125,75 @@ json: what `tasklists export --format json` writes: every field, times and the a
 beads: .beads/issues.jsonl; every status (hooked and in_progress as todo, pinned as todo with the label pinned, deferred as blocked, tombstones left out); blocks, conditional-blocks and waits-for as dependencies, the other link types and links to issues not in the file as beads:// refs; labels and the issue type as labels; created, updated and closed times kept.\n\n\
 taskmaster: .taskmaster/tasks/tasks.json; every tag as a list of its own (--tag NAME: that one); tasks then their subtasks (a subtask id used twice renumbered), a task depends on its subtasks; testStrategy and acceptanceCriteria as the verification, details as the notes; a dependency that would make a cycle kept as a ref."
     )]
-    Import {
-        /// The file (`-`: stdin)
-        file: String,
-        /// The format [default: from the file's extension, else its content]
-        #[arg(long, value_enum, value_name = "FORMAT")]
-        format: Option<TransferFormat>,
-        /// The new list's name [default: the file's own (a # heading, …), else the file name]
-        #[arg(long, value_name = "NAME", conflicts_with = "into")]
-        list: Option<String>,
-        /// Append the tasks to this existing list instead of a new one
-        #[arg(long, value_name = "LIST_ID")]
-        into: Option<String>,
-        /// Check and run the whole import, then roll it back: print what would be created
-        #[arg(long)]
-        dry_run: bool,
-        /// Refuse the file unless it comes across exactly as it is (nothing changed, kept as a ref or dropped)
-        #[arg(long)]
-        strict: bool,
-        /// The Taskmaster tag to import [default: every tag, a list each]
-        #[arg(long, value_name = "TAG")]
-        tag: Option<String>,
-        /// As a person (--person): approve the plan of each list imported that needs a person's approval
-        #[arg(long)]
-        approve: bool,
-        /// Print the result as JSON
-        #[arg(long)]
-        json: bool,
-    },
+    Import(ImportArgs),
     /// Tokens for remote clients of `tasklists serve` (agents at /mcp, people on the board), kept in the database as SHA-256 digests
     #[command(subcommand)]
     Token(TokenCommand),
     #[command(flatten)]
     Verb(Verb),
+}
+
+/// `tasklists serve`'s options, as given (`serve::run` checks them).
+#[derive(Debug, Args)]
+pub(crate) struct ServeArgs {
+    /// Where to listen: IP:PORT, [IPv6]:PORT or localhost:PORT (port 0: a free one); beyond loopback only with --token-file
+    #[arg(long, default_value = "127.0.0.1:0", value_name = "ADDR:PORT")]
+    pub(crate) listen: String,
+    /// A file of `NAME TOKEN` lines (mode 600): each person who may open the board, acting as NAME; instead of one printed token
+    #[arg(long, value_name = "FILE")]
+    pub(crate) token_file: Option<std::path::PathBuf>,
+    /// A name (or name:port) browsers may reach the server by besides its address, e.g. a reverse proxy's; repeatable
+    #[arg(long, value_name = "NAME")]
+    pub(crate) allow_host: Vec<String>,
+    /// Serve HTTPS with this PEM certificate chain (with --tls-key)
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    pub(crate) tls_cert: Option<std::path::PathBuf>,
+    /// The PEM private key of --tls-cert
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    pub(crate) tls_key: Option<std::path::PathBuf>,
+    /// Connections open at most; more are closed at once
+    #[arg(long, value_name = "N", default_value_t = crate::web::DEFAULT_MAX_CONNECTIONS)]
+    pub(crate) max_connections: usize,
+    /// Requests to /mcp in progress at most; more are answered 503 at once
+    #[arg(long, value_name = "N", default_value_t = crate::web::DEFAULT_MAX_REQUESTS)]
+    pub(crate) max_requests: usize,
+    /// Requests to /mcp in progress at most for one token; more are answered 429 at once
+    #[arg(long, value_name = "N", default_value_t = crate::web::DEFAULT_MAX_REQUESTS_PER_TOKEN)]
+    pub(crate) max_requests_per_token: usize,
+    /// Seconds a request's body may take to arrive once its headers have; longer is answered 408
+    #[arg(long, value_name = "SECONDS", default_value_t = crate::web::DEFAULT_BODY_TIMEOUT_SECS, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub(crate) body_timeout: u64,
+}
+
+/// What `tasklists import` was asked.
+#[derive(Debug, Args)]
+pub(crate) struct ImportArgs {
+    /// The file (`-`: stdin)
+    pub(crate) file: String,
+    /// The format [default: from the file's extension, else its content]
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub(crate) format: Option<TransferFormat>,
+    /// The new list's name [default: the file's own (a # heading, …), else the file name]
+    #[arg(long, value_name = "NAME", conflicts_with = "into")]
+    pub(crate) list: Option<String>,
+    /// Append the tasks to this existing list instead of a new one
+    #[arg(long, value_name = "LIST_ID")]
+    pub(crate) into: Option<String>,
+    /// Check and run the whole import, then roll it back: print what would be created
+    #[arg(long)]
+    pub(crate) dry_run: bool,
+    /// Refuse the file unless it comes across exactly as it is (nothing changed, kept as a ref or dropped)
+    #[arg(long)]
+    pub(crate) strict: bool,
+    /// The Taskmaster tag to import [default: every tag, a list each]
+    #[arg(long, value_name = "TAG")]
+    pub(crate) tag: Option<String>,
+    /// As a person (--person): approve the plan of each list imported that needs a person's approval
+    #[arg(long)]
+    pub(crate) approve: bool,
+    /// Print the result as JSON
+    #[arg(long)]
+    pub(crate) json: bool,
 }
 
 /// `--format` of export and import.

@@ -53,7 +53,7 @@ pub(crate) fn tools(globals: &Globals, json: bool) -> Result<(), Failure> {
 pub(crate) fn db_path(globals: &Globals) -> Result<(), Failure> {
     let location = globals.location()?;
     if let Some(problem) = location.problem() {
-        return Err(Failure::Host(HostError::Store(problem)));
+        return Err(HostError::Store(problem).into());
     }
     print_text(&location.to_string());
     Ok(())

@@ -4,35 +4,13 @@
 //! `max-import-bytes`, 4 MiB), and hands the text over; the component
 //! parses it, imports it in one transaction and words the result.
 
-use super::args::TransferFormat;
+use super::args::ImportArgs;
 use super::output::{Stream, print_lines, print_text};
 use super::{Failure, Globals};
 use std::fs::File;
 use std::io::Read;
 use std::path::Path;
 use tasklists_host::ImportRequest;
-
-/// What `import` was asked.
-pub(crate) struct ImportArgs {
-    /// The file (`-`: stdin).
-    pub(crate) file: String,
-    /// The format, if given.
-    pub(crate) format: Option<TransferFormat>,
-    /// The new list's name.
-    pub(crate) list: Option<String>,
-    /// The list to append to.
-    pub(crate) into: Option<String>,
-    /// Roll back: show what would be created.
-    pub(crate) dry_run: bool,
-    /// Refuse a file that does not come across as it is.
-    pub(crate) strict: bool,
-    /// The Taskmaster tag to import.
-    pub(crate) tag: Option<String>,
-    /// A person approves the imported plans.
-    pub(crate) approve: bool,
-    /// Print the result's JSON instead of its lines.
-    pub(crate) json: bool,
-}
 
 /// Runs the import.
 pub(crate) fn run(globals: &Globals, args: ImportArgs) -> Result<(), Failure> {

@@ -38,10 +38,9 @@ use tasklists_host::{CallContext, Host, HostConfig, HostError, Location};
 pub(crate) enum Failure {
     /// The tool refused the call; the error was already printed.
     Tool,
-    /// The host could not do its job (database, component, I/O).
-    Host(HostError),
-    /// A server mode (MCP, `serve`) could not start or stopped.
-    Server(ServerError),
+    /// The host could not do its job (database, component, I/O), or a
+    /// server mode (MCP, `serve`) could not start or stopped.
+    Host(ServerError),
     /// The command line was wrong.
     Usage(String),
     /// The terminal could not be driven (the dashboard's raw mode, keys,
@@ -55,16 +54,13 @@ pub(crate) enum Failure {
 
 impl From<HostError> for Failure {
     fn from(e: HostError) -> Self {
-        Failure::Host(e)
+        Failure::Host(ServerError::Host(e))
     }
 }
 
 impl From<ServerError> for Failure {
     fn from(e: ServerError) -> Self {
-        match e {
-            ServerError::Host(e) => Failure::Host(e),
-            other => Failure::Server(other),
-        }
+        Failure::Host(e)
     }
 }
 
@@ -159,66 +155,16 @@ pub(crate) fn run() -> ExitCode {
             compact,
             read_only,
         } => watch::run(&globals, list_id, compact, read_only),
-        Command::Serve {
-            listen,
-            token_file,
-            allow_host,
-            tls_cert,
-            tls_key,
-            max_connections,
-            max_requests,
-            max_requests_per_token,
-            body_timeout,
-        } => serve::run(
-            &globals,
-            &listen,
-            serve::Extra {
-                token_file,
-                allow_hosts: allow_host,
-                tls_cert,
-                tls_key,
-                max_connections,
-                max_requests,
-                max_requests_per_token,
-                body_timeout,
-            },
-        ),
+        Command::Serve(args) => serve::run(&globals, &args),
         Command::Token(command) => token::run(&globals, &command, person_flag.as_deref()),
         Command::Export { list_id, format } => export::run(&globals, &list_id, format),
-        Command::Import {
-            file,
-            format,
-            list,
-            into,
-            dry_run,
-            strict,
-            tag,
-            approve,
-            json,
-        } => import::run(
-            &globals,
-            import::ImportArgs {
-                file,
-                format,
-                list,
-                into,
-                dry_run,
-                strict,
-                tag,
-                approve,
-                json,
-            },
-        ),
+        Command::Import(args) => import::run(&globals, args),
         Command::Verb(verb) => verbs::run(&globals, &verb),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Tool) => ExitCode::from(1),
         Err(Failure::Host(e)) => {
-            eprintln!("tasklists: {e}");
-            ExitCode::from(2)
-        }
-        Err(Failure::Server(e)) => {
             eprintln!("tasklists: {e}");
             ExitCode::from(2)
         }
