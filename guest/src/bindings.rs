@@ -27,7 +27,7 @@ pub use exports::tasklists::component::ui::{
     WidgetMode, WidgetView,
 };
 pub use exports::tasklists::component::ui::{
-    FieldKind, ShellArg, ShellFlag, VerbAim, VerbField, VerbInfo,
+    FieldKind, InboxOutput, InboxView, Notice, ShellArg, ShellFlag, VerbAim, VerbField, VerbInfo,
 };
 pub use exports::tasklists::component::web::{
     SignInLink, WebMethod, WebRefusal, WebRequest, WebResponse,

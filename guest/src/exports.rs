@@ -15,9 +15,9 @@ use crate::bindings::exports::tasklists::component::ui::Guest as UiGuest;
 use crate::bindings::exports::tasklists::component::web::Guest as WebGuest;
 use crate::bindings::{
     CallContext, CallFailure, CommandEffect, CommandInfo, Completion, DashboardInput,
-    DashboardScreen, DashboardView, FailureKind, KeyBinding, Line, PersonReply, PersonRequest,
-    SignInLink, StoreDown, TokenKind, ToolError, ToolInfo, ToolReply, VerbInfo, WebRefusal,
-    WebRequest, WebResponse, WidgetView,
+    DashboardScreen, DashboardView, FailureKind, InboxOutput, InboxView, KeyBinding, Line, Notice,
+    PersonReply, PersonRequest, SignInLink, StoreDown, TokenKind, ToolError, ToolInfo, ToolReply,
+    VerbInfo, WebRefusal, WebRequest, WebResponse, WidgetView,
 };
 use crate::store::wit::{WitClock, WitStore};
 use crate::transfer::{Format, ImportRequest, TransferReply};
@@ -99,6 +99,23 @@ impl UiGuest for Component {
     }
     fn person_act(request: PersonRequest, ctx: CallContext, width: u32) -> PersonReply {
         person::act(&request, &ctx, width, &WitStore, &WitClock)
+    }
+    fn inbox(ctx: CallContext, view: InboxView) -> Result<InboxOutput, ToolError> {
+        person::inbox(&ctx, &view, &WitStore, &WitClock).map_err(Into::into)
+    }
+    fn notices(
+        ctx: CallContext,
+        channel: String,
+        board_url: String,
+    ) -> Result<Vec<Notice>, ToolError> {
+        views::notices(&ctx, &channel, &board_url, &WitStore, &WitClock).map_err(Into::into)
+    }
+    fn notices_sent(
+        _ctx: CallContext,
+        channel: String,
+        keys: Vec<String>,
+    ) -> Result<(), ToolError> {
+        views::notices_sent(&channel, &keys, &WitStore, &WitClock).map_err(Into::into)
     }
     fn verbs() -> Vec<VerbInfo> {
         person::verbs()

@@ -5,7 +5,7 @@
 //! `exports.rs` implements the exports (wasm only) and `store/wit.rs` adapts
 //! the imports. Modules depend one way, bottom to top
 //! (`scripts/guest-layers` checks it): bindings; text, ids, clock, store,
-//! schema; error; contract; context, model, results, text_budget; actions;
+//! schema; error; contract; context, waits, model, results, text_budget; actions;
 //! render; registry; views, person; web, transfer; tokens; envelope; exports.
 
 pub mod actions;
@@ -28,6 +28,7 @@ pub mod text_budget;
 pub mod tokens;
 pub mod transfer;
 pub mod views;
+pub mod waits;
 pub mod web;
 
 #[cfg(target_arch = "wasm32")]

@@ -7,10 +7,11 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::store::Value;
+use crate::waits::{Ask, Review, WaitsOn, read_column};
 
 /// Columns selected for a list, in [`ListRow::from_row`] order.
 pub const LIST_COLS: &str = "id, name, scope_type, scope_key, visibility, owner_agent_id, created_by_agent_id, created_at, updated_at, deleted_at, \
-     todo_count, in_progress_count, blocked_count, done_count, canceled_count, approval, approval_note, approval_by, approval_at";
+     todo_count, in_progress_count, blocked_count, done_count, canceled_count, approval, approval_note, approval_by, approval_at, requires_review";
 
 /// `cols` (one of the column lists here) qualified by a table alias, for
 /// queries that load a task and its list in one statement.
@@ -43,7 +44,8 @@ pub const VISIBLE_TO: &str = "(visibility = 'shared' OR owner_agent_id = ?)";
 /// Columns selected for a task, in [`TaskRow::from_row`] order.
 pub const TASK_COLS: &str = "id, list_id, position, title, description, notes, status, assigned_to_agent_id, \
      claimed_by_agent_id, claim_token, claim_expires_at, lease_ms, outcome, created_at, updated_at, started_at, \
-     completed_at, deleted_at, priority, verification, verification_result, awaits_approval, approved_title, refs, labels";
+     completed_at, deleted_at, priority, verification, verification_result, awaits_approval, approved_title, refs, labels, waits_on, ask, review, \
+     requires_review, resume_for";
 
 /// The `refs` column of `refs` (one URI per line; NULL: none), as
 /// [`TaskRow::from_row`] reads it back.
@@ -324,6 +326,8 @@ pub struct ListRow {
     pub approval_by: Option<String>,
     /// When, ms since the epoch.
     pub approval_at: Option<i64>,
+    /// Every task created in it requires a person's review at the finish.
+    pub requires_review: bool,
 }
 
 /// A row of `tasks`.
@@ -379,6 +383,17 @@ pub struct TaskRow {
     pub refs: Vec<String>,
     /// Its labels (`contract::labels`), a set in the order given.
     pub labels: Vec<String>,
+    /// What it waits on a person for (its status is then blocked).
+    pub waits_on: Option<WaitsOn>,
+    /// The last question its agent asked, and the answer.
+    pub ask: Option<Ask>,
+    /// The last review of its finish.
+    pub review: Option<Review>,
+    /// Closing it as done sends it to review first.
+    pub requires_review: bool,
+    /// The agent it was handed back to (answered or returned): that
+    /// agent's next claim in the list hands it out first.
+    pub resume_for: Option<String>,
 }
 
 fn text(row: &[Value], i: usize) -> String {
@@ -427,6 +442,7 @@ impl ListRow {
             approval_note: opt_text(r, 16),
             approval_by: opt_text(r, 17),
             approval_at: opt_int(r, 18),
+            requires_review: int(r, 19) != 0,
         }
     }
 
@@ -472,6 +488,11 @@ impl TaskRow {
             approved_title: opt_text(r, 22),
             refs: refs_of(r.get(23)),
             labels: labels_of(r.get(24)),
+            waits_on: r.get(25).and_then(Value::as_str).and_then(WaitsOn::parse),
+            ask: read_column(r.get(26)),
+            review: read_column(r.get(27)),
+            requires_review: int(r, 28) != 0,
+            resume_for: opt_text(r, 29),
         }
     }
 
@@ -493,6 +514,13 @@ impl TaskRow {
     /// Whether the task is closed (`done` or `canceled`).
     pub fn is_closed(&self) -> bool {
         self.status.is_closed()
+    }
+
+    /// The open question, while the task waits for its answer.
+    pub fn open_question(&self) -> Option<&Ask> {
+        self.ask
+            .as_ref()
+            .filter(|_| self.waits_on == Some(WaitsOn::Answer))
     }
 }
 

@@ -17,6 +17,7 @@ use serde_json::Value as Json;
 use crate::clock::format_ms;
 use crate::model::{Approval, ListRow, Priority, Status, TaskForm, TaskRow, Visibility};
 use crate::text_budget::{self, Cut};
+use crate::waits::{Ask, Review, WaitsOn};
 
 /// The contract's task object: whole (create, update, claims) or as a row
 /// of a `task_lists get` page ([`TaskForm`]).
@@ -93,6 +94,20 @@ pub struct TaskJson {
     /// it (left out when false).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub awaits_approval: bool,
+    /// Closing it as done sends it to a person's review first (left out
+    /// when false).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub requires_review: bool,
+    /// What it waits on a person for: `answer` (its agent asked) or
+    /// `review` (its agent finished it); its status is then blocked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub waits_on: Option<WaitsOn>,
+    /// The last question asked on it, and the person's answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ask: Option<Ask>,
+    /// The last review of its finish (a return's reason).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub review: Option<Review>,
 }
 
 impl TaskJson {
@@ -132,6 +147,10 @@ impl TaskJson {
             completed_at: history(row.completed_at),
             deleted_at: time(row.deleted_at),
             awaits_approval: row.awaits_approval,
+            requires_review: row.requires_review,
+            waits_on: row.waits_on,
+            ask: row.ask.clone(),
+            review: row.review.clone(),
         };
         let mut texts: Vec<&mut String> = task.texts_mut().1.into_iter().flatten().collect();
         text_budget::fit(&mut texts, text_budget::TASK_TEXT_BYTES, Cut::OverBound);
@@ -185,6 +204,10 @@ pub struct ListJson {
     /// `requires_approval`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub approval: Option<ApprovalJson>,
+    /// Its tasks go to a person's review when closed as done (left out
+    /// when false).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub requires_review: bool,
 }
 
 /// A plan's approval as the agents read it: the state, the person's
@@ -287,6 +310,7 @@ impl From<&ListRow> for ListJson {
             updated_at: format_ms(l.updated_at),
             deleted_at: l.deleted_at.map(format_ms),
             approval: ApprovalJson::of(l),
+            requires_review: l.requires_review,
         }
     }
 }
@@ -333,6 +357,11 @@ mod tests {
             approved_title: None,
             refs: Vec::new(),
             labels: Vec::new(),
+            waits_on: None,
+            ask: None,
+            review: None,
+            requires_review: false,
+            resume_for: None,
         }
     }
 

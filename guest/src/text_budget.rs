@@ -217,6 +217,12 @@ mod tests {
             approved_title: None,
             refs: Vec::new(),
             labels: Vec::new(),
+            // An add_many echo is of new tasks: nothing asked or reviewed.
+            waits_on: None,
+            ask: None,
+            review: None,
+            requires_review: false,
+            resume_for: None,
         };
         let deps: Vec<String> = (0..MAX_BATCH_DEPS / MAX_BATCH)
             .map(|k| id(1000 + k))

@@ -26,7 +26,7 @@ pub use exports::tasklists::component::ui::{
     WidgetView,
 };
 pub use exports::tasklists::component::ui::{
-    FieldKind, ShellArg, ShellFlag, VerbAim, VerbField, VerbInfo,
+    FieldKind, InboxOutput, InboxView, Notice, ShellArg, ShellFlag, VerbAim, VerbField, VerbInfo,
 };
 pub use exports::tasklists::component::web::{
     SignInLink, WebMethod, WebRefusal, WebRequest, WebResponse,
@@ -76,10 +76,5 @@ impl ToolInfo {
     }
 }
 
-impl std::fmt::Display for ToolError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{:?}: {}", self.code, self.message)
-    }
-}
-
-impl std::error::Error for ToolError {}
+// `ToolError`'s Display and Error come from the bindings: the WIT returns
+// it as the error of `result`s (`ui.inbox`).

@@ -47,6 +47,7 @@ pub use bindings::{
 };
 pub use bindings::{FieldKind, ShellArg, ShellFlag, VerbAim, VerbField, VerbInfo};
 pub use bindings::{Format, ImportRequest, TransferReply};
+pub use bindings::{InboxOutput, InboxView, Notice};
 pub use component_host::Host;
 pub use config::{
     DEFAULT_BUSY_TIMEOUT, DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_PARAMS_BYTES,

@@ -7,8 +7,8 @@
 
 use crate::bindings::{
     CallContext, CommandEffect, CommandInfo, Completion, DashboardInput, DashboardScreen,
-    DashboardView, KeyBinding, Line, PersonReply, PersonRequest, SignInLink, VerbInfo, WebRefusal,
-    WebRequest, WebResponse, WidgetView,
+    DashboardView, InboxOutput, InboxView, KeyBinding, Line, Notice, PersonReply, PersonRequest,
+    SignInLink, ToolError, VerbInfo, WebRefusal, WebRequest, WebResponse, WidgetView,
 };
 use crate::component_host::Host;
 use crate::error::HostError;
@@ -72,6 +72,44 @@ impl Host {
         self.plain(|b, store| {
             b.tasklists_component_ui()
                 .call_person_act(store, request, ctx, width)
+        })
+    }
+
+    /// The person's inbox as `ctx` sees it (with
+    /// `view.stalled_after_minutes`, the threshold is saved first, as
+    /// `ctx.person`); `Ok(Err(_))` is the component's refusal.
+    pub fn inbox(
+        &mut self,
+        ctx: &CallContext,
+        view: &InboxView,
+    ) -> Result<Result<InboxOutput, ToolError>, HostError> {
+        self.plain(|b, store| b.tasklists_component_ui().call_inbox(store, ctx, *view))
+    }
+
+    /// The inbox entries not yet sent on `channel`, as notices whose links
+    /// start at `board_url`.
+    pub fn notices(
+        &mut self,
+        ctx: &CallContext,
+        channel: &str,
+        board_url: &str,
+    ) -> Result<Result<Vec<Notice>, ToolError>, HostError> {
+        self.plain(|b, store| {
+            b.tasklists_component_ui()
+                .call_notices(store, ctx, channel, board_url)
+        })
+    }
+
+    /// Records the notices `keys` as sent on `channel` (never sent again).
+    pub fn notices_sent(
+        &mut self,
+        ctx: &CallContext,
+        channel: &str,
+        keys: &[String],
+    ) -> Result<Result<(), ToolError>, HostError> {
+        self.plain(|b, store| {
+            b.tasklists_component_ui()
+                .call_notices_sent(store, ctx, channel, keys)
         })
     }
 

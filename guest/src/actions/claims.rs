@@ -288,7 +288,7 @@ fn claim_next(call: &mut Call) -> ToolResult<Done<ClaimNext>> {
     }
 
     let update = "UPDATE tasks SET status = 'in_progress', claimed_by_agent_id = ?, claim_token = ?, claim_expires_at = ?, \
-         lease_ms = ?, started_at = COALESCE(started_at, ?), updated_at = ? \
+         lease_ms = ?, started_at = COALESCE(started_at, ?), updated_at = ?, resume_for = NULL \
          WHERE id = ? AND deleted_at IS NULL AND (status = 'todo' OR (status = 'in_progress' AND claim_expires_at <= ?))";
     let expires = call.now() + lease;
     let params = crate::params![
@@ -339,6 +339,7 @@ fn claim_next(call: &mut Call) -> ToolResult<Done<ClaimNext>> {
     task.lease_ms = Some(lease);
     task.started_at.get_or_insert(call.now());
     task.updated_at = call.now();
+    task.resume_for = None;
     handed_out(claim_output(&task, &deps, "claimed"))
 }
 
@@ -410,19 +411,20 @@ pub(crate) fn claim_query_for(labels: usize) -> String {
            (extract(epoch from clock_timestamp()) * 1000)::int8) AS now), \
          held AS (SELECT h.id FROM tasks h WHERE h.claimed_by_agent_id = ?2 AND h.list_id = ?1 \
           AND h.status = 'in_progress' AND h.deleted_at IS NULL LIMIT 1), \
-         pick AS (SELECT c.id, c.status FROM tasks c JOIN lists l ON l.id = c.list_id \
-          WHERE c.list_id = ?1 AND NOT EXISTS (SELECT 1 FROM held) AND c.deleted_at IS NULL \
-          AND c.status IN ('todo', 'in_progress') \
-          AND (c.status = 'todo' OR (c.status = 'in_progress' AND c.claim_expires_at <= (SELECT now FROM clock))) \
-          AND (c.assigned_to_agent_id IS NULL OR c.assigned_to_agent_id = ?2) \
-          AND c.awaits_approval = 0 AND (l.approval IS NULL OR l.approval = 'approved') \
-          AND l.deleted_at IS NULL AND {visible}{filter} \
-          AND NOT EXISTS (SELECT 1 FROM task_deps d JOIN tasks u ON u.id = d.depends_on_id \
-              WHERE d.task_id = c.id AND u.deleted_at IS NULL AND u.status NOT IN ('done', 'canceled')) \
+         back AS (SELECT c.id, c.status FROM tasks c JOIN lists l ON l.id = c.list_id \
+          WHERE c.resume_for = ?2 AND c.list_id = ?1 AND NOT EXISTS (SELECT 1 FROM held) \
+          AND c.deleted_at IS NULL AND c.status = 'todo' AND l.deleted_at IS NULL AND {visible} AND {ready} \
           ORDER BY c.priority, c.position LIMIT 1 FOR UPDATE OF c SKIP LOCKED), \
+         next AS (SELECT c.id, c.status FROM tasks c JOIN lists l ON l.id = c.list_id \
+          WHERE c.list_id = ?1 AND NOT EXISTS (SELECT 1 FROM held) AND NOT EXISTS (SELECT 1 FROM back) \
+          AND c.deleted_at IS NULL AND c.status IN ('todo', 'in_progress') \
+          AND (c.status = 'todo' OR (c.status = 'in_progress' AND c.claim_expires_at <= (SELECT now FROM clock))) \
+          AND l.deleted_at IS NULL AND {visible} AND {ready} \
+          ORDER BY c.priority, c.position LIMIT 1 FOR UPDATE OF c SKIP LOCKED), \
+         pick AS (SELECT id, status FROM back UNION ALL SELECT id, status FROM next), \
          taken AS (UPDATE tasks SET status = 'in_progress', claimed_by_agent_id = ?2, claim_token = ?4, \
           claim_expires_at = clock.now + ?5, lease_ms = ?5, started_at = COALESCE(started_at, clock.now), \
-          updated_at = clock.now \
+          updated_at = clock.now, resume_for = NULL \
           FROM pick, clock WHERE tasks.id = pick.id AND pick.status = 'todo' AND tasks.status = 'todo' \
           AND tasks.deleted_at IS NULL RETURNING tasks.id, tasks.list_id), \
          audit AS (INSERT INTO events (id, at, agent_id, kind, list_id, task_id, data) \
@@ -440,7 +442,7 @@ pub(crate) fn claim_query_for(labels: usize) -> String {
             "NOT EXISTS (SELECT 1 FROM held) AND NOT EXISTS (SELECT 1 FROM pick)",
             labels_sql("t", labels, 10).as_deref(),
         ),
-        filter = carries.map(|c| format!(" AND {c}")).unwrap_or_default(),
+        ready = ready(carries.as_deref()),
         visible = VISIBLE_TO
             .replace("visibility", "l.visibility")
             .replace("owner_agent_id", "l.owner_agent_id")
@@ -465,26 +467,36 @@ pub(crate) fn pick_query() -> String {
 /// held claim comes back whatever it carries: an agent holds one task a
 /// list, and asking for other labels does not drop it.
 pub(crate) fn pick_query_for(labels: usize) -> String {
-    let filter = labels_sql("c", labels, 4)
-        .map(|c| format!(" AND {c}"))
-        .unwrap_or_default();
     // The redundant `status IN (…)` term lets SQLite use the partial index
     // of open tasks (migration 0002) instead of walking closed ones.
     format!(
         "SELECT {}, {}, {DEPS_OF_T} FROM lists l LEFT JOIN tasks t ON t.id = COALESCE(\
          (SELECT h.id FROM tasks h WHERE h.claimed_by_agent_id = ?2 AND h.list_id = ?1 \
           AND h.status = 'in_progress' AND h.deleted_at IS NULL LIMIT 1), \
+         (SELECT c.id FROM tasks c WHERE c.resume_for = ?2 AND c.list_id = ?1 AND c.deleted_at IS NULL \
+          AND c.status = 'todo' AND {ready} ORDER BY c.priority, c.position LIMIT 1), \
          (SELECT c.id FROM tasks c WHERE c.list_id = ?1 AND c.deleted_at IS NULL \
           AND c.status IN ('todo', 'in_progress') \
           AND (c.status = 'todo' OR (c.status = 'in_progress' AND c.claim_expires_at <= ?3)) \
-          AND (c.assigned_to_agent_id IS NULL OR c.assigned_to_agent_id = ?2) \
-          AND c.awaits_approval = 0 AND (l.approval IS NULL OR l.approval = 'approved'){filter} \
-          AND NOT EXISTS (SELECT 1 FROM task_deps d JOIN tasks u ON u.id = d.depends_on_id \
-              WHERE d.task_id = c.id AND u.deleted_at IS NULL AND u.status NOT IN ('done', 'canceled')) \
-          ORDER BY c.priority, c.position LIMIT 1)) \
+          AND {ready} ORDER BY c.priority, c.position LIMIT 1)) \
          WHERE l.id = ?1",
         aliased(LIST_COLS, "l"),
         aliased(TASK_COLS, "t"),
+        ready = ready(labels_sql("c", labels, 4).as_deref()),
+    )
+}
+
+/// What makes the task aliased `c` of the list aliased `l` ready for the
+/// claiming agent `?2`: reserved for nobody else, approved, carrying one
+/// of the labels asked for (`carries`, if any), waiting on no open
+/// dependency.
+fn ready(carries: Option<&str>) -> String {
+    format!(
+        "(c.assigned_to_agent_id IS NULL OR c.assigned_to_agent_id = ?2) \
+         AND c.awaits_approval = 0 AND (l.approval IS NULL OR l.approval = 'approved'){} \
+         AND NOT EXISTS (SELECT 1 FROM task_deps d JOIN tasks u ON u.id = d.depends_on_id \
+             WHERE d.task_id = c.id AND u.deleted_at IS NULL AND u.status NOT IN ('done', 'canceled'))",
+        carries.map(|c| format!(" AND {c}")).unwrap_or_default()
     )
 }
 

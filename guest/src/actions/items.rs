@@ -4,7 +4,7 @@
 use super::action::{Action, Done};
 use crate::contract::{
     ASSIGNED, Access, ActionSpec, DESCRIPTION, LABELS, LIST_ID, MAX_BATCH, NOTES, PRIORITY, REFS,
-    TASK_ITEMS, TITLE, Ty, VERIFICATION, param,
+    REQUIRES_REVIEW, TASK_ITEMS, TITLE, Ty, VERIFICATION, param,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
@@ -83,6 +83,8 @@ struct NewTask {
     depends_on: Vec<String>,
     refs: Vec<String>,
     labels: Vec<String>,
+    /// Its own `requires_review` (none: the list's).
+    requires_review: Option<bool>,
 }
 
 impl NewTask {
@@ -110,6 +112,7 @@ impl NewTask {
                 .map(str::to_string)
                 .collect(),
             labels: crate::contract::labels::label_set(&p.strs("labels").unwrap_or_default()),
+            requires_review: p.bool("requires_review"),
         }
     }
 
@@ -165,11 +168,16 @@ fn insert(call: &Call, list: &ListRow, at: i64, tasks: &[NewTask]) -> ToolResult
             approved_title: None,
             refs: t.refs.clone(),
             labels: t.labels.clone(),
+            waits_on: None,
+            ask: None,
+            review: None,
+            requires_review: t.requires_review.unwrap_or(list.requires_review),
+            resume_for: None,
         };
         call.exec(
             "INSERT INTO tasks (id, list_id, position, title, description, notes, status, assigned_to_agent_id, \
-             created_at, updated_at, priority, verification, awaits_approval, refs, labels) \
-             VALUES (?, ?, ?, ?, ?, ?, 'todo', ?, ?, ?, ?, ?, ?, ?, ?)",
+             created_at, updated_at, priority, verification, awaits_approval, refs, labels, requires_review) \
+             VALUES (?, ?, ?, ?, ?, ?, 'todo', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             crate::params![
                 row.id.as_str(),
                 list_id,
@@ -184,7 +192,8 @@ fn insert(call: &Call, list: &ListRow, at: i64, tasks: &[NewTask]) -> ToolResult
                 row.verification.clone(),
                 i64::from(awaits_approval),
                 crate::model::refs_column(&row.refs),
-                crate::model::labels_column(&row.labels)
+                crate::model::labels_column(&row.labels),
+                i64::from(row.requires_review)
             ],
         )?;
         let mut data = json!({"title": row.title, "position": row.position});
@@ -221,6 +230,7 @@ impl Action for CreateTask {
             ASSIGNED,
             REFS,
             LABELS,
+            REQUIRES_REVIEW,
             param(
                 "depends_on",
                 Ty::Deps { refs: false },

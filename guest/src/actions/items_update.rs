@@ -73,6 +73,15 @@ impl Action for UpdateTask {
                 "replaces the dependencies",
             ),
             param(
+                "question",
+                Ty::Str {
+                    min: 1,
+                    max: crate::waits::MAX_SAID,
+                },
+                false,
+                "ask your person; the task waits for the answer",
+            ),
+            param(
                 "claim_token",
                 Ty::Id(IdKind::Claim),
                 false,
@@ -104,6 +113,9 @@ fn update(call: &mut Call) -> ToolResult<Done<TaskResult>> {
         return Err(super::release::released_claim(call, &old)?.unwrap_or(e));
     }
 
+    let holds_claim = old.status == Status::InProgress
+        && call.claim_holder().is_some()
+        && old.claimed_by_agent_id.as_deref() == call.claim_holder();
     let p = &call.params;
     let mut new = old.clone();
     let mut changed: Vec<&str> = Vec::new();
@@ -139,15 +151,25 @@ fn update(call: &mut Call) -> ToolResult<Done<TaskResult>> {
         new.labels = crate::contract::labels::label_set(&labels);
     }
 
-    let holds_claim = old.status == Status::InProgress
-        && call.claim_holder().is_some()
-        && old.claimed_by_agent_id.as_deref() == call.claim_holder();
+    let mut asked = None;
+    if let Some(question) = p.str("question") {
+        asked = Some(super::ask::ask(
+            call,
+            &old,
+            &mut new,
+            question,
+            holds_claim,
+        )?);
+    }
     if let Some(status) = p.str("status").and_then(Status::parse) {
+        super::ask::not_while_waiting(call, &old)?;
         apply_status(call, &old, &mut new, status, &agent)?;
         if status == Status::Done && old.status != Status::Done && call.person.is_none() {
             not_before_approval(&list, &old)?;
         }
     }
+    let submitted = super::ask::to_review(call, &old, &mut new);
+    super::ask::settle(call, &old, &mut new);
     let reopened = old.is_closed() && !new.is_closed();
     if reopened {
         reopen(call, &old, &mut new);
@@ -206,7 +228,11 @@ fn update(call: &mut Call) -> ToolResult<Done<TaskResult>> {
         }
     }
     let status_changed = new.status != old.status;
-    if changed.is_empty() && !status_changed && new.claim_expires_at == old.claim_expires_at {
+    if changed.is_empty()
+        && !status_changed
+        && asked.is_none()
+        && new.claim_expires_at == old.claim_expires_at
+    {
         let summary = format!("task {} {} unchanged", old.id, quoted(&old.title));
         return Ok(Done {
             summary,
@@ -220,7 +246,19 @@ fn update(call: &mut Call) -> ToolResult<Done<TaskResult>> {
     // One audit event per change: a status change names the fields that
     // changed with it (a close's outcome), so it is one row, not two.
     let lease_only = !status_changed && changed.is_empty();
-    let (kind, data) = if lease_only {
+    let (kind, data) = if let Some(question) = &asked {
+        let mut data = json!({"question": question});
+        if !changed.is_empty() {
+            data["fields"] = json!(changed);
+        }
+        ("asked", data)
+    } else if submitted {
+        let mut data = json!({"outcome": new.outcome});
+        if new.verification_result.is_some() {
+            data["verification_result"] = json!(new.verification_result);
+        }
+        ("submitted", data)
+    } else if lease_only {
         let data = json!({"lease_seconds": old.lease_ms.unwrap_or(DEFAULT_LEASE_MS) / 1000});
         ("refreshed", data)
     } else if status_changed {
@@ -268,7 +306,9 @@ fn update(call: &mut Call) -> ToolResult<Done<TaskResult>> {
     // `new` is exactly what was written: no need to read it back.
     let task = new;
     let deps_now = new_deps.unwrap_or(old_deps);
-    let what = if status_changed {
+    let what = if let Some(waits) = task.waits_on.filter(|_| status_changed) {
+        waits.phrase().to_string()
+    } else if status_changed {
         format!("→ {}", task.status)
     } else if lease_only {
         format!(
@@ -377,11 +417,12 @@ fn write(call: &Call, t: &TaskRow) -> ToolResult<()> {
 }
 
 /// The statement that writes `t`'s changeable columns, and its params.
-fn write_sql(t: &TaskRow) -> (&'static str, Vec<Value>) {
+pub(super) fn write_sql(t: &TaskRow) -> (&'static str, Vec<Value>) {
     (
         "UPDATE tasks SET title = ?, description = ?, notes = ?, status = ?, assigned_to_agent_id = ?, \
          claimed_by_agent_id = ?, claim_token = ?, claim_expires_at = ?, lease_ms = ?, outcome = ?, \
-         updated_at = ?, completed_at = ?, priority = ?, verification = ?, verification_result = ? WHERE id = ?",
+         updated_at = ?, completed_at = ?, priority = ?, verification = ?, verification_result = ?, \
+         waits_on = ?, ask = ?, review = ?, resume_for = ? WHERE id = ?",
         crate::params![
             t.title.as_str(),
             t.description.clone(),
@@ -398,6 +439,10 @@ fn write_sql(t: &TaskRow) -> (&'static str, Vec<Value>) {
             t.priority.rank(),
             t.verification.clone(),
             t.verification_result.clone(),
+            t.waits_on.map(|w| w.as_str()),
+            crate::waits::column(t.ask.as_ref()),
+            crate::waits::column(t.review.as_ref()),
+            t.resume_for.clone(),
             t.id.as_str()
         ]
         .to_vec(),

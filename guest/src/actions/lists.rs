@@ -3,8 +3,8 @@
 
 use super::action::{Action, Done};
 use crate::contract::{
-    Access, ActionSpec, CURSOR, INCLUDE_DELETED, LIMIT, LIST_ID, SCOPE_TYPES, TASK_LISTS, Ty,
-    VISIBILITIES, param,
+    Access, ActionSpec, CURSOR, INCLUDE_DELETED, LIMIT, LIST_ID, REQUIRES_REVIEW, SCOPE_TYPES,
+    TASK_LISTS, Ty, VISIBILITIES, param,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Value as Json, json};
@@ -112,6 +112,7 @@ impl Action for CreateList {
                 false,
                 "nothing is claimable until a person approves",
             ),
+            REQUIRES_REVIEW,
         ],
         access: Access::None,
         writes: true,
@@ -200,10 +201,12 @@ fn create(call: &mut Call) -> ToolResult<Done<ListCreated>> {
         approval_note: None,
         approval_by: None,
         approval_at: None,
+        requires_review: call.params.bool("requires_review") == Some(true),
     };
     call.exec(
         "INSERT INTO lists (id, name, name_fold, scope_type, scope_key, visibility, owner_agent_id, \
-         created_by_agent_id, created_at, updated_at, approval) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+         created_by_agent_id, created_at, updated_at, approval, requires_review) \
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         crate::params![
             list.id.as_str(),
             list.name.as_str(),
@@ -215,12 +218,16 @@ fn create(call: &mut Call) -> ToolResult<Done<ListCreated>> {
             list.created_by_agent_id.as_str(),
             list.created_at,
             list.updated_at,
-            list.approval.map(Approval::as_str)
+            list.approval.map(Approval::as_str),
+            i64::from(list.requires_review)
         ],
     )?;
     let mut data = json!({"name": list.name, "visibility": list.visibility});
     if list.approval.is_some() {
         data["requires_approval"] = json!(true);
+    }
+    if list.requires_review {
+        data["requires_review"] = json!(true);
     }
     call.event("created", Some(&list.id), None, data)?;
     let summary = format!(

@@ -9,6 +9,7 @@ mod action;
 pub mod approval;
 #[cfg(test)]
 mod approval_tests;
+pub mod ask;
 pub mod audit;
 mod bypass;
 mod call;

@@ -29,6 +29,11 @@ pub const EVENT_KINDS: &[&str] = &[
     "private_bypass",
     "approved",
     "rejected",
+    "asked",
+    "answered",
+    "submitted",
+    "accepted",
+    "returned",
     "imported",
 ];
 
@@ -139,6 +144,13 @@ pub const LABELS: Param = param(
     Ty::Labels { min: 0 },
     false,
     "short words: role, skill, kind (see task_help)",
+);
+/// The shared `requires_review` parameter (a list's default, a task's own).
+pub const REQUIRES_REVIEW: Param = param(
+    "requires_review",
+    Ty::Bool,
+    false,
+    "done goes to a person's review first",
 );
 /// The shared `assigned` parameter.
 pub const ASSIGNED: Param = param(

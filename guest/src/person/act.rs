@@ -16,7 +16,7 @@ use crate::actions::items_update::UpdateTask;
 use crate::actions::lists::DeleteList;
 use crate::actions::reorder::ReorderTasks;
 use crate::actions::{Action, Done, Request, invoke, invoke_fn};
-use crate::actions::{approval, release};
+use crate::actions::{approval, ask, release};
 use crate::bindings::{CallContext, Confirmation, PersonRequest, PersonSurface};
 use crate::clock::Clock;
 use crate::context::effective_agent;
@@ -49,6 +49,12 @@ pub(crate) static READ: ActionSpec = step("view", false);
 static APPROVE: ActionSpec = step("approve", true);
 /// A person's rejection.
 static REJECT: ActionSpec = step("reject", true);
+/// A person answering a question.
+static ANSWER: ActionSpec = step("answer", true);
+/// A person accepting work in review.
+static ACCEPT: ActionSpec = step("accept", true);
+/// A person returning work in review.
+static RETURN: ActionSpec = step("return", true);
 /// A person taking a claim back.
 static RELEASE: ActionSpec = step("release", true);
 
@@ -117,6 +123,9 @@ type Handler = fn(&Act<'_>, &Target) -> ToolResult<Outcome>;
 static HANDLERS: &[(&Verb, Handler)] = &[
     (&verbs::APPROVE, |a, t| a.approve(t)),
     (&verbs::REJECT, |a, t| a.reject(t)),
+    (&verbs::ANSWER, |a, t| a.answer(a.task(t)?)),
+    (&verbs::ACCEPT, |a, t| a.accept(a.task(t)?)),
+    (&verbs::RETURN, |a, t| a.return_task(a.task(t)?)),
     (&verbs::ADD, |a, t| a.add(t)),
     (&verbs::EDIT, |a, t| a.edit(a.task(t)?)),
     (&verbs::PRIORITY, |a, t| a.priority(a.task(t)?)),
@@ -261,6 +270,38 @@ impl Act<'_> {
         Ok(decided(
             format!("rejected list {}", quote(&list.name)),
             done,
+        ))
+    }
+
+    fn answer(&self, task: &TaskRow) -> ToolResult<Outcome> {
+        let text = self.text("answer")?;
+        let done = invoke_fn(self.env.request("", self.person), &ANSWER, |call| {
+            ask::answer(call, &task.id, text)
+        })?;
+        Ok(shown::<UpdateTask>(
+            done,
+            format!("answered {}", quote(&task.title)),
+        ))
+    }
+
+    fn accept(&self, task: &TaskRow) -> ToolResult<Outcome> {
+        let done = invoke_fn(self.env.request("", self.person), &ACCEPT, |call| {
+            ask::accept(call, &task.id)
+        })?;
+        Ok(shown::<UpdateTask>(
+            done,
+            format!("accepted {}", quote(&task.title)),
+        ))
+    }
+
+    fn return_task(&self, task: &TaskRow) -> ToolResult<Outcome> {
+        let reason = self.text("reason")?;
+        let done = invoke_fn(self.env.request("", self.person), &RETURN, |call| {
+            ask::return_task(call, &task.id, reason)
+        })?;
+        Ok(shown::<UpdateTask>(
+            done,
+            format!("returned {}", quote(&task.title)),
         ))
     }
 

@@ -64,3 +64,25 @@ pub fn dashboard(
 ) -> DashboardScreen {
     dashboard::screen(state, input, view, ctx, store, clock)
 }
+
+/// The person's inbox as `ctx` sees it, laid out for `view.width`; with
+/// `stalled_after_minutes`, the new threshold is saved first, as
+/// `ctx.person` (a read-only surface cannot).
+pub fn inbox(
+    ctx: &CallContext,
+    view: &crate::bindings::InboxView,
+    store: &dyn Store,
+    clock: &dyn Clock,
+) -> crate::error::ToolResult<crate::bindings::InboxOutput> {
+    use crate::views::inbox;
+    if let Some(minutes) = view.stalled_after_minutes {
+        let person = identity::person(ctx, "setting the stalled threshold")?;
+        inbox::set_stalled_minutes(store, clock, person, i64::from(minutes))?;
+    }
+    let read = inbox::load(ctx, store, clock)?;
+    Ok(crate::bindings::InboxOutput {
+        lines: inbox::lines(&read, crate::views::columns(view.width)),
+        data: crate::results::to_json(&read).to_string(),
+        count: u32::try_from(read.count).unwrap_or(u32::MAX),
+    })
+}

@@ -492,6 +492,61 @@ pub(crate) static RELEASE: Verb = Verb {
         true,
     )
 };
+/// Answer the question a task waits on: it goes back to the agent that
+/// asked, first in its next claim.
+pub(crate) static ANSWER: Verb = Verb {
+    fields: &[Field {
+        name: "answer",
+        required: true,
+        kind: Kind::Text,
+        shell: Shell::Words("ANSWER", "<answer…>"),
+        help: "The answer the agent reads",
+        placeholder: "your answer",
+        choices: &[],
+    }],
+    keys: &[key(
+        "n",
+        "answer",
+        Ask::Text(prompt("answer", "Answer {}", "")),
+    )],
+    ..on_task(
+        "answer",
+        "Answer the question a task waits on: answer <task> <answer…>",
+        false,
+    )
+};
+/// Accept a task in review: it is done.
+pub(crate) static ACCEPT: Verb = Verb {
+    keys: &[key("y", "accept", Ask::YesNo("Accept {} as done?", ""))],
+    ..on_task(
+        "accept",
+        "Accept a task waiting for review: it is done: accept <task>",
+        false,
+    )
+};
+/// Return a task in review to its agent, with a reason.
+pub(crate) static RETURN: Verb = Verb {
+    fields: &[Field {
+        placeholder: "what to change",
+        ..flag(
+            "reason",
+            true,
+            "reason",
+            "TEXT",
+            "What the agent should change",
+        )
+    }],
+    keys: &[key(
+        "u",
+        "return",
+        Ask::Text(prompt("reason", "Return {} to its agent, reason", "")),
+    )],
+    ..on_task(
+        "return",
+        "Return a task waiting for review to its agent: return <task> --reason …",
+        false,
+    )
+};
 /// Soft-delete a task or a list (asks first).
 pub(crate) static DELETE: Verb = Verb {
     name: "delete",
@@ -520,8 +575,8 @@ pub(crate) static NEXT: Verb = Verb {
 /// Every verb, in the order `ui.verbs` publishes them (a shell's help
 /// lists them so) and the footer shows their keys.
 pub(crate) static VERBS: &[&Verb] = &[
-    &APPROVE, &REJECT, &ADD, &EDIT, &PRIORITY, &BLOCK, &UNBLOCK, &CANCEL, &RESTORE, &ASSIGN,
-    &UNASSIGN, &MOVE, &DONE, &RELEASE, &DELETE, &NEXT,
+    &APPROVE, &REJECT, &ANSWER, &ACCEPT, &RETURN, &ADD, &EDIT, &PRIORITY, &BLOCK, &UNBLOCK,
+    &CANCEL, &RESTORE, &ASSIGN, &UNASSIGN, &MOVE, &DONE, &RELEASE, &DELETE, &NEXT,
 ];
 
 /// The verb named `name`, or `invalid_params` naming them all.

@@ -37,6 +37,7 @@ const SQLITE: &[&str] = &[
     include_str!("migrations/shared/0007_tokens.sql"),
     include_str!("migrations/sqlite/0008_counters_at_commit.sql"),
     include_str!("migrations/shared/0009_task_labels.sql"),
+    include_str!("migrations/shared/0010_person_called.sql"),
 ];
 
 /// PostgreSQL's schema steps, numbered like SQLite's: version `N` is the
@@ -51,6 +52,7 @@ const POSTGRES: &[&str] = &[
     include_str!("migrations/shared/0007_tokens.sql"),
     include_str!("migrations/postgres/0008_counters_at_commit.sql"),
     include_str!("migrations/shared/0009_task_labels.sql"),
+    include_str!("migrations/shared/0010_person_called.sql"),
 ];
 
 /// How many schema steps each dialect has: a schema version names the

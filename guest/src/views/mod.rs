@@ -14,8 +14,10 @@ mod board;
 pub(crate) mod commands;
 mod complete;
 mod frame;
+pub mod inbox;
 pub(crate) mod layout;
 mod memory;
+mod notices;
 pub(crate) mod read;
 mod rows;
 #[cfg(test)]
@@ -25,9 +27,10 @@ pub(crate) mod visible;
 mod widget;
 
 use crate::bindings::{
-    CallContext, CommandEffect, CommandInfo, Completion, Line, StoreDown, WidgetView,
+    CallContext, CommandEffect, CommandInfo, Completion, Line, Notice, StoreDown, WidgetView,
 };
 use crate::clock::Clock;
+use crate::error::ToolResult;
 use crate::render::{Style, line};
 use crate::store::Store;
 
@@ -111,6 +114,27 @@ pub fn complete(
     clock: &dyn Clock,
 ) -> Vec<Completion> {
     commands::complete(name, prefix, ctx, store, clock)
+}
+
+/// The inbox entries not yet sent on `channel`, as notices.
+pub fn notices(
+    ctx: &CallContext,
+    channel: &str,
+    board_url: &str,
+    store: &dyn Store,
+    clock: &dyn Clock,
+) -> ToolResult<Vec<Notice>> {
+    notices::pending(ctx, channel, board_url, store, clock)
+}
+
+/// Records `keys` as sent on `channel`.
+pub fn notices_sent(
+    channel: &str,
+    keys: &[String],
+    store: &dyn Store,
+    clock: &dyn Clock,
+) -> ToolResult<()> {
+    notices::sent(channel, keys, store, clock)
 }
 
 /// The agent's current claims as compact text for the model (empty

@@ -251,6 +251,7 @@ fn card_cols() -> String {
          claim_expires_at, lease_ms, SUBSTR(outcome, 1, {CARD_TEXT}), created_at, updated_at, \
          started_at, completed_at, deleted_at, priority, SUBSTR(verification, 1, {CARD_TEXT}), \
          SUBSTR(verification_result, 1, {CARD_TEXT}), awaits_approval, CAST(NULL AS TEXT), refs, labels, \
+         waits_on, ask, review, requires_review, resume_for, \
          LENGTH(notes) - LENGTH(REPLACE(notes, ?, ''))",
         tail = NOTES_TAIL - 1
     )

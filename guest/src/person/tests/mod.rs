@@ -3,6 +3,7 @@
 //! by keys (selection, prompts, layout).
 
 mod act;
+mod called;
 mod dashboard;
 mod resolve;
 
