@@ -76,6 +76,7 @@ fn claimed_lines(claimed: &Claimed) -> Vec<Line> {
         lines.extend(lease_line(t, claimed.claim.as_ref()));
         lines.extend(task::notes_line(t, 2));
         lines.extend(task::verification_lines(t, 2));
+        lines.extend(task::exchange_lines(t, 2));
         lines.extend(task::refs_line(t, 2));
         lines.extend(task::labels_line(t, 2, false));
         lines

@@ -39,6 +39,7 @@ pub(crate) fn created(result: TaskResult) -> Option<Vec<Line>> {
     )];
     lines.extend(task::rows(std::slice::from_ref(&t), 2));
     lines.extend(task::verification_lines(&t, 4));
+    lines.extend(task::exchange_lines(&t, 4));
     lines.extend(task::refs_line(&t, 4));
     lines.extend(task::labels_line(&t, 4, true));
     Some(lines)
@@ -68,6 +69,7 @@ pub(crate) fn updated(result: TaskResult) -> Option<Vec<Line>> {
     let mut lines = vec![header(mark, verb, style, fmt::opt(&t.list_id), "in")];
     lines.extend(task::rows(std::slice::from_ref(&t), 2));
     lines.extend(task::verification_lines(&t, 4));
+    lines.extend(task::exchange_lines(&t, 4));
     lines.extend(task::refs_line(&t, 4));
     lines.extend(task::labels_line(&t, 4, true));
     Some(lines)

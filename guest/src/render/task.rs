@@ -37,7 +37,7 @@ pub(crate) fn table(indent: usize) -> Table {
 
 /// Adds a task row and its memo line.
 pub(crate) fn add_row(t: &mut Table, task: &TaskJson) {
-    let badge = fmt::status(task.status.map_or("?", Status::as_str));
+    let badge = fmt::task_badge(task.status.map_or("?", Status::as_str), task.waits_on);
     let deleted = opt(&task.deleted_at).is_some();
     let position = task.position.map(|p| p.to_string()).unwrap_or_default();
     let title_style = if deleted || task.status == Some(Status::Canceled) {
@@ -194,6 +194,52 @@ pub(crate) fn verification_lines(task: &TaskJson, indent: usize) -> Vec<Line> {
         Some(l.finish())
     })
     .collect()
+}
+
+/// A single task's exchange with its person, one line each (those set):
+/// the question and its answer, the review and a return's reason, so
+/// that the agent handed the task back reads them with it.
+pub(crate) fn exchange_lines(task: &TaskJson, indent: usize) -> Vec<Line> {
+    let mut out: Vec<(String, String, Style)> = Vec::new();
+    if let Some(ask) = &task.ask {
+        out.push((
+            "question".into(),
+            format!("{} (@{})", ask.question, ask.by),
+            Style::Warning,
+        ));
+        if let Some(answer) = &ask.answer {
+            let by = ask.answered_by.as_deref().unwrap_or("a person");
+            out.push(("answer".into(), format!("{answer} ({by})"), Style::Success));
+        }
+    }
+    if let Some(review) = &task.review {
+        let by = review.by.as_deref().unwrap_or("a person");
+        let (text, style) = match review.state {
+            crate::waits::ReviewState::Pending => {
+                ("waits for a person's review".to_string(), Style::Warning)
+            }
+            crate::waits::ReviewState::Accepted => (format!("accepted by {by}"), Style::Success),
+            crate::waits::ReviewState::Returned => (
+                format!(
+                    "returned by {by}: {}",
+                    review.reason.as_deref().unwrap_or_default()
+                ),
+                Style::Warning,
+            ),
+        };
+        out.push(("review".into(), text, style));
+    } else if task.requires_review {
+        out.push(("review".into(), "required before done".into(), Style::Muted));
+    }
+    out.into_iter()
+        .map(|(label, text, style)| {
+            let mut l = LineBuf::new();
+            l.push(" ".repeat(indent), Style::Text)
+                .push(format!("{label}: "), Style::Muted)
+                .push(fmt::truncate(&fmt::one_line(&text), MEMO_MAX), style);
+            l.finish()
+        })
+        .collect()
 }
 
 /// A single task's refs on one muted line (`refs: github://o/r/1,

@@ -42,6 +42,9 @@ pub(crate) struct Board {
     pub groups: Vec<Group>,
     /// More lists are visible than were read.
     pub more_lists: bool,
+    /// How many things need a person among the visible lists (the
+    /// inbox's count).
+    pub inbox: usize,
 }
 
 /// Active tasks: what the counters call todo, run and blocked.
@@ -129,6 +132,7 @@ pub(crate) fn load(
             now: viewer.now,
             groups,
             more_lists,
+            inbox: super::inbox::collect(tx, &viewer)?.count,
         }))
     })
 }

@@ -148,7 +148,7 @@ fn details(task: &TaskRow, own: bool, now: i64) -> Vec<Span> {
 /// first (commands need the full id anyway), then the details, which say
 /// who holds the task.
 pub(crate) fn task(task: &TaskRow, own: bool, now: i64, badge_width: usize, inner: usize) -> Line {
-    let badge = fmt::status(task.status.as_str()).span();
+    let badge = fmt::task_badge(task.status.as_str(), task.waits_on).span();
     let pad = badge_width.saturating_sub(fmt::width(&badge.text));
     let id = fmt::short_id(&task.id);
     let mut details = details(task, own, now);

@@ -46,8 +46,11 @@ pub(crate) fn lines(board: &Board, mode: WidgetMode, width: usize) -> Vec<Line> 
         .collect();
     let header_lines = groups.len() + split.iter().filter(|s| **s).count();
     let needed = header_lines + own_total + others_total;
-    let hides = needed > MAX_CONTENT || board.more_lists;
-    let budget = if hides { MAX_CONTENT - 1 } else { MAX_CONTENT };
+    // What needs a person comes first, on a line of its own.
+    let inbox = (board.inbox > 0).then(|| inbox_line(board.inbox));
+    let room = MAX_CONTENT - usize::from(inbox.is_some());
+    let hides = needed > room || board.more_lists;
+    let budget = if hides { room - 1 } else { room };
 
     let picked = pick(groups, &split, full, budget);
     let shown_headers = picked
@@ -62,21 +65,19 @@ pub(crate) fn lines(board: &Board, mode: WidgetMode, width: usize) -> Vec<Line> 
     let badge_width = picked
         .iter()
         .filter_map(|e| task_of(groups, *e))
-        .map(|t| fmt::width(&fmt::status(t.status.as_str()).span().text))
+        .map(|t| fmt::width(&fmt::task_badge(t.status.as_str(), t.waits_on).span().text))
         .max()
         .unwrap_or(0);
     let name_width = name_column(groups, &picked, inner);
-    let mut content: Vec<Line> = picked
-        .iter()
-        .map(|e| match (*e, task_of(groups, *e)) {
-            (Entry::Header(g), _) if split[g] => rows::header_name(&groups[g], inner),
-            (Entry::Header(g), _) => rows::header(&groups[g], name_width, inner),
-            (Entry::Counters(g), _) => rows::header_counters(&groups[g], inner),
-            (Entry::Own(..), Some(t)) => rows::task(t, true, board.now, badge_width, inner),
-            (_, Some(t)) => rows::task(t, false, board.now, badge_width, inner),
-            (_, None) => Vec::new(),
-        })
-        .collect();
+    let mut content: Vec<Line> = inbox.into_iter().collect();
+    content.extend(picked.iter().map(|e| match (*e, task_of(groups, *e)) {
+        (Entry::Header(g), _) if split[g] => rows::header_name(&groups[g], inner),
+        (Entry::Header(g), _) => rows::header(&groups[g], name_width, inner),
+        (Entry::Counters(g), _) => rows::header_counters(&groups[g], inner),
+        (Entry::Own(..), Some(t)) => rows::task(t, true, board.now, badge_width, inner),
+        (_, Some(t)) => rows::task(t, false, board.now, badge_width, inner),
+        (_, None) => Vec::new(),
+    }));
     if hides {
         let tasks = own_total + others_total - shown_tasks;
         let lists = groups.len() - shown_headers;
@@ -164,6 +165,20 @@ fn pick(groups: &[Group], split: &[bool], full: bool, budget: usize) -> Vec<Entr
     };
     chosen.sort_by_key(rank);
     chosen
+}
+
+/// `● 2 need you · /task-inbox`: what waits on a person, and where to see it.
+fn inbox_line(count: usize) -> Line {
+    vec![
+        crate::render::Span {
+            text: format!("● {}", super::inbox::need_you(count)),
+            style: Style::Warning,
+        },
+        crate::render::Span {
+            text: " · /task-inbox".into(),
+            style: Style::Muted,
+        },
+    ]
 }
 
 /// `… 3 tasks, 2 lists hidden`: what the ten lines could not hold.

@@ -33,7 +33,8 @@ fn row_cols() -> String {
          CAST(NULL AS TEXT), status, assigned_to_agent_id, claimed_by_agent_id, CAST(NULL AS TEXT), \
          claim_expires_at, lease_ms, CAST(NULL AS TEXT), created_at, updated_at, started_at, \
          completed_at, deleted_at, priority, CASE WHEN verification IS NULL THEN NULL ELSE '' END, \
-         CAST(NULL AS TEXT), awaits_approval, CAST(NULL AS TEXT), CAST(NULL AS TEXT), labels"
+         CAST(NULL AS TEXT), awaits_approval, CAST(NULL AS TEXT), CAST(NULL AS TEXT), labels, \
+         waits_on, CAST(NULL AS TEXT), CAST(NULL AS TEXT), requires_review, resume_for"
     )
 }
 
@@ -86,6 +87,8 @@ pub(crate) struct Board {
     pub gone: Option<String>,
     /// When it was read (leases are shown from it).
     pub now: i64,
+    /// What needs the person (read with the lists, not with one list).
+    pub inbox: Option<crate::views::inbox::Inbox>,
 }
 
 /// Reads the board for `state` and `view`.
@@ -110,16 +113,17 @@ fn read(call: &mut Call, state: &State, view: &DashboardView) -> ToolResult<Boar
         now: call.now(),
         ..Board::default()
     };
+    let viewer = Viewer {
+        agent: call.viewer.clone(),
+        ctx: call.ctx,
+        now: call.now(),
+    };
     if view.list_id.is_none() {
-        let viewer = Viewer {
-            agent: call.viewer.clone(),
-            ctx: call.ctx,
-            now: call.now(),
-        };
         // What every person's surface shows, in the same order.
         let lists = visible::all_lists(call.tx, &viewer)?.lists;
         board.lists = entries(call, lists)?;
     }
+    board.inbox = Some(crate::views::inbox::collect(call.tx, &viewer)?);
     let Some(list_id) = state.list.as_deref() else {
         return Ok(board);
     };

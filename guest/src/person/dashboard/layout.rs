@@ -65,6 +65,36 @@ pub(crate) fn lines(
     fit_all(out, width)
 }
 
+/// Entries of the inbox the lists' screen shows above the lists.
+const INBOX_LINES: usize = 5;
+
+/// The inbox heading the lists: its count, then its first entries (what
+/// each says and the verbs that settle it, on the task's or list's keys)
+/// and how many more; one muted line when nothing needs the person.
+fn inbox_head(board: &Board) -> Vec<Line> {
+    use crate::views::inbox;
+    let Some(read) = &board.inbox else {
+        return Vec::new();
+    };
+    let mut out = vec![inbox::heading(read)];
+    for e in read.entries.iter().take(INBOX_LINES) {
+        let mut l = vec![Span {
+            text: "  ".into(),
+            style: Style::Text,
+        }];
+        l.extend(inbox::entry_line(e));
+        out.push(l);
+    }
+    if read.count > INBOX_LINES {
+        out.push(line(
+            format!("  … {} more: tasklists inbox", read.count - INBOX_LINES),
+            Style::Muted,
+        ));
+    }
+    out.push(Vec::new());
+    out
+}
+
 /// The screen while the store cannot be read: the error, and how to close.
 pub(crate) fn failure(e: &ToolError, width: usize) -> Vec<Line> {
     let mut out = vec![line("Tasks", Style::Accent)];
@@ -88,6 +118,7 @@ fn title(ctx: &CallContext, can_act: bool) -> Line {
 fn body(state: &State, board: &Board, width: usize) -> (Vec<Line>, Vec<Line>, Option<usize>) {
     match level(state) {
         Level::Lists => {
+            let head = inbox_head(board);
             if board.lists.is_empty() {
                 return (
                     vec![line("no lists here yet", Style::Muted)],
@@ -110,7 +141,7 @@ fn body(state: &State, board: &Board, width: usize) -> (Vec<Line>, Vec<Line>, Op
                 .enumerate()
                 .map(|(i, e)| list_row(e, i == state.row, column))
                 .collect();
-            (Vec::new(), rows, Some(state.row))
+            (head, rows, Some(state.row))
         }
         Level::Tasks => {
             let Some(opened) = &board.opened else {
@@ -145,7 +176,14 @@ fn body(state: &State, board: &Board, width: usize) -> (Vec<Line>, Vec<Line>, Op
                 rows.push(line("  more tasks follow", Style::Muted));
             }
             let selected = (!opened.tasks.is_empty()).then_some(state.row);
-            (head, rows, selected)
+            // What needs the person comes first here too when something
+            // does (one list opens at once: there is no lists' screen).
+            let mut top = match &board.inbox {
+                Some(read) if read.count > 0 => inbox_head(board),
+                _ => Vec::new(),
+            };
+            top.extend(head);
+            (top, rows, selected)
         }
         Level::Detail => {
             let mut head = board
@@ -292,7 +330,7 @@ fn task_row(t: &TaskRow, selected: bool, number: usize, now: i64, width: usize) 
     let mut l = LineBuf::new();
     l.push(if selected { MARK } else { NO_MARK }, Style::Accent);
     l.push(format!("{:>number$}. ", t.position), Style::Muted);
-    let badge = fmt::status(t.status.as_str());
+    let badge = fmt::task_badge(t.status.as_str(), t.waits_on);
     l.push(badge.span().text, badge.style)
         .push("  ", Style::Text);
     if let Some(mark) = fmt::priority(t.priority) {

@@ -188,3 +188,41 @@ fn only_a_waiting_task_is_answered_accepted_or_returned() {
         .unwrap_err();
     assert_eq!(e.code, ErrorCode::Conflict, "{e:?}");
 }
+
+#[test]
+fn the_dashboard_heads_with_the_inbox_and_answers_on_a_key() {
+    let w = World::new(&["Pick the cache", "Other"]);
+    claim(&w, "agent-1");
+    w.h.ok(
+        "agent-1",
+        "task_items",
+        "update",
+        json!({"task_id": w.tasks[0], "question": "Postgres or SQLite?"}),
+    );
+    let view = crate::bindings::DashboardView {
+        width: 120,
+        height: 0,
+        list_id: None,
+    };
+    let ctx = super::ctx(Some("agent-1"), Some("alice"));
+    let mut state = String::new();
+    let mut press = |input: crate::bindings::DashboardInput| {
+        let screen = crate::person::dashboard(&state, &input, &view, &ctx, &w.h.store, &w.h.clock);
+        state = screen.state.clone();
+        super::plain(&screen.lines)
+    };
+    let first = press(crate::bindings::DashboardInput::Refresh);
+    assert!(first.contains("Inbox: 1 needs you"), "{first}");
+    assert!(first.contains("Postgres or SQLite?"), "{first}");
+    assert!(first.contains("? asks"), "the row names the wait: {first}");
+    // The first task is selected: n asks for the answer, enter sends it.
+    press(crate::bindings::DashboardInput::Key("n".into()));
+    press(crate::bindings::DashboardInput::Paste("SQLite".into()));
+    let after = press(crate::bindings::DashboardInput::Key("enter".into()));
+    assert!(after.contains("answered"), "{after}");
+    assert!(
+        !after.contains("needs you"),
+        "answered: nothing left: {after}"
+    );
+    assert_eq!(w.task(&w.tasks[0])["ask"]["answer"], "SQLite");
+}

@@ -19,7 +19,7 @@ pub(crate) use json::{arr, as_int, compact_json, compact_value, int, nonblank, o
 pub(crate) use labels::labels;
 pub(crate) use list_info::{count_tasks, counters, scope, scope_of, visibility};
 pub(crate) use priority::{priority, priority_of};
-pub(crate) use status::status;
+pub(crate) use status::{status, task_badge};
 pub(crate) use text::{one_line, take_width, truncate, truncate_left, width};
 pub(crate) use time::{compact_date, date, duration, seconds_between};
 

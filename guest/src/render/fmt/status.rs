@@ -48,3 +48,20 @@ pub(crate) fn status(s: &str) -> Badge {
         style,
     }
 }
+
+/// The badge of a task: its status's, or what it waits on a person for
+/// (`? asks`, `◆ review`) when it does: a view names the wait, not a
+/// bare `paused`.
+pub(crate) fn task_badge(wire: &str, waits: Option<crate::waits::WaitsOn>) -> Badge {
+    use crate::waits::WaitsOn;
+    let (symbol, label) = match waits {
+        Some(WaitsOn::Answer) => ("?", "asks"),
+        Some(WaitsOn::Review) => ("◆", "review"),
+        None => return status(wire),
+    };
+    Badge {
+        symbol,
+        label: label.to_string(),
+        style: Style::Warning,
+    }
+}

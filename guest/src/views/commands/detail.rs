@@ -94,7 +94,7 @@ pub(crate) fn block(task: &TaskJson, number_width: usize, width: usize) -> Vec<L
     let mut out = Vec::new();
     // Details start under the title's badge: `  ` + number + `. `.
     let indent = 2 + number_width + 2;
-    let badge = fmt::status(task.status.map_or("?", Status::as_str));
+    let badge = fmt::task_badge(task.status.map_or("?", Status::as_str), task.waits_on);
     let mut head = LineBuf::new();
     head.push(
         format!(

@@ -8,6 +8,7 @@ mod approval;
 mod audit;
 mod delete;
 pub(crate) mod detail;
+mod inbox;
 mod lists;
 mod tasks;
 pub(crate) mod widget;
@@ -108,6 +109,17 @@ pub(crate) const COMMANDS: &[Spec] = &[
             words: &[],
             list_then: Some(&[]),
             lists: Lists::AwaitingApproval,
+        },
+    },
+    Spec {
+        name: "task-inbox",
+        description: "What needs you (plans, questions, reviews, stalled work, failed checks); answer, accept or return from here",
+        usage: "[answer <task> <answer…> | accept <task> | return <task> <reason…>]",
+        run: inbox::run,
+        args: Args {
+            words: inbox::WORDS,
+            list_then: None,
+            lists: Lists::All,
         },
     },
     Spec {

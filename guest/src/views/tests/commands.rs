@@ -468,3 +468,64 @@ fn tasks_detail_shows_priority_and_verification() {
         run(&f, Some("me"), "tasks", &plan, 40, false)
     );
 }
+
+#[test]
+fn task_inbox_lists_what_needs_the_person_it_may_see() {
+    let mut f = Fixture::new();
+    let shared = f.list("me", "Release", json!({"scope_type": "workspace"}));
+    let mine = f.tasks("me", &shared, &["Pick the cache"]);
+    f.claim("me", &shared);
+    f.update(
+        "me",
+        &mine[0],
+        json!({"question": "Postgres\u{1b}[31m or SQLite? \u{202e}"}),
+    );
+    let private = f.list(
+        "other",
+        "Secret",
+        json!({"visibility": "private", "scope_type": "workspace"}),
+    );
+    let theirs = f.tasks("other", &private, &["Hidden work"]);
+    f.claim("other", &private);
+    f.update("other", &theirs[0], json!({"question": "secret question"}));
+
+    let out = run(&f, Some("me"), "task-inbox", "", 100, false);
+    assert!(out.contains("Inbox: [/][warning]1 needs you"), "{out}");
+    assert!(out.contains("question"), "{out}");
+    assert!(out.contains("Pick the cache"), "{out}");
+    assert!(out.contains("Postgres"), "{out}");
+    assert!(
+        !out.contains("secret question"),
+        "another's private list: {out}"
+    );
+    assert!(!out.contains("Hidden work"), "{out}");
+    // The widget names it on a line of its own.
+    let widget = crate::views::widget(
+        &ctx(Some("me")),
+        &crate::bindings::WidgetView {
+            mode: crate::bindings::WidgetMode::Compact,
+            width: 80,
+            list_id: None,
+            every_list: false,
+        },
+        &f.h.store,
+        &f.h.clock,
+    );
+    assert!(
+        f.show(&widget).contains("1 needs you"),
+        "{}",
+        f.show(&widget)
+    );
+    // Acting needs a person: this context has none.
+    let refused = run(
+        &f,
+        Some("me"),
+        "task-inbox",
+        &format!("answer {} SQLite", mine[0]),
+        100,
+        false,
+    );
+    assert!(refused.starts_with("show (failed: true)"), "{refused}");
+    let bad = run(&f, Some("me"), "task-inbox", "accept", 100, false);
+    assert!(bad.contains("usage: task-inbox"), "{bad}");
+}
