@@ -736,6 +736,18 @@ fn the_snapshot_and_invariants_see_what_they_must() {
             "let go without its approval",
             "UPDATE tasks SET awaits_approval = 0 WHERE id = ?5",
         ),
+        (
+            "settled by no person",
+            "UPDATE tasks SET ask = json_set(ask, '$.answer', 'yes') WHERE id = ?8",
+        ),
+        (
+            "settled by no person",
+            "UPDATE tasks SET review = json_set(review, '$.state', 'accepted') WHERE id = ?9",
+        ),
+        (
+            "not blocked, or is held",
+            "UPDATE tasks SET status = 'todo' WHERE id = ?9",
+        ),
     ];
     for (what, sql) in breakages {
         rw.execute_batch("SAVEPOINT s").unwrap();
@@ -746,7 +758,9 @@ fn the_snapshot_and_invariants_see_what_they_must() {
             .replace("?4", &format!("'{}'", seed.tasks[8]))
             .replace("?5", &format!("'{}'", seed.tasks[11]))
             .replace("?6", &format!("'{}'", seed.gated))
-            .replace("?7", &format!("'{}'", seed.lists[5]));
+            .replace("?7", &format!("'{}'", seed.lists[5]))
+            .replace("?8", &format!("'{}'", seed.tasks[12]))
+            .replace("?9", &format!("'{}'", seed.tasks[13]));
         assert_eq!(rw.execute(&sql, []).unwrap(), 1, "{sql}");
         // On the writing connection: the change is not committed.
         let broken = broken_invariant(&rw, now).unwrap_or_default();

@@ -9,6 +9,7 @@
 mod approval;
 mod atomicity;
 mod audit;
+mod called;
 mod catalogue;
 mod claims;
 mod edge_cases;

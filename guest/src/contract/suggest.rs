@@ -14,8 +14,15 @@ pub fn closest<'a>(
     wrong: &str,
     candidates: impl IntoIterator<Item = &'a str> + Clone,
 ) -> Option<&'a str> {
+    // No name is longer than this: a longer text (a pasted page, a
+    // hostile megabyte) is no near miss, and its edit distance to every
+    // name would cost time in proportion to its length.
+    const LONGEST: usize = 64;
+    if wrong.len() > 4 * LONGEST {
+        return None;
+    }
     let w = squash(wrong);
-    if w.is_empty() {
+    if w.is_empty() || w.chars().count() > LONGEST {
         return None;
     }
     if let Some(c) = candidates.clone().into_iter().find(|c| squash(c) == w) {
@@ -51,5 +58,6 @@ mod tests {
         assert_eq!(closest("lease_second", KEYS), Some("lease_seconds"));
         assert_eq!(closest("agentid", KEYS), Some("agent_id"));
         assert_eq!(closest("zzz", KEYS), None);
+        assert_eq!(closest(&"y".repeat(5 << 20), KEYS), None);
     }
 }

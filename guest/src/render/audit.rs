@@ -123,9 +123,21 @@ fn event_data(kind: &str, data: &Value) -> Vec<Span> {
                 l.push(format!(" · \"{}\"", fmt::truncate(note, 40)), Style::Muted);
             }
         }
-        "rejected" => {
+        "rejected" | "returned" => {
             let reason = str_of(data, "reason").unwrap_or("?");
             l.push(format!("\"{}\"", fmt::truncate(reason, 60)), Style::Warning);
+        }
+        "asked" | "answered" | "submitted" => {
+            let key = match kind {
+                "asked" => "question",
+                "answered" => "answer",
+                _ => "outcome",
+            };
+            let text = str_of(data, key).unwrap_or("?");
+            l.push(
+                format!("{key}: \"{}\"", fmt::truncate(text, 60)),
+                Style::Text,
+            );
         }
         "imported" => {
             let tasks = fmt::int(data, "tasks").unwrap_or(0);

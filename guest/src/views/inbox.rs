@@ -292,7 +292,12 @@ fn task_entry(
             let ask = task.ask.clone().unwrap_or_default();
             return Some(entry(
                 Kind::Question,
-                format!("question:{}:{}", task.id, ask.at),
+                format!(
+                    "question:{}:{}:{:016x}",
+                    task.id,
+                    ask.at,
+                    fnv(&ask.question)
+                ),
                 ask.question,
                 Some(ask.by),
                 task.updated_at,
@@ -351,6 +356,14 @@ fn task_entry(
         }),
         _ => None,
     }
+}
+
+/// A short stable hash of `text` (FNV-1a): two questions asked on one
+/// task in the same millisecond are still two entries.
+fn fnv(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }
 
 /// The inbox's lines for a person, laid out for `width`: a heading with

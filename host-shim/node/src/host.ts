@@ -24,8 +24,11 @@ import type {
   DashboardScreen,
   DashboardView,
   FailureKind,
+  InboxOutput,
+  InboxView,
   KeyBinding,
   Line,
+  Notice,
   PersonReply,
   PersonRequest,
   StoreDown,
@@ -35,6 +38,7 @@ import type {
   WidgetView,
   WriteState,
 } from "./types.js";
+import type { Answer } from "./types.js";
 
 const GENERATED = new URL("../generated/", import.meta.url);
 const GLUE = new URL("tasklists.js", GENERATED);
@@ -344,6 +348,25 @@ export class NodeHost {
   }
 
   /**
+   * The person's inbox as `ctx` sees it: its lines laid out for
+   * `view.width`, its JSON and its count (with `view.stalledAfterMinutes`,
+   * the threshold is saved first, as `ctx.person`), or the refusal.
+   */
+  inbox(ctx: CallContext, view: InboxView): Promise<Answer<InboxOutput>> {
+    return this.#result({ iface: "ui", fn: "inbox", args: [ctx, view] });
+  }
+
+  /** The inbox entries not yet sent on `channel`, as notices whose links start at `boardUrl` ("" for none). */
+  notices(ctx: CallContext, channel: string, boardUrl: string): Promise<Answer<Notice[]>> {
+    return this.#result({ iface: "ui", fn: "notices", args: [ctx, channel, boardUrl] });
+  }
+
+  /** Records the notices `keys` as sent on `channel`: never sent again there. */
+  noticesSent(ctx: CallContext, channel: string, keys: string[]): Promise<Answer<void>> {
+    return this.#result({ iface: "ui", fn: "noticesSent", args: [ctx, channel, keys] });
+  }
+
+  /**
    * The widget's one line, in the component's words, while the change
    * check cannot read the store (`why`, as {@link dataVersion} gave it);
    * the store is not touched.
@@ -378,6 +401,19 @@ export class NodeHost {
       if (answer.ok) return answer.value;
       return this.#failed(failure(answer.kind, answer.writes));
     });
+  }
+
+  /**
+   * A call of an export returning a WIT `result`: its value, or the
+   * component's refusal (a `ToolError`) as `{ refused }`; a failure is the
+   * host's error, as for {@link #plain}.
+   */
+  async #result<C extends ExportCall>(call: C): Promise<Answer<ResultOf<C>>> {
+    const value: unknown = await this.#plain(call);
+    if (value !== null && typeof value === "object" && "refused" in value) {
+      return { ok: false, error: (value as { refused: ToolError }).refused };
+    }
+    return { ok: true, value: value as ResultOf<C> };
   }
 
   /** A catalogue, renderer or view call: a failure is the host's error, in the component's words. */

@@ -51,6 +51,19 @@ function panicMessage(stderr: string): string | undefined {
   return text.length > MAX_PANIC_CHARS ? `${text.slice(0, MAX_PANIC_CHARS)}…` : text;
 }
 
+/** The refusal an export returning a WIT `result` answered with, as a value to pass on. */
+export interface Refused {
+  refused: unknown;
+}
+
+/** The refusal `error` carries when it is jco's error of a WIT `result` (its `payload`), else undefined. */
+function refusal(error: unknown): Refused | undefined {
+  if (error instanceof Error && error.constructor.name === "ComponentError" && "payload" in error) {
+    return { refused: (error as Error & { payload: unknown }).payload };
+  }
+  return undefined;
+}
+
 export class Runner {
   readonly #store: NativeStore;
   readonly #stderr: StderrCapture;
@@ -107,8 +120,14 @@ export class Runner {
     try {
       value = dispatch(live.exports, call);
     } catch (e) {
-      this.#store.endCall();
-      return { ok: false, ...this.#classify(e, this.#store.writeState(), limit, live.memoryBytes()) };
+      const refused = refusal(e);
+      if (refused === undefined) {
+        this.#store.endCall();
+        return { ok: false, ...this.#classify(e, this.#store.writeState(), limit, live.memoryBytes()) };
+      }
+      // The error of an export returning a `result` (jco throws it): the
+      // component's answer like any other, passed on as a value.
+      value = refused as ResultOf<ExportCall>;
     }
     const leftOpen = this.#store.endCall();
     const writes = this.#store.writeState();

@@ -26,9 +26,12 @@ export type {
   DashboardInput,
   DashboardScreen,
   DashboardView,
+  InboxOutput,
+  InboxView,
   KeyBinding,
   KeyInput,
   Line,
+  Notice,
   PersonDone,
   PersonRefused,
   PersonReply,
@@ -41,3 +44,6 @@ export type {
   WidgetMode,
   WidgetView,
 } from "../generated/interfaces/tasklists-component-ui.js";
+
+/** What an export returning a WIT `result` answered: its value, or the component's refusal. */
+export type Answer<T> = { ok: true; value: T } | { ok: false; error: import("../generated/interfaces/tasklists-component-types.js").ToolError };

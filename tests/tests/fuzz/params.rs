@@ -179,6 +179,7 @@ fn valid(seed: &Seed, tool: &str, action: &str) -> BoxedStrategy<Value> {
             opt("owner_agent_id", agent()),
             opt("get_or_create", boolean()),
             opt("requires_approval", boolean()),
+            opt("requires_review", boolean()),
         ],
         ("task_lists", "find") => vec![
             opt("scope_type", scope()),
@@ -213,6 +214,7 @@ fn valid(seed: &Seed, tool: &str, action: &str) -> BoxedStrategy<Value> {
             opt("assigned_to_agent_id", agent()),
             opt("depends_on", some_of(tasks, 2)),
             opt("position", int(1, 9)),
+            opt("requires_review", boolean()),
         ],
         ("task_items", "add_many") => {
             let item = object(vec![
@@ -247,6 +249,7 @@ fn valid(seed: &Seed, tool: &str, action: &str) -> BoxedStrategy<Value> {
             opt("notes", text()),
             opt("status", statuses()),
             opt("outcome", text()),
+            opt("question", text()),
             opt(
                 "assigned_to_agent_id",
                 prop_oneof![agent(), Just(Value::Null)],

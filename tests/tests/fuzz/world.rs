@@ -36,7 +36,8 @@ pub struct Seed {
     /// main: held by A, done, blocked by B, free, depends on held, deleted;
     /// then other's two tasks (the second depends on the first); then
     /// gated's two tasks, approved's approved task and its `late` one
-    /// (added after the approval: it awaits its own).
+    /// (added after the approval: it awaits its own); then called's task
+    /// waiting for an answer and its task waiting for review.
     pub tasks: Vec<String>,
     /// The plan awaiting approval.
     pub gated: String,
@@ -120,10 +121,38 @@ impl Seed {
             json!(null),
         );
         tasks.extend(db.add(&approved, &["late"]));
+        // The person called: a task whose agent asked a question, and one
+        // its agent finished that waits for review.
+        let called = s(
+            &db.ok(
+                OWNER,
+                "task_lists",
+                "create",
+                json!({"name": "Called", "requires_review": true}),
+            ),
+            "/list/id",
+        );
+        let waiting = db.add(&called, &["asked", "in review"]);
+        db.claim(A, &called);
+        db.update(A, json!({"task_id": waiting[0], "question": "which way?"}));
+        db.claim(B, &called);
+        db.update(
+            B,
+            json!({"task_id": waiting[1], "status": "done", "outcome": "finished, to review"}),
+        );
+        tasks.extend(waiting);
         db.advance(5);
         let now_ms = db.clock.now_ms();
         let (dir, path, _) = db.close();
-        let lists = vec![main, other, private, deleted, gated.clone(), approved];
+        let lists = vec![
+            main,
+            other,
+            private,
+            deleted,
+            gated.clone(),
+            approved,
+            called,
+        ];
         let mut ids: Vec<String> = lists.iter().chain(&tasks).cloned().collect();
         ids.push(token.clone());
         ids.extend(
@@ -234,7 +263,7 @@ pub fn snapshot(conn: &rusqlite::Connection) -> Vec<(String, u64, u64)> {
 /// a query returning the offending rows; the description of the first
 /// broken one, if any. `now_ms` is the host clock.
 pub fn broken_invariant(conn: &rusqlite::Connection, now_ms: i64) -> Option<String> {
-    let rules: [(&str, &str); 14] = [
+    let rules: [(&str, &str); 16] = [
         // Plans a person approves: no tool call decides, nor hands out what
         // waits for a person (first, so a breakage shows as itself).
         (
@@ -245,9 +274,19 @@ pub fn broken_invariant(conn: &rusqlite::Connection, now_ms: i64) -> Option<Stri
         ),
         (
             "an approval event or a person's event after the seed's",
-            "SELECT id || ' ' || kind FROM events WHERE (kind IN ('approved', 'rejected')
+            "SELECT id || ' ' || kind FROM events WHERE (kind IN ('approved', 'rejected', 'answered', 'accepted', 'returned')
              OR (json_valid(data) AND json_extract(data, '$.by') = 'person'))
              AND COALESCE(agent_id, '') <> 'seed-person'",
+        ),
+        (
+            "a task's wait on a person settled by no person",
+            "SELECT id FROM tasks WHERE (ask IS NOT NULL AND json_extract(ask, '$.answer') IS NOT NULL)
+             OR (review IS NOT NULL AND json_extract(review, '$.state') <> 'pending')",
+        ),
+        (
+            "a task waiting on a person that is not blocked, or is held",
+            "SELECT id || ' ' || status FROM tasks WHERE waits_on IS NOT NULL
+             AND (status <> 'blocked' OR claimed_by_agent_id IS NOT NULL)",
         ),
         (
             "a task of a plan that is not approved handed out",
