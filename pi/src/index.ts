@@ -8,13 +8,15 @@
 // commands are registered from its catalogue (run as the person at the
 // keyboard, `--tasklists-person` or `TASKLISTS_PERSON`, when named; `/tasks`
 // opens the person's dashboard); the widget is drawn above the editor;
-// after a compaction, the agent's claims go back to the model.
+// after a compaction, the agent's claims go back to the model; what newly
+// needs the person is told through Pi's notifications (`notices.ts`).
 
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import { registerCommands, registerViewRenderer, VIEW_TYPE } from "./commands.js";
 import { Component, type Notify } from "./component.js";
 import { callContext, person, personContext, registerPersonFlag } from "./identity.js";
 import type { Rendered } from "./rendered.js";
+import { Notices } from "./notices.js";
 import { registerTools } from "./tools.js";
 import { Widget } from "./widget.js";
 
@@ -25,6 +27,7 @@ export const MEMORY_TYPE = "tasklists-memory";
 interface Session {
   component: Component;
   widget: Widget;
+  notices: Notices;
   rendered: Rendered;
 }
 
@@ -43,9 +46,14 @@ export default function tasklists(pi: ExtensionAPI): void {
       const caller = callContext(ctx);
       const widget = new Widget(component, ctx.ui, caller);
       const rendered = registerTools(pi, component, catalogue, () => widget.refresh());
-      registerCommands(pi, component, commands, personContext(ctx, person(pi)), widget);
-      session = { component, widget, rendered };
-      if (ctx.hasUI) widget.start();
+      const personal = personContext(ctx, person(pi));
+      registerCommands(pi, component, commands, personal, widget);
+      const notices = new Notices(component, ctx.ui, personal);
+      session = { component, widget, notices, rendered };
+      if (ctx.hasUI) {
+        widget.start();
+        notices.start(widget);
+      }
     } catch (e) {
       notify(e instanceof Error ? e.message : String(e), "error");
       await component.close();
@@ -56,6 +64,7 @@ export default function tasklists(pi: ExtensionAPI): void {
     const ending = session;
     session = null;
     if (!ending) return;
+    ending.notices.stop();
     ending.widget.stop();
     ending.rendered.clear();
     await ending.component.close();

@@ -56,10 +56,20 @@ export interface Refused {
   refused: unknown;
 }
 
-/** The refusal `error` carries when it is jco's error of a WIT `result` (its `payload`), else undefined. */
+/**
+ * The refusal an export's WIT `result` carried, when `error` is one, else
+ * undefined. The pinned jco throws the error value itself (here a plain
+ * `tool-error` object, never an `Error`); other versions wrap it in a
+ * `ComponentError` with a `payload`. A trap is always an `Error`.
+ */
 function refusal(error: unknown): Refused | undefined {
-  if (error instanceof Error && error.constructor.name === "ComponentError" && "payload" in error) {
-    return { refused: (error as Error & { payload: unknown }).payload };
+  if (error instanceof Error) {
+    return error.constructor.name === "ComponentError" && "payload" in error
+      ? { refused: (error as Error & { payload: unknown }).payload }
+      : undefined;
+  }
+  if (error !== null && typeof error === "object" && "code" in error && "message" in error) {
+    return { refused: error };
   }
   return undefined;
 }
@@ -127,7 +137,7 @@ export class Runner {
       }
       // The error of an export returning a `result` (jco throws it): the
       // component's answer like any other, passed on as a value.
-      value = refused as ResultOf<ExportCall>;
+      value = refused as unknown as ResultOf<ExportCall>;
     }
     const leftOpen = this.#store.endCall();
     const writes = this.#store.writeState();

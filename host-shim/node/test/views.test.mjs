@@ -90,3 +90,33 @@ test("the compaction memory names the agent's claims with their notes, and nothi
   for (const part of [claimed.task.id, "Port the parser", "lexer done; next: the AST", list.id]) assert.ok(memory.includes(part), memory);
   assert.equal(await host.compactionMemory(ctx("someone-else")), "");
 });
+
+test("the inbox and its notices through the library: a question, its refusal without a person, each notice once", async (t) => {
+  const host = await NodeHost.open({ db: join(tempDir(t), "tasks.db") });
+  t.after(() => host.close());
+  const agent = "builder-1";
+  const list = (await call(host, agent, "task_lists", "create", { name: "Cache" })).list;
+  const task = (await call(host, agent, "task_items", "create", { list_id: list.id, title: "Pick the cache" })).task;
+  await call(host, agent, "task_claims", "claim_next", { list_id: list.id });
+  await call(host, agent, "task_items", "update", { task_id: task.id, question: "Postgres or SQLite?" });
+  const person = { ...ctx(agent), person: "ana" };
+
+  const inbox = await host.inbox(person, { width: 80, stalledAfterMinutes: undefined });
+  assert.ok(inbox.ok, JSON.stringify(inbox));
+  assert.equal(inbox.value.count, 1);
+  assert.match(inbox.value.lines.map(plain).join("\n"), /1 needs you[\s\S]*Postgres or SQLite\?/);
+  assert.equal(JSON.parse(inbox.value.data).entries[0].kind, "question");
+
+  // Setting the threshold needs a person: the component's refusal, as a value.
+  const refused = await host.inbox(ctx(agent), { width: 80, stalledAfterMinutes: 5 });
+  assert.equal(refused.ok, false);
+  assert.ok(!refused.ok && refused.error.code === "agent-required", JSON.stringify(refused));
+
+  const first = await host.notices(person, "pi:ana", "");
+  assert.ok(first.ok && first.value.length === 1, JSON.stringify(first));
+  assert.match(first.value[0].title, /Question on Pick the cache/);
+  assert.equal(JSON.parse(first.value[0].payload).link, null, "no board: no link");
+  assert.ok((await host.noticesSent(person, "pi:ana", [first.value[0].key])).ok);
+  const again = await host.notices(person, "pi:ana", "");
+  assert.ok(again.ok && again.value.length === 0, JSON.stringify(again));
+});
