@@ -409,3 +409,69 @@ fn an_empty_answer_keeps_the_prompt_open_and_typing_never_runs_keys() {
     term.send("q");
     assert_eq!(term.wait_exit(), 0);
 }
+
+#[test]
+fn the_inbox_heads_the_dashboard_and_a_person_answers_and_reviews_with_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("tasks.db");
+    let (list_id, ids) = plan::list(
+        &db,
+        json!({"requires_review": true}),
+        &["Pick the cache", "Write the docs"],
+    );
+    let claim = json!({"action": "claim_next", "params": {"list_id": list_id}});
+    call(&db, "builder-1", "task_claims", claim.clone());
+    call(
+        &db,
+        "builder-1",
+        "task_items",
+        json!({"action": "update", "params": {"task_id": ids[0], "question": "Postgres or SQLite?"}}),
+    );
+    call(&db, "builder-2", "task_claims", claim.clone());
+    call(
+        &db,
+        "builder-2",
+        "task_items",
+        json!({"action": "update", "params": {"task_id": ids[1], "status": "done", "outcome": "docs written"}}),
+    );
+    let mut term = dashboard(&db, &[]);
+    let screen = term.wait_text("Inbox: 2 need you");
+    assert!(screen.contains("Postgres or SQLite?"), "{screen}");
+    assert!(screen.contains("docs written"), "{screen}");
+    assert!(
+        screen.contains("? asks") && screen.contains("◆ review"),
+        "{screen}"
+    );
+    if let Some(path) = std::env::var_os("TASKLISTS_CAPTURE_INBOX") {
+        // The closing note's figure: the inbox heading the dashboard.
+        std::fs::write(path, &screen).unwrap();
+    }
+    // The first task is selected: n asks for the answer.
+    assert!(selected(&screen).contains("Pick the cache"), "{screen}");
+    term.send("n");
+    term.wait_text("Answer");
+    term.send("SQLite\r");
+    until("the answer", || {
+        task(&db, &list_id, "Pick the cache")["ask"]["answer"] == "SQLite"
+    });
+    // j, then u returns the finished one with a reason.
+    term.send("j");
+    term.wait_for("the second task selected", |s| {
+        selected(s).contains("Write the docs")
+    });
+    term.send("u");
+    term.wait_text("reason");
+    term.send("add an example\r");
+    until("the return", || {
+        task(&db, &list_id, "Write the docs")["review"]["reason"] == "add an example"
+    });
+    let after = term.wait_for("the inbox emptied", |s| !s.contains("need you"));
+    assert!(!after.contains("needs you"), "{after}");
+    // The answer and the reason reach each agent's next claim first.
+    let back = call(&db, "builder-1", "task_claims", claim.clone());
+    assert_eq!(back["task"]["id"], ids[0].as_str());
+    let returned = call(&db, "builder-2", "task_claims", claim);
+    assert_eq!(returned["task"]["review"]["reason"], "add an example");
+    term.send("q");
+    assert_eq!(term.wait_exit(), 0);
+}
