@@ -57,7 +57,8 @@ pub fn write(call: &Call, list: &ListRow, plan: &Plan) -> ToolResult<Vec<Created
         call.exec(
             "INSERT INTO tasks (id, list_id, position, title, description, notes, status, assigned_to_agent_id, \
              outcome, created_at, updated_at, started_at, completed_at, priority, verification, verification_result, \
-             awaits_approval, refs, labels) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+             awaits_approval, refs, labels, requires_review) \
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             crate::params![
                 id.as_str(),
                 list.id.as_str(),
@@ -77,7 +78,8 @@ pub fn write(call: &Call, list: &ListRow, plan: &Plan) -> ToolResult<Vec<Created
                 item.verification_result.clone(),
                 i64::from(awaits),
                 refs_column(&item.refs),
-                crate::model::labels_column(&item.labels)
+                crate::model::labels_column(&item.labels),
+                i64::from(item.requires_review || list.requires_review)
             ],
         )?;
         out.push(Created {

@@ -58,6 +58,10 @@ pub fn parse(text: &str) -> ToolResult<Plan> {
         requires_approval: list
             .and_then(|l| l.get("approval"))
             .is_some_and(|a| !a.is_null()),
+        requires_review: list
+            .and_then(|l| l.get("requires_review"))
+            .and_then(Json::as_bool)
+            .unwrap_or(false),
         ..Plan::default()
     };
     for (i, t) in top.array("tasks")?.iter().enumerate() {
@@ -128,6 +132,8 @@ pub fn parse(text: &str) -> ToolResult<Plan> {
             })?;
             item.add_label(l.to_string());
         }
+        item.requires_review = t.get("requires_review").and_then(Json::as_bool) == Some(true);
+        keep_exchange(&mut item, t, &mut plan.report);
         item.times = Times {
             created: time(&f, "created_at")?,
             updated: time(&f, "updated_at")?,
@@ -137,6 +143,52 @@ pub fn parse(text: &str) -> ToolResult<Plan> {
         plan.items.push(item);
     }
     Ok(plan)
+}
+
+/// A task's exchange with its person (its question and answer, its
+/// review) comes back in its notes, one line each: the wait itself does
+/// not (the import's task is its own, and nobody is asked anything by
+/// an import), so a task that waited on a person is plainly blocked.
+fn keep_exchange(item: &mut Item, t: &Json, report: &mut super::report::Report) {
+    let mut lines: Vec<String> = Vec::new();
+    if let Some(ask) = t
+        .get("ask")
+        .and_then(|a| serde_json::from_value::<crate::waits::Ask>(a.clone()).ok())
+    {
+        lines.push(format!(
+            "Asked by {} at {}: {}",
+            ask.by, ask.at, ask.question
+        ));
+        if let Some(answer) = ask.answer {
+            let by = ask.answered_by.unwrap_or_default();
+            lines.push(format!("Answered by {by}: {answer}"));
+        }
+    }
+    if let Some(review) = t
+        .get("review")
+        .and_then(|r| serde_json::from_value::<crate::waits::Review>(r.clone()).ok())
+    {
+        let mut line = format!("Review: {}", review.state.as_str());
+        if let Some(by) = review.by {
+            line.push_str(&format!(" by {by}"));
+        }
+        if let Some(reason) = review.reason {
+            line.push_str(&format!(": {reason}"));
+        }
+        lines.push(line);
+    }
+    if lines.is_empty() {
+        return;
+    }
+    report.changed(
+        "a question or review imported into the notes (the import asks nobody)",
+        item.place(),
+    );
+    let kept = lines.join("\n");
+    item.notes = Some(match item.notes.take().filter(|n| !n.trim().is_empty()) {
+        Some(notes) => format!("{notes}\n{kept}"),
+        None => kept,
+    });
 }
 
 /// A time field (RFC 3339, as the export writes it), in ms.

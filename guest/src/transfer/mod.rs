@@ -89,6 +89,12 @@ const IMPORT: &ActionSpec = &ActionSpec {
             false,
             "the new list's plan awaits a person's approval",
         ),
+        param(
+            "requires_review",
+            Ty::Bool,
+            false,
+            "the new list's tasks go to a person's review when done",
+        ),
     ],
     access: Access::List,
     writes: true,
@@ -364,6 +370,9 @@ fn list_params(req: &ImportRequest, ctx: &CallContext, plan: &plan::Plan) -> ser
     params.insert("scope_type".into(), json!(scope));
     if plan.requires_approval {
         params.insert("requires_approval".into(), json!(true));
+    }
+    if plan.requires_review {
+        params.insert("requires_review".into(), json!(true));
     }
     serde_json::Value::Object(params)
 }

@@ -77,6 +77,8 @@ pub struct Item {
     pub depends_on: Vec<String>,
     /// Its source's times.
     pub times: Times,
+    /// Closing it as done sends it to a person's review first.
+    pub requires_review: bool,
 }
 
 impl Item {
@@ -99,6 +101,7 @@ impl Item {
             labels: Vec::new(),
             depends_on: Vec::new(),
             times: Times::default(),
+            requires_review: false,
         }
     }
 
@@ -145,6 +148,9 @@ pub struct Plan {
     /// The list it came from needed a person's approval of its plan: the
     /// new list does too (its approval pending).
     pub requires_approval: bool,
+    /// The list it came from sent its tasks to review: the new one does
+    /// too.
+    pub requires_review: bool,
 }
 
 /// A malformed input error: `at` (a line, a field) and what is wrong.

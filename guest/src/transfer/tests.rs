@@ -184,3 +184,54 @@ fn an_exports_marker_makes_its_texts_exact() {
     assert_eq!(item.outcome.as_deref(), Some(""));
     assert_eq!(item.assigned.as_deref(), Some("-x"));
 }
+
+#[test]
+fn a_json_export_keeps_review_and_the_exchange_with_the_person() {
+    let h = Harness::default();
+    let list = h.create_list(
+        "planner",
+        serde_json::json!({"name": "Reviewed", "requires_review": true}),
+    );
+    let ids = h.add(&list, &["asked", "plain"]);
+    h.ok(
+        "planner",
+        "task_claims",
+        "claim_next",
+        serde_json::json!({"list_id": list}),
+    );
+    h.ok(
+        "planner",
+        "task_items",
+        "update",
+        serde_json::json!({"task_id": ids[0], "question": "which cache?"}),
+    );
+    let out = export_list(&list, Format::Json, &ctx("planner"), &h.store, &h.clock);
+    assert!(!out.failed, "{}", out.text);
+    let back = import(&h, &out.text, Some(Format::Json), false);
+    assert!(!back.failed, "{}", back.text);
+    let result: serde_json::Value = serde_json::from_str(&back.text).unwrap();
+    let new_list = result["list"]["id"].as_str().unwrap().to_string();
+    let got = h.ok(
+        "planner",
+        "task_lists",
+        "get",
+        serde_json::json!({"list_id": new_list}),
+    );
+    assert_eq!(got["list"]["requires_review"], true, "{got}");
+    let asked = &got["tasks"][0];
+    assert_eq!(asked["requires_review"], true, "{asked}");
+    assert_eq!(asked["status"], "blocked");
+    assert!(
+        asked.get("waits_on").is_none(),
+        "an import asks nobody: {asked}"
+    );
+    assert!(
+        asked["notes"].as_str().unwrap().contains("which cache?"),
+        "{asked}"
+    );
+    assert!(
+        result["report"].to_string().contains("question or review"),
+        "{}",
+        result["report"]
+    );
+}
