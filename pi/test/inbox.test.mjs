@@ -6,6 +6,7 @@
 // what it already told, but tells a new entry.
 
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
 import { after, before, test } from "node:test";
 import { NodeHost } from "@tasklists/node-host";
 import { delay, makeHome, startPi, stopAll } from "./harness.mjs";
@@ -67,6 +68,11 @@ test("a question reaches the person once through Pi's notifications, the widget 
   await pi.waitFor((r) => r.type === "extension_ui_request" && r.method === "setWidget" && (r.widgetLines ?? []).some((/** @type {string} */ l) => l.includes("1 needs you")), {
     what: "the widget's inbox line",
   });
+  if (process.env.TASKLISTS_CAPTURE_PI) {
+    // The closing note's figure: the notification and the widget as Pi got them.
+    const widget = pi.widgets().filter((w) => w !== null).at(-1) ?? [];
+    writeFileSync(process.env.TASKLISTS_CAPTURE_PI, `notify: ${told.message}\n\n${widget.join("\n")}\n`);
+  }
   // Told once, however many checks run.
   await delay(2500);
   assert.equal(notes(pi).filter((m) => m.includes("Question on")).length, 1, notes(pi).join("\n"));
