@@ -29,6 +29,7 @@ mod positions;
 mod priority_tests;
 pub mod release;
 pub mod reorder;
+pub mod settle;
 pub(crate) mod summary;
 #[cfg(test)]
 mod tests;

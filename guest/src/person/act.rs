@@ -16,7 +16,7 @@ use crate::actions::items_update::UpdateTask;
 use crate::actions::lists::DeleteList;
 use crate::actions::reorder::ReorderTasks;
 use crate::actions::{Action, Done, Request, invoke, invoke_fn};
-use crate::actions::{approval, ask, release};
+use crate::actions::{approval, release, settle};
 use crate::bindings::{CallContext, Confirmation, PersonRequest, PersonSurface};
 use crate::clock::Clock;
 use crate::context::effective_agent;
@@ -276,7 +276,7 @@ impl Act<'_> {
     fn answer(&self, task: &TaskRow) -> ToolResult<Outcome> {
         let text = self.text("answer")?;
         let done = invoke_fn(self.env.request("", self.person), &ANSWER, |call| {
-            ask::answer(call, &task.id, text)
+            settle::answer(call, &task.id, text)
         })?;
         Ok(shown::<UpdateTask>(
             done,
@@ -286,7 +286,7 @@ impl Act<'_> {
 
     fn accept(&self, task: &TaskRow) -> ToolResult<Outcome> {
         let done = invoke_fn(self.env.request("", self.person), &ACCEPT, |call| {
-            ask::accept(call, &task.id)
+            settle::accept(call, &task.id)
         })?;
         Ok(shown::<UpdateTask>(
             done,
@@ -297,7 +297,7 @@ impl Act<'_> {
     fn return_task(&self, task: &TaskRow) -> ToolResult<Outcome> {
         let reason = self.text("reason")?;
         let done = invoke_fn(self.env.request("", self.person), &RETURN, |call| {
-            ask::return_task(call, &task.id, reason)
+            settle::return_task(call, &task.id, reason)
         })?;
         Ok(shown::<UpdateTask>(
             done,
