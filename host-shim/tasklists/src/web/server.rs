@@ -19,6 +19,7 @@ use super::{listen, remote, router};
 use crate::error::ServerError;
 use crate::mcp::HttpMcp;
 use crate::serve::actor;
+use crate::serve::signals::stopped;
 use std::io::Write;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -216,28 +217,4 @@ fn print_url(scheme: &str, bound: SocketAddr, token: Option<&str>, file: Option<
     };
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "{line}").and_then(|()| out.flush());
-}
-
-/// Ctrl-C or SIGTERM.
-async fn stopped() {
-    let ctrl_c = tokio::signal::ctrl_c();
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => {
-                tokio::select! {
-                    _ = ctrl_c => {}
-                    _ = term.recv() => {}
-                }
-            }
-            Err(_) => {
-                let _ = ctrl_c.await;
-            }
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = ctrl_c.await;
-    }
 }
