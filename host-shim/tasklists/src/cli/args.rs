@@ -109,6 +109,15 @@ pub(crate) enum Command {
     },
     /// The web board: every list in a browser, live, with the person's actions; prints the URL to open (with its access token), then logs to stderr until Ctrl-C
     Serve(ServeArgs),
+    /// What needs you, in every list you may see: plans to approve, questions, work to review, stalled work, checks that failed
+    Inbox {
+        /// Print the inbox as JSON (count, entries, stalled_after_minutes) instead of its lines
+        #[arg(long)]
+        json: bool,
+        /// Count running work as stalled after MINUTES without a note or a lease renewal, from now on and for every surface of this database (needs --person)
+        #[arg(long, value_name = "MINUTES")]
+        stalled_after: Option<u32>,
+    },
     /// Write a list as a Markdown checklist or tasklists JSON (every field and the audit log) to stdout: export <list_id> [--format markdown|json]
     Export {
         /// The list id
