@@ -10,6 +10,7 @@ mod cli_person;
 mod cli_views;
 mod inbox;
 mod mcp_python;
+mod notify;
 mod serve;
 mod store_privacy;
 

@@ -2,8 +2,9 @@
 //! the store's are looked up by their digest on every request, so a
 //! revoked one is refused at once), the host actor the pages and `/mcp`
 //! share, the refusal pages worded once, the [`Board`] every request
-//! shares, the URL to open on stdout; then [`super::router`]'s routes on
-//! [`super::listen`]'s accept loop until Ctrl-C or SIGTERM.
+//! shares, the notifier beside it when asked for, the URL to open on
+//! stdout; then [`super::router`]'s routes on [`super::listen`]'s accept
+//! loop until Ctrl-C or SIGTERM.
 
 use super::access::{Identity, TokenError, Tokens};
 use super::board::Board;
@@ -156,6 +157,20 @@ pub fn serve(
                 .map_err(|e| ServerError::Serve(format!("cannot word the refusals: {e:?}")))?;
             refusals.push((why, page));
         }
+        let scheme = if tls.is_some() { "https" } else { "http" };
+        if let Some(plan) = options.notify {
+            // Beside the board, on its host: links to the board's own
+            // address unless told otherwise (a proxy's), never a token.
+            let board_url = plan
+                .board_url()
+                .map_or_else(|| format!("{scheme}://{bound}/"), str::to_string);
+            tokio::spawn(crate::notify::run(
+                actor.clone(),
+                base.clone(),
+                plan,
+                board_url,
+            ));
+        }
         let board = Arc::new(Board {
             tokens,
             base,
@@ -181,7 +196,6 @@ pub fn serve(
             mcp_max_body,
             body_timeout: options.body_timeout,
         });
-        let scheme = if tls.is_some() { "https" } else { "http" };
         print_url(
             scheme,
             bound,
