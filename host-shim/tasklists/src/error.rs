@@ -1,4 +1,5 @@
-//! [`ServerError`]: a server mode (MCP on stdio, `tasklists serve`) that
+//! [`ServerError`]: a server mode (MCP on stdio, `tasklists serve`,
+//! `tasklists notify`) that
 //! could not start or stopped. The library's [`HostError`] says what the
 //! host itself could not do; this adds what only the binary's transports
 //! can fail at.
@@ -17,4 +18,7 @@ pub(crate) enum ServerError {
     /// The web board's server could not start or failed.
     #[error("tasklists serve: {0}")]
     Serve(String),
+    /// The notifier could not start.
+    #[error("tasklists notify: {0}")]
+    Notify(String),
 }

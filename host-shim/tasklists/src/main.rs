@@ -1,4 +1,5 @@
-//! `tasklists`: the command line, the MCP servers and the web board, over
+//! `tasklists`: the command line, the MCP servers, the web board and the
+//! notifier, over
 //! the `tasklists-host` library. Everything lives in its modules; this
 //! file only maps the outcome to an exit code.
 
@@ -6,6 +7,7 @@ mod cli;
 mod error;
 mod logging;
 mod mcp;
+mod notify;
 mod serve;
 mod web;
 

@@ -8,10 +8,15 @@ mod cli;
 mod cli_dashboard;
 mod cli_person;
 mod cli_views;
+mod inbox;
 mod mcp_python;
+mod notify;
 mod serve;
 mod store_privacy;
 
+/// The called person's tests' shared helpers: an agent's question, work
+/// finished for review.
+mod called;
 /// The person's tests' shared helpers: the binary on a test database, a
 /// plan made as `planner`.
 mod plan;

@@ -109,6 +109,17 @@ pub(crate) enum Command {
     },
     /// The web board: every list in a browser, live, with the person's actions; prints the URL to open (with its access token), then logs to stderr until Ctrl-C
     Serve(ServeArgs),
+    /// What needs you, in every list you may see: plans to approve, questions, work to review, stalled work, checks that failed
+    Inbox {
+        /// Print the inbox as JSON (count, entries, stalled_after_minutes) instead of its lines
+        #[arg(long)]
+        json: bool,
+        /// Count running work as stalled after MINUTES without a note or a lease renewal, from now on and for every surface of this database (needs --person)
+        #[arg(long, value_name = "MINUTES")]
+        stalled_after: Option<u32>,
+    },
+    /// Send each new inbox entry once, to a webhook (a signed JSON POST) and/or as a desktop notification, until Ctrl-C or SIGTERM; nothing already sent is sent again after a restart
+    Notify(NotifyArgs),
     /// Write a list as a Markdown checklist or tasklists JSON (every field and the audit log) to stdout: export <list_id> [--format markdown|json]
     Export {
         /// The list id
@@ -163,6 +174,29 @@ pub(crate) struct ServeArgs {
     /// Seconds a request's body may take to arrive once its headers have; longer is answered 408
     #[arg(long, value_name = "SECONDS", default_value_t = crate::web::DEFAULT_BODY_TIMEOUT_SECS, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub(crate) body_timeout: u64,
+    // Each new inbox entry sent beside the board, as `tasklists notify` does.
+    #[command(flatten, next_help_heading = "Notifications")]
+    pub(crate) notify: NotifyArgs,
+}
+
+/// The notifier's options, on `tasklists notify` and `tasklists serve`.
+#[derive(Debug, Args)]
+pub(crate) struct NotifyArgs {
+    /// POST each new inbox entry as JSON to this http:// or https:// URL, signed with the secret (X-Tasklists-Signature); repeatable
+    #[arg(long, value_name = "URL")]
+    pub(crate) notify_webhook: Vec<String>,
+    /// The secret a webhook's POSTs are signed with (HMAC-SHA256) [default: $TASKLISTS_NOTIFY_SECRET, which stays out of the process list]; required with --notify-webhook
+    #[arg(long, value_name = "SECRET")]
+    pub(crate) notify_secret: Option<String>,
+    /// Show each new inbox entry as a desktop notification, where a notification service answers (D-Bus; a build with the `desktop` feature)
+    #[arg(long)]
+    pub(crate) notify_desktop: bool,
+    /// Seconds between two looks at the inbox
+    #[arg(long, value_name = "SECONDS", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub(crate) notify_interval: u64,
+    /// Where the notifications' links to the board start (never with a token) [default: serve: its own address; notify: no links]
+    #[arg(long, value_name = "URL")]
+    pub(crate) board_url: Option<String>,
 }
 
 /// What `tasklists import` was asked.

@@ -1,8 +1,9 @@
 //! The `tasklists` command line: `call`, `tools`, `mcp`, `db-path`, `demo`,
 //! the slash commands' views (`task-lists`, `tasks`, `task-audit`,
 //! `task-list-delete`), `watch` (the person's dashboard), `serve` (the web
-//! board), `export` and `import` (a list as text, a file as a list) and
-//! the person's verbs (`add`, `done`, `approve`, …).
+//! board), `inbox` (what needs the person), `notify` (each new inbox entry
+//! sent once), `export` and `import` (a list as text, a file as a list)
+//! and the person's verbs (`add`, `done`, `approve`, …).
 //! Exit codes: 0 success, 1 the tool refused the call (the contract error
 //! is rendered to stderr), 2 usage or host errors; `watch` ended from
 //! outside exits 128 + the signal's number, as a shell reports a process
@@ -17,7 +18,9 @@ mod demo;
 mod demo_script;
 mod export;
 mod import;
+mod inbox;
 mod mcp;
+mod notify;
 mod output;
 mod serve;
 mod stop;
@@ -156,6 +159,11 @@ pub(crate) fn run() -> ExitCode {
             read_only,
         } => watch::run(&globals, list_id, compact, read_only),
         Command::Serve(args) => serve::run(&globals, &args),
+        Command::Inbox {
+            json,
+            stalled_after,
+        } => inbox::run(&globals, json, stalled_after),
+        Command::Notify(args) => notify::run(&globals, &args),
         Command::Token(command) => token::run(&globals, &command, person_flag.as_deref()),
         Command::Export { list_id, format } => export::run(&globals, &list_id, format),
         Command::Import(args) => import::run(&globals, args),

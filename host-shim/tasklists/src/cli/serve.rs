@@ -1,6 +1,6 @@
 //! `tasklists serve`: the web board and MCP at `/mcp`, with the global
 //! database and the person who starts it as the identity of the token it
-//! prints.
+//! prints; the notifier beside them with `--notify-*`.
 
 use super::args::ServeArgs;
 use super::{Failure, Globals};
@@ -21,6 +21,7 @@ pub(crate) fn run(globals: &Globals, args: &ServeArgs) -> Result<(), Failure> {
         max_requests: args.max_requests.max(1),
         max_requests_per_token: args.max_requests_per_token.max(1),
         body_timeout: std::time::Duration::from_secs(args.body_timeout),
+        notify: super::notify::plan(&args.notify)?,
     };
     let config = HostConfig::new(globals.location()?);
     crate::web::serve(options, config, globals.ctx.clone()).map_err(|e| match e {

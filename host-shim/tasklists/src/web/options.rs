@@ -29,6 +29,9 @@ pub struct ServeOptions {
     /// How long a request's body may take to arrive once its headers
     /// have (the board's forms and `/mcp` alike; longer: `408`).
     pub body_timeout: Duration,
+    /// The notifier to run beside the board (`--notify-*`), on its host
+    /// actor, if any.
+    pub notify: Option<crate::notify::Plan>,
 }
 
 /// Connections open at most, by default.

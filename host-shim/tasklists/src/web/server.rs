@@ -2,8 +2,9 @@
 //! the store's are looked up by their digest on every request, so a
 //! revoked one is refused at once), the host actor the pages and `/mcp`
 //! share, the refusal pages worded once, the [`Board`] every request
-//! shares, the URL to open on stdout; then [`super::router`]'s routes on
-//! [`super::listen`]'s accept loop until Ctrl-C or SIGTERM.
+//! shares, the notifier beside it when asked for, the URL to open on
+//! stdout; then [`super::router`]'s routes on [`super::listen`]'s accept
+//! loop until Ctrl-C or SIGTERM.
 
 use super::access::{Identity, TokenError, Tokens};
 use super::board::Board;
@@ -19,6 +20,7 @@ use super::{listen, remote, router};
 use crate::error::ServerError;
 use crate::mcp::HttpMcp;
 use crate::serve::actor;
+use crate::serve::signals::stopped;
 use std::io::Write;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -155,6 +157,20 @@ pub fn serve(
                 .map_err(|e| ServerError::Serve(format!("cannot word the refusals: {e:?}")))?;
             refusals.push((why, page));
         }
+        let scheme = if tls.is_some() { "https" } else { "http" };
+        if let Some(plan) = options.notify {
+            // Beside the board, on its host: links to the board's own
+            // address unless told otherwise (a proxy's), never a token.
+            let board_url = plan
+                .board_url()
+                .map_or_else(|| format!("{scheme}://{bound}/"), str::to_string);
+            tokio::spawn(crate::notify::run(
+                actor.clone(),
+                base.clone(),
+                plan,
+                board_url,
+            ));
+        }
         let board = Arc::new(Board {
             tokens,
             base,
@@ -180,7 +196,6 @@ pub fn serve(
             mcp_max_body,
             body_timeout: options.body_timeout,
         });
-        let scheme = if tls.is_some() { "https" } else { "http" };
         print_url(
             scheme,
             bound,
@@ -216,28 +231,4 @@ fn print_url(scheme: &str, bound: SocketAddr, token: Option<&str>, file: Option<
     };
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "{line}").and_then(|()| out.flush());
-}
-
-/// Ctrl-C or SIGTERM.
-async fn stopped() {
-    let ctrl_c = tokio::signal::ctrl_c();
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => {
-                tokio::select! {
-                    _ = ctrl_c => {}
-                    _ = term.recv() => {}
-                }
-            }
-            Err(_) => {
-                let _ = ctrl_c.await;
-            }
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = ctrl_c.await;
-    }
 }
