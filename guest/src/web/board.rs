@@ -13,6 +13,7 @@ use super::list::{self, Shown};
 use super::page::Page;
 use super::read::{Board, Card};
 use super::route::encode;
+use super::wait;
 use crate::model::Status;
 use crate::render::fmt;
 
@@ -179,6 +180,7 @@ fn write_card(h: &mut Html, c: &Card, now: i64, view: &str, can_act: bool, ret: 
     card::open(h, &c.task, true);
     card::labels(h, &c.task, view);
     card::holders(h, &c.task, now);
+    wait::write(h, &c.task, now, false);
     card::deps(h, "after", &c.deps);
     card::texts(h, &c.task, c.note_lines);
     if can_act {

@@ -9,6 +9,7 @@ use super::route::encode;
 use crate::clock::format_ms;
 use crate::model::{Status, TaskRow};
 use crate::render::fmt;
+use crate::waits::WaitsOn;
 
 /// The address of a task's details.
 pub(crate) fn task_href(id: &str) -> String {
@@ -187,7 +188,8 @@ pub(crate) fn refs(h: &mut Html, refs: &[String]) {
 }
 
 /// A card's texts: notes (how many lines, the last), outcome,
-/// verification and its result; each cut to a line; then its refs.
+/// verification and its result (the outcome and result of a finish in
+/// review are the wait's: `wait.rs`); each cut to a line; then its refs.
 pub(crate) fn texts(h: &mut Html, task: &TaskRow, note_lines: i64) {
     if note_lines > 0
         && let Some(last) = task
@@ -198,16 +200,19 @@ pub(crate) fn texts(h: &mut Html, task: &TaskRow, note_lines: i64) {
         let label = format!("notes ({}):", crate::text::plural(note_lines, "line"));
         field(h, "notes", &label, last);
     }
-    for (class, label, text) in [
-        ("outcome", "outcome:", &task.outcome),
-        ("verification", "verification:", &task.verification),
+    // A finish in review shows its outcome and result with the wait.
+    let in_review = task.waits_on == Some(WaitsOn::Review);
+    for (class, label, text, shown) in [
+        ("outcome", "outcome:", &task.outcome, !in_review),
+        ("verification", "verification:", &task.verification, true),
         (
             "verification-result",
             "verification result:",
             &task.verification_result,
+            !in_review,
         ),
     ] {
-        if let Some(text) = fmt::opt(text) {
+        if let Some(text) = fmt::opt(text).filter(|_| shown) {
             field(h, class, label, text);
         }
     }

@@ -13,6 +13,8 @@ use crate::bindings::KeyInput;
 use crate::model::{Approval, ListRow, Status, TaskRow};
 use crate::person::keys;
 use crate::person::verbs::{self, Aim, Ask, Verb};
+use crate::views::inbox::{self, Kind};
+use crate::waits::WaitsOn;
 
 /// A field a form asks for.
 enum Field {
@@ -167,6 +169,9 @@ fn form<'a>(
 static PLACED: &[&Verb] = &[
     &verbs::APPROVE,
     &verbs::REJECT,
+    &verbs::ANSWER,
+    &verbs::ACCEPT,
+    &verbs::RETURN,
     &verbs::ADD,
     &verbs::EDIT,
     &verbs::PRIORITY,
@@ -202,6 +207,34 @@ pub(crate) fn add_task(h: &mut Html, list_id: &str, ret: &str) {
     write_all(h, &[add], ret, "add");
 }
 
+/// The forms of an inbox entry's actions (the verbs that settle it, as
+/// the inbox names them, first the one meant), aimed at its task, or at
+/// its list for a plan. The inbox reads no task row, so a text the verb
+/// starts from the task's own (edit's title) starts from the entry's.
+pub(crate) fn entry_actions(h: &mut Html, entry: &inbox::Entry, ret: &str) {
+    let target = match (entry.kind, entry.task_id.as_deref()) {
+        (Kind::Approval, _) | (_, None) => entry.list_id.as_str(),
+        (_, Some(task)) => task,
+    };
+    let mut forms = Vec::new();
+    for verb in entry.actions.iter().filter_map(|a| verbs::find(a).ok()) {
+        let preset = verb.keys.first().map_or(&[][..], |k| k.preset);
+        let mut f = form(verb, preset, verb.name, target, None);
+        for field in &mut f.fields {
+            if let Field::Text("title", _, _, value) = field
+                && value.is_empty()
+            {
+                value.clone_from(&entry.title);
+            }
+        }
+        if verb == &verbs::RELEASE {
+            f.class = "danger";
+        }
+        forms.push(f);
+    }
+    write_all(h, &forms, ret, "actions");
+}
+
 /// The forms of every action that applies to `task`; on a card (not
 /// `whole`) the rarer ones (move first, rename, assign, delete) folded.
 pub(crate) fn task_actions(h: &mut Html, task: &TaskRow, ret: &str, whole: bool) {
@@ -219,6 +252,11 @@ pub(crate) fn task_actions(h: &mut Html, task: &TaskRow, ret: &str, whole: bool)
     let mut forms = Vec::new();
     if task.awaits_approval {
         forms.push(on(&verbs::APPROVE, "approve"));
+    }
+    // What the task waits on a person for comes first, and only then:
+    // answer, accept and return apply to nothing else.
+    for verb in settles(task) {
+        forms.push(on(verb, verb.name));
     }
     if task.status == Status::InProgress {
         // An agent runs it: only what a person may do under its claim
@@ -271,6 +309,19 @@ pub(crate) fn task_actions(h: &mut Html, task: &TaskRow, ret: &str, whole: bool)
     }
     more.push(delete);
     write_folded(h, forms, more, ret, whole);
+}
+
+/// The verbs that settle what `task` waits on a person for: its
+/// question's answer, or its review's acceptance or return; none while it
+/// waits on nobody.
+fn settles(task: &TaskRow) -> &'static [&'static Verb] {
+    static ANSWER: [&Verb; 1] = [&verbs::ANSWER];
+    static REVIEW: [&Verb; 2] = [&verbs::ACCEPT, &verbs::RETURN];
+    match task.waits_on {
+        Some(WaitsOn::Answer) => &ANSWER,
+        Some(WaitsOn::Review) => &REVIEW,
+        None => &[],
+    }
 }
 
 /// A task's `forms`, then its rarer `more`: all in a row on its `whole`

@@ -171,6 +171,7 @@ fn question(k: &Key, kind: &str) -> (String, &'static str) {
             "It and its tasks are soft-deleted; nothing is erased and the audit log keeps their history."
         }
         ("delete", _) => "It is soft-deleted from its list; its history stays in the audit log.",
+        ("accept", _) => "It is done: the tasks that wait for it may start.",
         _ => "",
     };
     (format!("{verb} this {kind}?"), detail)

@@ -7,8 +7,9 @@
 //! `page.rs` the document around a page, `read.rs` what a page shows (one
 //! read transaction each), `list.rs` and `card.rs` a list's summary and a
 //! task's card, `forms.rs` the action forms (keys from the key map),
-//! `overview.rs`, `board.rs`, `task.rs`, `audit.rs` (+ `timeline.rs`) the
-//! pages, `act.rs` a person's form carried out, `help.rs` the keys' panel,
+//! `overview.rs` (headed by `inbox.rs`), `board.rs`, `task.rs`, `audit.rs`
+//! (+ `timeline.rs`) the pages, `wait.rs` what a task waits on a person
+//! for, `act.rs` a person's form carried out, `help.rs` the keys' panel,
 //! the in-page question and the liveness notes, `assets.rs` the script and
 //! stylesheet, `refusal.rs` the pages of requests the host refused, `sign_in.rs` the
 //! confirmation of a sign-in link another site sent.
@@ -21,6 +22,7 @@ mod card;
 mod forms;
 mod help;
 mod html;
+mod inbox;
 mod list;
 mod overview;
 mod page;
@@ -31,7 +33,10 @@ mod sign_in;
 mod task;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_inbox;
 mod timeline;
+mod wait;
 
 use crate::bindings::{CallContext, SignInLink, WebRefusal, WebRequest, WebResponse};
 use crate::clock::Clock;

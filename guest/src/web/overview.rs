@@ -1,8 +1,10 @@
-//! `GET /`: the lists the context sees, those awaiting a person's
+//! `GET /`: headed by the person's inbox (what needs them, with its
+//! forms), then the lists the context sees, those awaiting a person's
 //! decision first in their own section, each with its counters, approval
 //! state and scope.
 
 use super::html::Html;
+use super::inbox;
 use super::list;
 use super::page::Page;
 use super::read::Overview;
@@ -10,6 +12,14 @@ use super::read::Overview;
 /// The overview's page.
 pub(crate) fn page(overview: &Overview, can_act: bool, ret: &str) -> Page {
     let mut h = Html::new();
+    inbox::section(
+        &mut h,
+        &overview.inbox,
+        &overview.lists,
+        overview.now,
+        can_act,
+        ret,
+    );
     let (awaiting, rest): (Vec<_>, Vec<_>) =
         overview.lists.iter().partition(|e| e.awaits_approval());
     if overview.lists.is_empty() {

@@ -13,6 +13,7 @@ use crate::model::{Status, TaskRow, carries_any_label, label_mark};
 use crate::person::act::READ;
 use crate::person::dashboard::board::{Entry, entries};
 use crate::store::{Store, Value};
+use crate::views::inbox::{self, Inbox};
 use crate::views::read::{Viewer, marks};
 use crate::views::visible;
 
@@ -28,12 +29,17 @@ const CARD_TEXT: usize = 1000;
 /// Characters of the notes' end a card reads, for the last note.
 const NOTES_TAIL: usize = 2000;
 
-/// The overview: the visible lists, awaiting approval first.
+/// The overview: what needs the person, then the visible lists,
+/// awaiting approval first.
 pub(crate) struct Overview {
+    /// The person's inbox, as every surface reads it.
+    pub inbox: Inbox,
     /// The lists.
     pub lists: Vec<Entry>,
     /// More lists are visible than were read.
     pub more: bool,
+    /// When it was read.
+    pub now: i64,
 }
 
 /// A task on a board: its row (long texts cut, the notes' end), its
@@ -133,7 +139,8 @@ impl Source<'_> {
         .map(|d| d.result)
     }
 
-    /// The overview.
+    /// The overview, its inbox read in the same transaction (the entries
+    /// of lists the context's agent may see, and no others).
     pub(crate) fn overview(&self) -> ToolResult<Overview> {
         self.read(|call| {
             let viewer = Viewer {
@@ -144,9 +151,12 @@ impl Source<'_> {
             // What every person's surface shows, in the same order.
             let visible = visible::all_lists(call.tx, &viewer)?;
             let lists = entries(call, visible.lists)?;
+            let inbox = inbox::collect(call.tx, &viewer)?;
             Ok(Overview {
+                inbox,
                 lists,
                 more: visible.more,
+                now: viewer.now,
             })
         })
     }

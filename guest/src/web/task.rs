@@ -9,6 +9,7 @@ use super::list::{self, Shown};
 use super::page::Page;
 use super::read::Detail;
 use super::timeline;
+use super::wait;
 use crate::clock::format_ms;
 use crate::render::fmt;
 
@@ -20,6 +21,7 @@ pub(crate) fn page(d: &Detail, can_act: bool, ret: &str) -> Page {
     card::open(&mut h, t, false);
     card::labels(&mut h, t, "");
     card::holders(&mut h, t, d.now);
+    wait::write(&mut h, t, d.now, true);
     h.open("dl", &[("class", "fields")]);
     for (label, text) in [
         ("description", &t.description),

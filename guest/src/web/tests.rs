@@ -11,9 +11,10 @@ use crate::testing::Harness;
 
 /// The hostile title: markup, quotes, an ampersand, an escape sequence, a
 /// bidi override and a zero-width space.
-const HOSTILE: &str = "<script>alert(1)</script> \"q\" 'a' & \u{1b}[31mred \u{202e}evil\u{200b}x";
+pub(super) const HOSTILE: &str =
+    "<script>alert(1)</script> \"q\" 'a' & \u{1b}[31mred \u{202e}evil\u{200b}x";
 
-fn ctx(person: Option<&str>) -> CallContext {
+pub(super) fn ctx(person: Option<&str>) -> CallContext {
     CallContext {
         agent_id: Some("agent-1".into()),
         workspace: Some("/repo".into()),
@@ -22,14 +23,14 @@ fn ctx(person: Option<&str>) -> CallContext {
     }
 }
 
-struct World {
-    h: Harness,
-    list: String,
-    tasks: Vec<String>,
+pub(super) struct World {
+    pub(super) h: Harness,
+    pub(super) list: String,
+    pub(super) tasks: Vec<String>,
 }
 
 impl World {
-    fn new(titles: &[&str]) -> World {
+    pub(super) fn new(titles: &[&str]) -> World {
         let h = Harness::default();
         let list = h.create_list(
             "agent-1",
@@ -43,7 +44,7 @@ impl World {
         World { h, list, tasks }
     }
 
-    fn get(&self, path: &str, query: &str, person: Option<&str>) -> WebResponse {
+    pub(super) fn get(&self, path: &str, query: &str, person: Option<&str>) -> WebResponse {
         let request = WebRequest {
             method: WebMethod::Get,
             path: path.into(),
@@ -53,7 +54,7 @@ impl World {
         handle(&request, &ctx(person), &self.h.store, &self.h.clock)
     }
 
-    fn post(&self, query: &str, body: &str, person: Option<&str>) -> WebResponse {
+    pub(super) fn post(&self, query: &str, body: &str, person: Option<&str>) -> WebResponse {
         let request = WebRequest {
             method: WebMethod::Post,
             path: "/act".into(),
@@ -63,7 +64,7 @@ impl World {
         handle(&request, &ctx(person), &self.h.store, &self.h.clock)
     }
 
-    fn task(&self, id: &str) -> serde_json::Value {
+    pub(super) fn task(&self, id: &str) -> serde_json::Value {
         self.list_data()["tasks"]
             .as_array()
             .unwrap()
@@ -83,14 +84,14 @@ impl World {
     }
 }
 
-fn ok_html(r: &WebResponse) -> &str {
+pub(super) fn ok_html(r: &WebResponse) -> &str {
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.content_type, "text/html; charset=utf-8");
     &r.body
 }
 
 /// The page has no inline script, style attribute or handler.
-fn assert_no_inline(body: &str) {
+pub(super) fn assert_no_inline(body: &str) {
     assert!(!body.contains("<script>"), "inline script: {body}");
     assert!(!body.contains("style="), "inline style: {body}");
     assert!(!body.contains("<style"), "style element: {body}");

@@ -11,6 +11,8 @@
   const flash = document.getElementById('flash');
   if (!main) return;
   const keys = JSON.parse(document.body.dataset.keys || '[]');
+  // What the keys select: a task's card, a list's, an entry of the inbox.
+  const CARDS = 'article.task, article.list, article.entry';
   // The page's notes (page.rs), shown while they are true.
   const offline = document.getElementById('offline');
   const unsent = document.getElementById('unsent');
@@ -430,7 +432,7 @@
   };
 
   function cards() {
-    return [...main.querySelectorAll('article.task, article.list')]
+    return [...main.querySelectorAll(CARDS)]
       .filter((el) => el.offsetParent !== null);
   }
 
@@ -460,7 +462,7 @@
   }
 
   main.addEventListener('focusin', (event) => {
-    const card = event.target.closest('article.task, article.list');
+    const card = event.target.closest(CARDS);
     if (card && !card.classList.contains('selected')) {
       for (const el of main.querySelectorAll('article.selected')) el.classList.remove('selected');
       card.classList.add('selected');
