@@ -101,21 +101,21 @@ impl UiGuest for Component {
         person::act(&request, &ctx, width, &WitStore, &WitClock)
     }
     fn inbox(ctx: CallContext, view: InboxView) -> Result<InboxOutput, ToolError> {
-        person::inbox(&ctx, &view, &WitStore, &WitClock).map_err(Into::into)
+        person::inbox(&ctx, &view, &WitStore, &WitClock)
     }
     fn notices(
         ctx: CallContext,
         channel: String,
         board_url: String,
     ) -> Result<Vec<Notice>, ToolError> {
-        views::notices(&ctx, &channel, &board_url, &WitStore, &WitClock).map_err(Into::into)
+        views::notices(&ctx, &channel, &board_url, &WitStore, &WitClock)
     }
     fn notices_sent(
         _ctx: CallContext,
         channel: String,
         keys: Vec<String>,
     ) -> Result<(), ToolError> {
-        views::notices_sent(&channel, &keys, &WitStore, &WitClock).map_err(Into::into)
+        views::notices_sent(&channel, &keys, &WitStore, &WitClock)
     }
     fn verbs() -> Vec<VerbInfo> {
         person::verbs()

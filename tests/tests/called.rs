@@ -273,7 +273,7 @@ fn stalled_work_and_failed_checks_enter_the_inbox() {
 fn private_lists_never_reach_another_persons_inbox_nor_notices() {
     let db = TestDb::new();
     let private = db.private_list("owner-1", "Mine");
-    let ids = vec![s(
+    let ids = [s(
         &db.ok(
             "owner-1",
             "task_items",
