@@ -450,11 +450,13 @@ pub fn entry_line(e: &Entry) -> Line {
             style: Style::Text,
         });
     }
+    // The short id every screen shows (a unique tail names the task or
+    // list to a verb, as the full id does).
     spans.push(Span {
         text: format!(
             "  → {} {}",
             e.actions.join("/"),
-            e.task_id.as_deref().unwrap_or(&e.list_id)
+            fmt::short_id(e.task_id.as_deref().unwrap_or(&e.list_id))
         ),
         style: Style::Muted,
     });
