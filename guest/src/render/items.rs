@@ -60,10 +60,16 @@ pub(crate) fn added(result: TasksResult) -> Option<Vec<Line>> {
 /// header names the state the task is now in.
 pub(crate) fn updated(result: TaskResult) -> Option<Vec<Line>> {
     let TaskResult { task: t } = result;
-    let (mark, verb, style) = match t.status {
-        Some(Status::Done) => ("✓", "task done", Style::Success),
-        Some(Status::Canceled) => ("✗", "task canceled", Style::Muted),
-        Some(Status::Blocked) => ("⏸", "task paused", Style::Warning),
+    let (mark, verb, style) = match (t.status, t.waits_on) {
+        (_, Some(crate::waits::WaitsOn::Answer)) => {
+            ("?", "task waits for a person's answer", Style::Warning)
+        }
+        (_, Some(crate::waits::WaitsOn::Review)) => {
+            ("◆", "task waits for a person's review", Style::Warning)
+        }
+        (Some(Status::Done), _) => ("✓", "task done", Style::Success),
+        (Some(Status::Canceled), _) => ("✗", "task canceled", Style::Muted),
+        (Some(Status::Blocked), _) => ("⏸", "task paused", Style::Warning),
         _ => ("✓", "task updated", Style::Success),
     };
     let mut lines = vec![header(mark, verb, style, fmt::opt(&t.list_id), "in")];

@@ -372,7 +372,8 @@ fn fnv(text: &str) -> u64 {
 pub fn lines(inbox: &Inbox, width: usize) -> Vec<Line> {
     let mut out = vec![heading(inbox)];
     for e in &inbox.entries {
-        out.push(entry_line(e));
+        out.push(entry_line(e, false));
+        out.extend(said_line(e));
     }
     if inbox.count > inbox.entries.len() {
         out.push(line(
@@ -418,8 +419,11 @@ pub fn need_you(count: usize) -> String {
     }
 }
 
-/// One entry as a line: `● question  Cache choice · @agent-1: "Postgres or SQLite?"  → answer task_…`.
-pub fn entry_line(e: &Entry) -> Line {
+/// One entry as a line: `● question  Cache choice · Release · @agent-1
+/// → answer/assign/cancel task_…5K86DN: Postgres or SQLite?`: what it is
+/// and how to settle it first, so a narrow terminal cuts only what it
+/// says (its second line in [`lines`]; here at the end, when `said`).
+pub fn entry_line(e: &Entry, said: bool) -> Line {
     let style = match e.kind {
         Kind::Approval | Kind::Question | Kind::Review => Style::Warning,
         Kind::Stalled | Kind::FailedCheck => Style::Error,
@@ -440,14 +444,8 @@ pub fn entry_line(e: &Entry) -> Line {
     ];
     if let Some(agent) = &e.agent {
         spans.push(Span {
-            text: format!(" · @{}", fmt::one_line(agent)),
+            text: format!(" · @{}", fmt::truncate(&fmt::one_line(agent), 24)),
             style: Style::Muted,
-        });
-    }
-    if !e.said.is_empty() {
-        spans.push(Span {
-            text: format!(": {}", fmt::truncate(&fmt::one_line(&e.said), 120)),
-            style: Style::Text,
         });
     }
     // The short id every screen shows (a unique tail names the task or
@@ -460,5 +458,22 @@ pub fn entry_line(e: &Entry) -> Line {
         ),
         style: Style::Muted,
     });
+    if said && !e.said.is_empty() {
+        spans.push(Span {
+            text: format!(": {}", fmt::truncate(&fmt::one_line(&e.said), 120)),
+            style: Style::Text,
+        });
+    }
     spans
+}
+
+/// What an entry says, on its own line under it (the question, the
+/// outcome under review, why it is stalled, what the check showed).
+fn said_line(e: &Entry) -> Option<Line> {
+    (!e.said.is_empty()).then(|| {
+        vec![Span {
+            text: format!("    {}", fmt::truncate(&fmt::one_line(&e.said), 300)),
+            style: Style::Text,
+        }]
+    })
 }

@@ -82,7 +82,7 @@ fn inbox_head(board: &Board) -> Vec<Line> {
             text: "  ".into(),
             style: Style::Text,
         }];
-        l.extend(inbox::entry_line(e));
+        l.extend(inbox::entry_line(e, true));
         out.push(l);
     }
     if read.count > INBOX_LINES {
