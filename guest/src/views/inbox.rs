@@ -372,12 +372,15 @@ fn fnv(text: &str) -> u64 {
 pub fn lines(inbox: &Inbox, width: usize) -> Vec<Line> {
     let mut out = vec![heading(inbox)];
     for e in &inbox.entries {
-        out.push(entry_line(e, false));
+        out.push(entry_line(e));
         out.extend(said_line(e));
     }
     if inbox.count > inbox.entries.len() {
         out.push(line(
-            format!("… {} more", inbox.count - inbox.entries.len()),
+            format!(
+                "… {} more: tasklists inbox, /task-inbox",
+                inbox.count - inbox.entries.len()
+            ),
             Style::Muted,
         ));
     }
@@ -420,10 +423,9 @@ pub fn need_you(count: usize) -> String {
 }
 
 /// One entry as a line: `● question  Cache choice · Release · @agent-1
-/// → answer/assign/cancel task_…5K86DN: Postgres or SQLite?`: what it is
-/// and how to settle it first, so a narrow terminal cuts only what it
-/// says (its second line in [`lines`]; here at the end, when `said`).
-pub fn entry_line(e: &Entry, said: bool) -> Line {
+/// → answer/assign/cancel task_…5K86DN`: what it is and how to settle it
+/// (what it said is the line under it, [`said_line`]).
+fn entry_line(e: &Entry) -> Line {
     let style = match e.kind {
         Kind::Approval | Kind::Question | Kind::Review => Style::Warning,
         Kind::Stalled | Kind::FailedCheck => Style::Error,
@@ -458,12 +460,6 @@ pub fn entry_line(e: &Entry, said: bool) -> Line {
         ),
         style: Style::Muted,
     });
-    if said && !e.said.is_empty() {
-        spans.push(Span {
-            text: format!(": {}", fmt::truncate(&fmt::one_line(&e.said), 120)),
-            style: Style::Text,
-        });
-    }
     spans
 }
 

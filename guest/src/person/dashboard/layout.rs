@@ -65,32 +65,40 @@ pub(crate) fn lines(
     fit_all(out, width)
 }
 
-/// Entries of the inbox the lists' screen shows above the lists.
-const INBOX_LINES: usize = 5;
+/// Entries of the inbox the screen shows above the lists (two lines
+/// each: what it is and how to settle it, then what it said).
+const INBOX_ENTRIES: usize = 4;
 
 /// The inbox heading the lists: its count, then its first entries (what
-/// each says and the verbs that settle it, on the task's or list's keys)
-/// and how many more; one muted line when nothing needs the person.
+/// each is, the verbs that settle it on the task's or list's keys, what
+/// it said) and how many more; the heading alone when nothing needs the
+/// person.
 fn inbox_head(board: &Board) -> Vec<Line> {
     use crate::views::inbox;
     let Some(read) = &board.inbox else {
         return Vec::new();
     };
-    let mut out = vec![inbox::heading(read)];
-    for e in read.entries.iter().take(INBOX_LINES) {
-        let mut l = vec![Span {
-            text: "  ".into(),
-            style: Style::Text,
-        }];
-        l.extend(inbox::entry_line(e, true));
-        out.push(l);
-    }
-    if read.count > INBOX_LINES {
-        out.push(line(
-            format!("  … {} more: tasklists inbox", read.count - INBOX_LINES),
-            Style::Muted,
-        ));
-    }
+    let mut shown = inbox::Inbox {
+        entries: read.entries.iter().take(INBOX_ENTRIES).cloned().collect(),
+        ..read.clone()
+    };
+    // The rest is counted by the lines' own "… N more".
+    shown.count = read.count;
+    let mut out: Vec<Line> = inbox::lines(&shown, crate::views::columns(u32::MAX))
+        .into_iter()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == 0 {
+                return l;
+            }
+            let mut indented = vec![Span {
+                text: "  ".into(),
+                style: Style::Text,
+            }];
+            indented.extend(l);
+            indented
+        })
+        .collect();
     out.push(Vec::new());
     out
 }
