@@ -108,14 +108,14 @@ impl UiGuest for Component {
         channel: String,
         board_url: String,
     ) -> Result<Vec<Notice>, ToolError> {
-        views::notices(&ctx, &channel, &board_url, &WitStore, &WitClock)
+        views::notices::pending(&ctx, &channel, &board_url, &WitStore, &WitClock)
     }
     fn notices_sent(
         _ctx: CallContext,
         channel: String,
         keys: Vec<String>,
     ) -> Result<(), ToolError> {
-        views::notices_sent(&channel, &keys, &WitStore, &WitClock)
+        views::notices::sent(&channel, &keys, &WitStore, &WitClock)
     }
     fn verbs() -> Vec<VerbInfo> {
         person::verbs()

@@ -2,8 +2,9 @@
 // approve, a question, work to review, stalled work, a failed check) is
 // told once through Pi's own notification UI, in the component's words,
 // and recorded as sent in the store (channel `pi:<person>`), so another
-// session or a restart of Pi does not tell it again. Checked after the
-// widget's change check, never on Pi's thread while waiting on the store.
+// session or a restart of Pi does not tell it again. Checked when the
+// widget's change check lays it out again, never on Pi's thread while
+// waiting on the store.
 
 import type { ExtensionUIContext } from "@mariozechner/pi-coding-agent";
 import type { CallContext } from "@tasklists/node-host";
@@ -29,10 +30,14 @@ export class Notices {
     this.#channel = `pi:${ctx.person ?? ctx.agentId ?? "anyone"}`;
   }
 
-  /** Checks after each of the widget's change checks that could read the store. */
+  /**
+   * Checks when the widget is laid out again (the store changed, or time
+   * alone may have made work stalled), never on a quiet poll: the inbox
+   * is read then, not every second.
+   */
   start(widget: Widget): void {
-    this.#stop = widget.watch((reachable) => {
-      if (reachable) void this.check();
+    this.#stop = widget.watch((reachable, relayout) => {
+      if (reachable && relayout) void this.check();
     });
   }
 

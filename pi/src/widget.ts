@@ -41,7 +41,7 @@ export class Widget {
   #drawing: Promise<void> | null = null;
   #again = false;
   /** Who else follows the checks (an open dashboard). */
-  readonly #watchers = new Set<(reachable: boolean) => void>();
+  readonly #watchers = new Set<(reachable: boolean, relayout: boolean) => void>();
   readonly #onResize = () => this.refresh();
 
   constructor(component: Component, ui: ExtensionUIContext, ctx: CallContext) {
@@ -68,9 +68,10 @@ export class Widget {
     try {
       const seen = await this.#component.dataVersion();
       if (this.#stopped) return;
-      for (const watcher of this.#watchers) watcher(seen.reachable);
       const key = JSON.stringify(seen);
-      if (key === this.#seen && ++this.#quiet < RELAYOUT_POLLS) return;
+      const relayout = key !== this.#seen || ++this.#quiet >= RELAYOUT_POLLS;
+      for (const watcher of this.#watchers) watcher(seen.reachable, relayout);
+      if (!relayout) return;
       this.#quiet = 0;
       this.#seen = key;
       this.#down = seen.reachable ? null : seen.down;
@@ -84,9 +85,11 @@ export class Widget {
 
   /**
    * Calls `watcher` after every change check (every second), with whether
-   * it could read the store; returns what stops it.
+   * it could read the store and whether the widget is laid out again
+   * (the store changed, or enough time passed for what changes with time
+   * alone); returns what stops it.
    */
-  watch(watcher: (reachable: boolean) => void): () => void {
+  watch(watcher: (reachable: boolean, relayout: boolean) => void): () => void {
     this.#watchers.add(watcher);
     return () => this.#watchers.delete(watcher);
   }

@@ -34,6 +34,19 @@ fn inbox(db: &TestDb, ctx: &CallContext) -> Value {
     data
 }
 
+/// A list whose tasks go to review when done; its id.
+fn reviewed_list(db: &TestDb, name: &str) -> String {
+    s(
+        &db.ok(
+            AGENT,
+            "task_lists",
+            "create",
+            json!({"name": name, "requires_review": true}),
+        ),
+        "/list/id",
+    )
+}
+
 fn kinds(inbox: &Value) -> Vec<String> {
     inbox["entries"]
         .as_array()
@@ -110,15 +123,7 @@ fn ask_inbox_answer_then_the_same_agent_claims_it_first() {
 #[test]
 fn review_accept_and_review_return_with_the_reason_reaching_the_agent() {
     let db = TestDb::new();
-    let list = s(
-        &db.ok(
-            AGENT,
-            "task_lists",
-            "create",
-            json!({"name": "Reviewed", "requires_review": true}),
-        ),
-        "/list/id",
-    );
+    let list = reviewed_list(&db, "Reviewed");
     let ids = db.add(&list, &["Build", "Ship"]);
     db.update(AGENT, json!({"task_id": ids[1], "depends_on": [ids[0]]}));
     db.claim(AGENT, &list);
@@ -155,15 +160,7 @@ fn review_accept_and_review_return_with_the_reason_reaching_the_agent() {
 #[test]
 fn no_tool_call_answers_accepts_or_settles_a_wait() {
     let db = TestDb::new();
-    let list = s(
-        &db.ok(
-            AGENT,
-            "task_lists",
-            "create",
-            json!({"name": "R", "requires_review": true}),
-        ),
-        "/list/id",
-    );
+    let list = reviewed_list(&db, "R");
     let ids = db.add(&list, &["asked", "reviewed"]);
     db.claim(AGENT, &list);
     db.update(AGENT, json!({"task_id": ids[0], "question": "which?"}));

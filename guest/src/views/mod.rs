@@ -17,7 +17,7 @@ mod frame;
 pub mod inbox;
 pub(crate) mod layout;
 mod memory;
-mod notices;
+pub mod notices;
 pub(crate) mod read;
 mod rows;
 #[cfg(test)]
@@ -27,10 +27,9 @@ pub(crate) mod visible;
 mod widget;
 
 use crate::bindings::{
-    CallContext, CommandEffect, CommandInfo, Completion, Line, Notice, StoreDown, WidgetView,
+    CallContext, CommandEffect, CommandInfo, Completion, Line, StoreDown, WidgetView,
 };
 use crate::clock::Clock;
-use crate::error::ToolResult;
 use crate::render::{Style, line};
 use crate::store::Store;
 
@@ -114,27 +113,6 @@ pub fn complete(
     clock: &dyn Clock,
 ) -> Vec<Completion> {
     commands::complete(name, prefix, ctx, store, clock)
-}
-
-/// The inbox entries not yet sent on `channel`, as notices.
-pub fn notices(
-    ctx: &CallContext,
-    channel: &str,
-    board_url: &str,
-    store: &dyn Store,
-    clock: &dyn Clock,
-) -> ToolResult<Vec<Notice>> {
-    notices::pending(ctx, channel, board_url, store, clock)
-}
-
-/// Records `keys` as sent on `channel`.
-pub fn notices_sent(
-    channel: &str,
-    keys: &[String],
-    store: &dyn Store,
-    clock: &dyn Clock,
-) -> ToolResult<()> {
-    notices::sent(channel, keys, store, clock)
 }
 
 /// The agent's current claims as compact text for the model (empty

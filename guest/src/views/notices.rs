@@ -71,11 +71,8 @@ pub fn sent(
         // Recorded once: a key sent again (two notifiers on one channel)
         // changes nothing.
         tx.execute(
-            "DELETE FROM notices WHERE channel = ? AND entry = ?",
-            &[Value::from(channel), Value::from(key.as_str())],
-        )?;
-        tx.execute(
-            "INSERT INTO notices (channel, entry, sent_at) VALUES (?, ?, ?)",
+            "INSERT INTO notices (channel, entry, sent_at) VALUES (?, ?, ?) \
+             ON CONFLICT (channel, entry) DO NOTHING",
             &[
                 Value::from(channel),
                 Value::from(key.as_str()),
