@@ -468,13 +468,17 @@ fn delete(call: &mut Call) -> ToolResult<Done<ListDeleted>> {
         return Err(e);
     }
     // One `deleted` event per active task, recorded before the update
-    // that takes them out of the active set.
+    // that takes them out of the active set. Each chunk starts after the
+    // last one as a row-value comparison, which both planners range over
+    // the (list_id, position) index: an OR of the two cases made each
+    // chunk scan and sort the whole list (quadratic: 3 s of a 100,000
+    // task delete).
     let mut after: Option<(i64, String)> = None;
     loop {
         let (at, id) = after.clone().unwrap_or((i64::MIN, String::new()));
         let rows = call.rows(
             "SELECT id, title, position FROM tasks WHERE list_id = ? AND deleted_at IS NULL \
-             AND status NOT IN ('done', 'canceled') AND (position > ? OR (position = ? AND id > ?)) \
+             AND status NOT IN ('done', 'canceled') AND position >= ? AND (position, id) > (?, ?) \
              ORDER BY position, id LIMIT ?",
             crate::params![list.id.as_str(), at, at, id, DELETE_CHUNK],
         )?;

@@ -320,7 +320,9 @@ fn chunk(
         args.extend([Value::from("\n"), Value::from(label_mark(label))]);
     }
     if let Some(a) = from.filter(|a| a.run == run) {
-        sql.push_str(" AND (position > ? OR (position = ? AND id > ?))");
+        // A row value, so a page starts at its place in the (list_id,
+        // position) index rather than scanning the list's head.
+        sql.push_str(" AND position >= ? AND (position, id) > (?, ?)");
         args.extend([
             Value::Integer(a.position),
             Value::Integer(a.position),

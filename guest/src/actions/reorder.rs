@@ -258,7 +258,7 @@ fn anchor_index(
     };
     let rows = call.rows(
         "SELECT COUNT(*) FROM tasks WHERE list_id = ? AND deleted_at IS NULL \
-         AND (position < ? OR (position = ? AND id < ?))",
+         AND position <= ? AND (position, id) < (?, ?)",
         crate::params![list_id, at, at, anchor.as_str()],
     )?;
     let before = rows.first().and_then(|r| r[0].as_i64()).unwrap_or(0);
