@@ -19,11 +19,18 @@ pub trait Clock {
 /// Formats ms since the epoch as `2026-11-30T12:00:00.000Z`.
 pub fn format_ms(ms: i64) -> String {
     match Timestamp::from_millisecond(ms) {
+        // RFC 3339 at millisecond precision is jiff's own Display, many
+        // times faster than its strftime (every result carries times).
+        // Years before 0 are written as strftime writes them.
+        Ok(ts) if ms >= YEAR_0_MS => format!("{ts:.3}"),
         Ok(ts) => ts.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string(),
         // Out of jiff's range only for absurd clocks; keep the raw number visible.
         Err(_) => format!("@{ms}ms"),
     }
 }
+
+/// 0000-01-01T00:00:00Z in ms since the epoch.
+const YEAR_0_MS: i64 = -62_167_219_200_000;
 
 /// Parses an RFC 3339 time (any offset): the one time parser of the crate.
 pub fn parse_timestamp(s: &str) -> Option<Timestamp> {
@@ -43,6 +50,23 @@ mod tests {
     fn formats_with_millis_and_z() {
         assert_eq!(format_ms(0), "1970-01-01T00:00:00.000Z");
         assert_eq!(format_ms(1_795_003_200_123), "2026-11-18T12:00:00.123Z");
+    }
+
+    #[test]
+    fn writes_every_time_as_strftime_would() {
+        let mut ms: i64 = -377_705_023_201_000; // jiff's first
+        let step = 7_919_993_123_457;
+        while ms <= 253_402_207_200_000 {
+            let ts = Timestamp::from_millisecond(ms).unwrap();
+            let want = ts.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string();
+            assert_eq!(format_ms(ms), want, "{ms}");
+            ms += step;
+        }
+        for ms in [YEAR_0_MS - 1, YEAR_0_MS, -1, 1, 999, 1_000] {
+            let ts = Timestamp::from_millisecond(ms).unwrap();
+            let want = ts.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string();
+            assert_eq!(format_ms(ms), want, "{ms}");
+        }
     }
 
     #[test]

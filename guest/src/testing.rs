@@ -220,7 +220,7 @@ impl Harness {
         params: serde_json::Value,
     ) -> serde_json::Value {
         match self.call(Some(agent), tool, action, params) {
-            Ok(o) => o.data,
+            Ok(o) => o.json(),
             Err(e) => panic!(
                 "{tool} {action} failed: {} {} ({})",
                 e.code.as_str(),

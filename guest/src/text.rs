@@ -70,14 +70,38 @@ fn is_unsafe(c: char) -> bool {
 /// byte at a time (what nearly every id, title and JSON text is); only
 /// text with other bytes is walked character by character.
 fn all_safe(s: &str) -> bool {
-    s.bytes().all(|b| (0x20..0x7f).contains(&b)) || !s.chars().any(is_unsafe)
+    printable_ascii(s.as_bytes()) || !s.chars().any(is_unsafe)
+}
+
+/// Whether every byte is printable ASCII (0x20..=0x7e), eight bytes at a
+/// time: every result's JSON text is checked, and a byte at a time this
+/// was the component's costliest loop after serialization itself.
+fn printable_ascii(bytes: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut words = bytes.chunks_exact(8);
+    for word in &mut words {
+        let x = u64::from_le_bytes(word.try_into().unwrap_or_default());
+        // A byte >= 0x80; a byte < 0x20 (x - 0x20 borrows into its high
+        // bit, bytes being < 0x80); a byte == 0x7f (x ^ 0x7f has a zero).
+        let del = x ^ (0x7f * ONES);
+        let bad = (x & HIGH)
+            | (x.wrapping_sub(0x20 * ONES) & !x & HIGH)
+            | (del.wrapping_sub(ONES) & !del & HIGH);
+        if bad != 0 {
+            return false;
+        }
+    }
+    words.remainder().iter().all(|b| (0x20..0x7f).contains(b))
 }
 
 /// `value` as compact JSON text that is safe to print: serde_json's
 /// escapes, plus `\uXXXX` for DEL, C1 and invisible characters. Parsing
-/// it gives back exactly `value`.
-pub fn json_text(value: &Json) -> String {
-    let raw = value.to_string();
+/// it gives back exactly `value`'s JSON. Any serializable value, written
+/// straight from its type (no JSON tree built on the way).
+pub fn json_text<T: serde::Serialize + ?Sized>(value: &T) -> String {
+    // Serializing these types cannot fail (string keys, finite numbers).
+    let raw = serde_json::to_string(value).unwrap_or_else(|_| "null".into());
     // serde_json escaped C0 already; any other unsafe character can only
     // sit inside a string literal, where a \u escape means the same.
     if all_safe(&raw) {
@@ -95,6 +119,20 @@ pub fn json_text(value: &Json) -> String {
         }
     }
     out
+}
+
+/// The length of JSON text `raw` (as serde_json wrote it) once
+/// [`json_text`] has escaped its unsafe characters.
+pub fn safe_len(raw: &str) -> usize {
+    if all_safe(raw) {
+        return raw.len();
+    }
+    raw.len()
+        + raw
+            .chars()
+            .filter(|c| is_unsafe(*c))
+            .map(|c| 6 * c.len_utf16() - c.len_utf8())
+            .sum::<usize>()
 }
 
 /// `json_text(value).len()`, without building the text: what a page
@@ -219,6 +257,22 @@ pub fn plural<N: std::fmt::Display + PartialEq + From<u8>>(n: N, word: &str) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn printable_ascii_agrees_with_a_byte_at_a_time() {
+        let slow = |b: &[u8]| b.iter().all(|b| (0x20..0x7f).contains(b));
+        for len in 0..20 {
+            for at in 0..len.max(1) {
+                for bad in [0u8, 0x1f, 0x20, 0x7e, 0x7f, 0x80, 0xff, b'a'] {
+                    let mut bytes = vec![b'x'; len];
+                    if len > 0 {
+                        bytes[at] = bad;
+                    }
+                    assert_eq!(printable_ascii(&bytes), slow(&bytes), "{bytes:?}");
+                }
+            }
+        }
+    }
     use serde_json::json;
 
     #[test]

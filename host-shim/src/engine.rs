@@ -89,6 +89,11 @@ pub(crate) fn new_engine() -> Result<Engine, HostError> {
         .wasm_component_model(true)
         .epoch_interruption(true)
         .max_wasm_stack(MAX_WASM_STACK);
+    // For profiling only: `perf record` then names the component's
+    // functions (BENCHMARKS.md, "Where a read's time goes").
+    if std::env::var_os("TASKLISTS_PERFMAP").is_some() {
+        config.profiler(wasmtime::ProfilingStrategy::PerfMap);
+    }
     Engine::new(&config).map_err(component_error)
 }
 

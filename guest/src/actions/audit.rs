@@ -9,7 +9,7 @@ use serde_json::Value as Json;
 
 use super::access;
 use super::call::Call;
-use super::page::Page;
+use super::page::{Page, PageRows};
 use crate::clock::{format_ms, parse_rfc3339};
 use crate::contract::DEFAULT_PAGE;
 use crate::error::{ToolError, ToolResult};
@@ -43,7 +43,7 @@ pub struct AuditEvent {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AuditPage {
     /// The page's events.
-    pub events: Vec<AuditEvent>,
+    pub events: PageRows<AuditEvent>,
     /// Where the next page starts; null on the last one.
     #[serde(default)]
     pub next_cursor: Option<String>,

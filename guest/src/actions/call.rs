@@ -25,8 +25,17 @@ pub const INSERT_EVENT: &str = "INSERT INTO events (id, at, agent_id, kind, list
 pub struct Output {
     /// One line for humans and models; full ids included.
     pub summary: String,
-    /// The contract's result object.
-    pub data: Json,
+    /// The contract's result object as compact JSON text, safe to print
+    /// ([`crate::text::json_text`]): what the agent receives, written
+    /// once from the result's type.
+    pub data: String,
+}
+
+impl Output {
+    /// The result object as JSON, for the views that read it back.
+    pub fn json(&self) -> Json {
+        serde_json::from_str(&self.data).unwrap_or(Json::Null)
+    }
 }
 
 /// One bypass of a call: the event as it was written in the call

@@ -11,7 +11,7 @@ use serde_json::{Value as Json, json};
 
 use super::access;
 use super::call::Call;
-use super::page::Page;
+use super::page::{Page, PageRows};
 use super::positions;
 use super::summary::quoted;
 use crate::contract::DEFAULT_PAGE;
@@ -54,7 +54,7 @@ pub struct ListWithCounts {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ListsPage {
     /// The page's lists.
-    pub lists: Vec<ListWithCounts>,
+    pub lists: PageRows<ListWithCounts>,
     /// Where the next page starts; null on the last one.
     #[serde(default)]
     pub next_cursor: Option<String>,

@@ -13,7 +13,7 @@ use super::access;
 use super::approval;
 use super::call::Call;
 use super::deps;
-use super::page::Page;
+use super::page::{Page, PageRows};
 use super::summary::quoted;
 use crate::contract::DEFAULT_TASK_PAGE;
 use crate::error::{ToolError, ToolResult};
@@ -35,7 +35,7 @@ pub struct ListDetail {
     pub counts: Option<Counts>,
     /// One page of tasks, unless `include_tasks: false`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tasks: Option<Vec<TaskJson>>,
+    pub tasks: Option<PageRows<TaskJson>>,
     /// With `tasks`: where the next page starts (inner None: last page).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next_cursor: Option<Option<String>>,
@@ -210,7 +210,7 @@ fn page(
     call: &Call,
     list_id: &str,
     include_deleted: bool,
-) -> ToolResult<(Vec<TaskJson>, Option<After>)> {
+) -> ToolResult<(PageRows<TaskJson>, Option<After>)> {
     let limit = call.params.int("limit").unwrap_or(DEFAULT_TASK_PAGE);
     let form = TaskForm::Board {
         times: call.params.bool("include_times") == Some(true),

@@ -3,7 +3,8 @@
 //! too long or too wordy to answer within the component's memory, and no
 //! result passes the contract's 1 MiB.
 
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::value::RawValue;
 
 /// JSON text of one page's rows, at most, measured as sent
 /// ([`crate::text::json_text`]): a page stops before the row that would
@@ -21,16 +22,95 @@ const FIRST_CHUNK: usize = 4;
 
 /// A page being filled with rows of `T` (measured as their JSON).
 pub struct Page<T> {
-    rows: Vec<T>,
+    rows: PageRows<T>,
     bytes: usize,
     limit: usize,
+}
+
+/// A page's rows, each kept with the JSON text it was measured by, so that
+/// the result writes a row's text rather than serializing it a second
+/// time (measuring was half of a page's cost). Read back (by renderers,
+/// from JSON) as plain rows.
+#[derive(Debug, Clone)]
+pub struct PageRows<T> {
+    rows: Vec<T>,
+    /// Each row's JSON as serde_json wrote it; empty when read back.
+    texts: Vec<Box<RawValue>>,
+}
+
+impl<T> PageRows<T> {
+    /// The rows, without their texts.
+    pub fn into_vec(self) -> Vec<T> {
+        self.rows
+    }
+}
+
+impl<T> Default for PageRows<T> {
+    fn default() -> Self {
+        Vec::new().into()
+    }
+}
+
+impl<T> From<Vec<T>> for PageRows<T> {
+    fn from(rows: Vec<T>) -> Self {
+        PageRows {
+            rows,
+            texts: Vec::new(),
+        }
+    }
+}
+
+impl<T> std::ops::Deref for PageRows<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        &self.rows
+    }
+}
+
+impl<'a, T> IntoIterator for &'a PageRows<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.rows.iter()
+    }
+}
+
+impl<T> IntoIterator for PageRows<T> {
+    type Item = T;
+    type IntoIter = std::vec::IntoIter<T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.rows.into_iter()
+    }
+}
+
+/// PageRows are equal when their values are (the texts only cache them).
+impl<T: PartialEq> PartialEq for PageRows<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.rows == other.rows
+    }
+}
+
+impl<T: Serialize> Serialize for PageRows<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if self.texts.len() == self.rows.len() {
+            serializer.collect_seq(&self.texts)
+        } else {
+            serializer.collect_seq(&self.rows)
+        }
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for PageRows<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Vec::<T>::deserialize(deserializer).map(PageRows::from)
+    }
 }
 
 impl<T: Serialize> Page<T> {
     /// An empty page of at most `limit` rows.
     pub fn new(limit: i64) -> Self {
         Page {
-            rows: Vec::new(),
+            rows: PageRows::default(),
             bytes: 0,
             limit: limit.max(1) as usize,
         }
@@ -49,19 +129,24 @@ impl<T: Serialize> Page<T> {
 
     /// Adds `row`, or says the page is full (the row starts the next page).
     pub fn add(&mut self, row: T) -> bool {
-        let size = crate::text::json_text_len(&row);
+        // Serializing these types cannot fail (string keys, finite numbers).
+        let Ok(text) = serde_json::value::to_raw_value(&row) else {
+            return false;
+        };
+        let size = crate::text::safe_len(text.get());
         if self.rows.len() == self.limit
             || (!self.rows.is_empty() && self.bytes + size > PAGE_BYTES)
         {
             return false;
         }
         self.bytes += size;
-        self.rows.push(row);
+        self.rows.rows.push(row);
+        self.rows.texts.push(text);
         true
     }
 
-    /// The rows, in the order added.
-    pub fn into_rows(self) -> Vec<T> {
+    /// The rows, in the order added, with their texts.
+    pub fn into_rows(self) -> PageRows<T> {
         self.rows
     }
 }

@@ -125,7 +125,7 @@ fn a_task_with_a_verification_closes_as_done_only_with_its_result() {
     let e = close(&ids[1], json!({"verification": "look at it"})).unwrap_err();
     assert_eq!(e.code, ErrorCode::VerificationRequired);
     let done = close(&ids[0], json!({"verification_result": "42 passed"})).unwrap();
-    let task = &done.data["task"];
+    let task = &done.json()["task"];
     assert_eq!(task["verification"], "cargo test passes");
     assert_eq!(task["verification_result"], "42 passed");
     // A done task's result is never blanked.

@@ -391,7 +391,7 @@ fn a_long_add_many_is_stored_whole_and_echoed_cut() {
             json!({"list_id": l, "tasks": tasks}),
         )
         .unwrap();
-    let text = crate::text::json_text(&out.data);
+    let text = &out.data;
     assert!(
         text.len() <= crate::text_budget::ECHO_BYTES,
         "{}",
@@ -402,7 +402,8 @@ fn a_long_add_many_is_stored_whole_and_echoed_cut() {
         "{}",
         out.summary
     );
-    let echoed = out.data["tasks"].as_array().unwrap();
+    let data = out.json();
+    let echoed = data["tasks"].as_array().unwrap();
     assert_eq!(echoed.len(), 3);
     let ids: Vec<&str> = echoed.iter().map(|t| t["id"].as_str().unwrap()).collect();
     for (i, t) in echoed.iter().enumerate() {
@@ -506,10 +507,10 @@ fn find_pages_long_lists_by_size() {
             p["cursor"] = cursor.clone();
         }
         let out = h.call(Some("a"), "task_lists", "find", p).unwrap();
-        let text = crate::text::json_text(&out.data);
+        let text = &out.data;
         assert!(text.len() < 300 * 1024, "{}", text.len());
-        pages.push(out.data["lists"].as_array().unwrap().len());
-        cursor = out.data["next_cursor"].clone();
+        pages.push(out.json()["lists"].as_array().unwrap().len());
+        cursor = out.json()["next_cursor"].clone();
         if cursor.is_null() {
             break;
         }

@@ -65,7 +65,7 @@ fn for_tools(ctx: &CallContext) -> CallContext {
 pub fn reply(result: ToolResult<Output>) -> ToolReply {
     match result {
         Ok(output) => {
-            let data = json_text(&output.data);
+            let data = output.data;
             ToolReply {
                 text: format!("{}\n{data}", output.summary),
                 structured: data,

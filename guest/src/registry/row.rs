@@ -10,7 +10,8 @@ use crate::actions::{Output, Request, help, invoke};
 use crate::contract::ActionSpec;
 use crate::error::ToolResult;
 use crate::render::{Headline, Line, Render};
-use crate::results::{from_json, to_json};
+use crate::results::from_json;
+use crate::text::json_text;
 
 /// What the registry knows of one action.
 pub trait Row: Sync {
@@ -49,7 +50,7 @@ impl<A: Render> Row for Entry<A> {
     fn call(&self, req: Request) -> ToolResult<Output> {
         invoke::<A>(req).map(|done| Output {
             summary: done.summary,
-            data: to_json(&done.result),
+            data: json_text(&done.result),
         })
     }
 
@@ -86,7 +87,7 @@ impl Row for Help {
     fn call(&self, req: Request) -> ToolResult<Output> {
         help::run(self.0.name, req.params, &super::listing()).map(|done| Output {
             summary: done.summary,
-            data: to_json(&done.result),
+            data: json_text(&done.result),
         })
     }
 

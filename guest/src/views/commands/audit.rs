@@ -77,11 +77,11 @@ pub(crate) fn run(words: &[&str], run: &Run) -> CommandEffect {
         params.insert("bypass_reason".into(), json!(reason));
     }
     match run.tool("task_audit", "get", &Value::Object(params)) {
-        Ok(out) if ask.full => run.show(json_lines(&out.data, run.width)),
+        Ok(out) if ask.full => run.show(json_lines(&out.json(), run.width)),
         Ok(out) => {
             // The tool's summary says what was read (whose events, how many).
             let mut lines = vec![line(&out.summary, Style::Muted)];
-            lines.extend(render_result("task_audit", "get", &out.data));
+            lines.extend(render_result("task_audit", "get", &out.json()));
             run.show(lines)
         }
         Err(e) => run.fail(&e),

@@ -39,13 +39,13 @@ pub(crate) fn run(words: &[&str], run: &Run) -> CommandEffect {
     }
     if run.confirmed {
         return match run.tool("task_lists", "delete", &json!({"list_id": list_id})) {
-            Ok(out) => run.show(render_result("task_lists", "delete", &out.data)),
+            Ok(out) => run.show(render_result("task_lists", "delete", &out.json())),
             Err(e) => run.fail(&e),
         };
     }
     let params = json!({"list_id": list_id, "include_tasks": false});
     let detail = match run.tool("task_lists", "get", &params) {
-        Ok(out) => from_json::<ListDetail>(&out.data),
+        Ok(out) => from_json::<ListDetail>(&out.json()),
         Err(e) => return run.fail(&e),
     };
     let (name, active) = detail.map_or((String::new(), 0), |d| {

@@ -28,8 +28,8 @@ pub(crate) fn run(words: &[&str], run: &Run) -> CommandEffect {
     };
     let params = json!({"list_id": list_id, "include_times": true, "limit": MAX_TASK_PAGE});
     match run.tool("task_lists", "get", &params) {
-        Ok(out) if full => run.show(json_lines(&out.data, run.width)),
-        Ok(out) => run.show(detail::lines(&out.data, run.width)),
+        Ok(out) if full => run.show(json_lines(&out.json(), run.width)),
+        Ok(out) => run.show(detail::lines(&out.json(), run.width)),
         Err(e) => run.fail(&e),
     }
 }
