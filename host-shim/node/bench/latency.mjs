@@ -5,7 +5,11 @@
 // the two updates on the claimed task), get (first page of 50) and find;
 // load time (open: compile, worker start, instantiation; the wasmtime
 // host's open loads its compiled component from the on-disk cache) and
-// resident memory. The two hosts alternate `reps` times (default 3) and
+// resident memory. The Node host runs twice: as built, and with jco's glue
+// as jco wrote it (`generated/tasklists.plain.js`: every store and clock
+// import call inside jco's async task bookkeeping, which the build's
+// scripts/direct-imports.mjs removes), from a copy of the package in a
+// temporary folder. The three alternate `reps` times (default 3) and
 // medians are reported. The wasmtime side is
 // `cargo run --release -p tasklists-host --example call_latency`.
 //
@@ -18,7 +22,7 @@
 // (The Node host must be built: `bash scripts/node-host`.)
 
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { cpus, release, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,7 +31,8 @@ const tasks = Number(process.argv[2] ?? 1000);
 const calls = Number(process.argv[3] ?? 500);
 const reps = Number(process.argv[4] ?? 3);
 const repo = resolve(fileURLToPath(new URL("../../..", import.meta.url)));
-const dist = resolve(fileURLToPath(new URL("../dist/index.js", import.meta.url)));
+const pkg = resolve(fileURLToPath(new URL("..", import.meta.url)));
+const dist = join(pkg, "dist", "index.js");
 const mib = () => process.memoryUsage().rss / 2 ** 20;
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -46,10 +51,23 @@ function machine() {
   return `${model}, ${cpus().length} cores, Linux ${release()}, Node ${process.version}`;
 }
 
-async function node() {
+/**
+ * A copy of the package whose glue is jco's as transpiled (the library and
+ * the addon are the same): the Node host before the direct imports.
+ */
+function plainGluePackage() {
+  const copy = mkdtempSync(join(tmpdir(), "tasklists-plain-glue-"));
+  for (const dir of ["dist", "generated"]) cpSync(join(pkg, dir), join(copy, dir), { recursive: true });
+  copyFileSync(join(pkg, "generated", "tasklists.plain.js"), join(copy, "generated", "tasklists.js"));
+  copyFileSync(join(pkg, "package.json"), join(copy, "package.json"));
+  for (const dir of ["native", "node_modules"]) symlinkSync(join(pkg, dir), join(copy, dir));
+  return copy;
+}
+
+async function node(entry = dist) {
   const rssStart = mib();
   let started = performance.now();
-  const { NodeHost } = await import(dist);
+  const { NodeHost } = await import(entry);
   const importMs = performance.now() - started;
   const dir = mkdtempSync(join(tmpdir(), "tasklists-bench-"));
   try {
@@ -145,34 +163,39 @@ const loadCases = [
 process.stderr.write(`bench: ${reps} alternating runs of each host (the wasmtime side through cargo run --example call_latency)\n`);
 // Built once before timing anything, so no run includes a compile.
 execFileSync("cargo", ["build", "--quiet", "--release", "--locked", "-p", "tasklists-host", "--example", "call_latency"], { cwd: repo, stdio: "inherit" });
+const plain = plainGluePackage();
 const ns = [];
+const ps = [];
 const ws = [];
 for (let r = 0; r < reps; r++) {
   ns.push(await node());
+  ps.push(await node(join(plain, "dist", "index.js")));
   ws.push(wasmtime());
 }
+rmSync(plain, { recursive: true, force: true });
 
 const m = (runs, key, sub) => (runs[0][key] === undefined ? null : median(runs.map((x) => (sub ? x[key][sub] : x[key]))));
 const rows = [
   ...ACTIONS.flatMap((a) => [
-    [`${a} p50 (ms)`, m(ns, a, "p50_ms"), m(ws, a, "p50_ms")],
-    [`${a} p99 (ms)`, m(ns, a, "p99_ms"), m(ws, a, "p99_ms")],
+    [`${a} p50 (ms)`, m(ns, a, "p50_ms"), m(ps, a, "p50_ms"), m(ws, a, "p50_ms")],
+    [`${a} p99 (ms)`, m(ns, a, "p99_ms"), m(ps, a, "p99_ms"), m(ws, a, "p99_ms")],
   ]),
-  ["import, in this process (ms)", ns[0].import_ms, null],
-  ["open, all of it (ms)", m(ns, "open_ms"), m(ws, "open_ms")],
-  ["… compile the core modules (ms)", m(ns, "compile_ms"), null],
-  ["… start the worker and instantiate (ms)", m(ns, "start_ms"), null],
-  ["first call (ms)", m(ns, "first_call_ms"), m(ws, "first_call_ms")],
-  ["RSS once open (MiB)", m(ns, "rss_open_mib"), null],
-  ["RSS after the calls (MiB)", m(ns, "rss_end_mib"), m(ws, "rss_end_mib")],
+  ["import, in this process (ms)", ns[0].import_ms, ps[0].import_ms, null],
+  ["open, all of it (ms)", m(ns, "open_ms"), m(ps, "open_ms"), m(ws, "open_ms")],
+  ["… compile the core modules (ms)", m(ns, "compile_ms"), m(ps, "compile_ms"), null],
+  ["… start the worker and instantiate (ms)", m(ns, "start_ms"), m(ps, "start_ms"), null],
+  ["first call (ms)", m(ns, "first_call_ms"), m(ps, "first_call_ms"), m(ws, "first_call_ms")],
+  ["RSS once open (MiB)", m(ns, "rss_open_mib"), m(ps, "rss_open_mib"), null],
+  ["RSS after the calls (MiB)", m(ns, "rss_end_mib"), m(ps, "rss_end_mib"), m(ws, "rss_end_mib")],
 ];
 const fmt = (v) => (v === null ? "—" : v.toFixed(v < 10 ? 3 : 1));
 console.log(`# Node host (jco + addon) beside the wasmtime host\n`);
 console.log(`machine: ${machine()}`);
 console.log(`parameters: ${tasks} tasks, ${calls} calls of each action, ${reps} alternating runs per host (medians)\n`);
-console.log(`| measure | Node host | wasmtime host | Node/wasmtime |`);
-console.log(`|---|---:|---:|---:|`);
-for (const [name, a, b] of rows) console.log(`| ${name} | ${fmt(a)} | ${fmt(b)} | ${a !== null && b ? `${(a / b).toFixed(2)}×` : "—"} |`);
+console.log(`| measure | Node host | Node host, jco's glue as is | wasmtime host | Node/wasmtime | as is/wasmtime |`);
+console.log(`|---|---:|---:|---:|---:|---:|`);
+const ratio = (a, b) => (a !== null && b ? `${(a / b).toFixed(2)}×` : "—");
+for (const [name, a, p, b] of rows) console.log(`| ${name} | ${fmt(a)} | ${fmt(p)} | ${fmt(b)} | ${ratio(a, b)} | ${ratio(p, b)} |`);
 
 const loads = loadCases.map(() => []);
 for (let r = 0; r < 10; r++) loadCases.forEach(([, script], i) => loads[i].push(freshNode(script, i)));
