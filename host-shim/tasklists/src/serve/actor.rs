@@ -1,15 +1,16 @@
 //! The host actor: a pool of threads, each owning a [`Host`] (its own
 //! store connection and instance, all sharing the process's engine and
-//! compiled component), running jobs from one queue in the order they were
-//! queued. Every serving mode goes through it: `tasklists mcp` on stdio
-//! (one worker, so pipelined writes land in the order the client sent
-//! them), and `tasklists serve`, whose board pages, token lookups and
-//! `/mcp` calls share one pool ([`super::pool::shape`] lays it out by the
-//! store: a call on PostgreSQL spends most of its time waiting for the
-//! network, so many run at once). No two guest calls ever share an
-//! instance; each call is its own transaction on its worker's connection,
-//! so the store keeps the guarantees it keeps between processes (one
-//! claim per task).
+//! compiled component), taking jobs from a queue in the order they were
+//! queued ([`Shape`]: one queue for everything, or tool calls on one
+//! worker of their own beside the rest). Every serving mode goes through
+//! it: `tasklists mcp` on stdio (one worker, so pipelined writes land in
+//! the order the client sent them), and `tasklists serve`, whose board
+//! pages, token lookups and `/mcp` calls share one pool
+//! ([`super::pool::shape`] lays it out by the store: a call on PostgreSQL
+//! spends most of its time waiting for the network, so many run at once).
+//! No two guest calls ever share an instance; each call is its own
+//! transaction on its worker's connection, so the store keeps the
+//! guarantees it keeps between processes (one claim per task).
 //!
 //! A panic in the host loses nothing but that job: a tool call is
 //! answered by the component (a `host-bug` failure), a page gets the
@@ -369,3 +370,7 @@ fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
         .or_else(|| panic.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "a panic".into())
 }
+
+#[cfg(test)]
+#[path = "actor_tests.rs"]
+mod tests;
