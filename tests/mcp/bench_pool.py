@@ -41,7 +41,7 @@ import httpx2
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conftest import REPO, server_binary  # noqa: E402
-from httpserver import HEADERS, Server, add_token, env  # noqa: E402
+from httpserver import HEADERS, Server, add_token, env, rss_kib  # noqa: E402
 
 DEADLINE_SECONDS = 600
 IDS = itertools.count(1)
@@ -173,7 +173,9 @@ async def over_http(db: str, names: list[str], tasks: int, workers: int | None) 
         async with httpx2.AsyncClient(headers=HEADERS, timeout=120, limits=limits) as http:
             agents = {name: HttpAgent(http, server.mcp, tokens[name]) for name in names}
             planner = HttpAgent(http, server.mcp, tokens["planner"])
-            return await workload(agents, planner, tasks)
+            figures = await workload(agents, planner, tasks)
+            figures["rss"] = f"{rss_kib(server.pid()) / 1024:.0f}"
+            return figures
     finally:
         server.stop()
 
@@ -252,8 +254,8 @@ async def main() -> None:
         f"machine: {machine()}; PostgreSQL through the latency proxy at {args.rtt_ms} ms round trip; "
         f"median of {args.reps} interleaved run(s) per row\n"
     )
-    print("| store | server | claims/s | calls/s | p50 ms | p99 ms | × stdio | × 1 worker |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| store | server | claims/s | calls/s | p50 ms | p99 ms | server RSS MiB | × stdio | × 1 worker |")
+    print("|---|---|---|---|---|---|---|---|---|")
     stdio_label = f"stdio, {args.clients} servers"
 
     def http_arm(workers: int | None):
@@ -279,7 +281,7 @@ async def main() -> None:
                 for label, f in median.items():
                     print(
                         f"| {kind} | {label} | {f['claims']:.0f} | {f['calls']:.0f} | {f['p50']:.1f} | "
-                        f"{f['p99']:.1f} | {f['claims'] / stdio:.2f} | {f['claims'] / one:.2f} |",
+                        f"{f['p99']:.1f} | {f.get('rss', '–')} | {f['claims'] / stdio:.2f} | {f['claims'] / one:.2f} |",
                         flush=True,
                     )
         finally:
