@@ -27,7 +27,7 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError, mpsc};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -68,8 +68,28 @@ pub struct Actor {
     others: mpsc::Sender<Job>,
     /// [`Actor::run`] jobs queued and not yet started.
     waiting: Arc<AtomicUsize>,
-    /// Jobs of any kind queued or running.
-    outstanding: Arc<AtomicUsize>,
+    /// The jobs a stopping server waits for.
+    tally: Arc<Tally>,
+}
+
+/// The jobs queued or running that a stopping server waits for: those
+/// queued before it began to stop.
+#[derive(Default)]
+struct Tally {
+    outstanding: AtomicUsize,
+    /// Set once the server stops: jobs queued from now on are not waited
+    /// for (connections still open may go on sending).
+    draining: AtomicBool,
+}
+
+/// One job counted in the [`Tally`] until it has run (or is dropped
+/// unrun).
+struct Counted(Arc<Tally>);
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        self.0.outstanding.fetch_sub(1, Ordering::AcqRel);
+    }
 }
 
 /// What each worker owns: its host (or why it could not be opened
@@ -85,8 +105,8 @@ struct Owner {
 /// what is queued once every [`Actor`] is gone.
 pub struct Workers {
     threads: Vec<JoinHandle<()>>,
-    /// Jobs queued or running (shared with every [`Actor`]).
-    outstanding: Arc<AtomicUsize>,
+    /// Shared with every [`Actor`].
+    tally: Arc<Tally>,
 }
 
 impl Workers {
@@ -98,13 +118,15 @@ impl Workers {
         }
     }
 
-    /// Waits until no job is queued or running, or `limit` has passed;
-    /// true when idle. For a server that stops while `Actor`s are still
-    /// held (by connections being closed): the calls it accepted finish,
-    /// each its own transaction, before the process exits.
-    pub fn wait_idle(&self, limit: Duration) -> bool {
+    /// Waits until every job queued so far has run, or `limit` has
+    /// passed; true when they have. Jobs queued from now on are not waited
+    /// for. For a server that stops while `Actor`s are still held (by
+    /// connections not closed yet): the calls it accepted finish, each its
+    /// own transaction, before the process exits.
+    pub fn drain(&self, limit: Duration) -> bool {
+        self.tally.draining.store(true, Ordering::Release);
         let until = Instant::now() + limit;
-        while self.outstanding.load(Ordering::Acquire) > 0 {
+        while self.tally.outstanding.load(Ordering::Acquire) > 0 {
             if Instant::now() >= until {
                 return false;
             }
@@ -138,13 +160,12 @@ pub fn start(
     shape: Shape,
     before_each: impl Fn() + Send + Sync + 'static,
 ) -> std::io::Result<(Actor, Workers)> {
-    let outstanding = Arc::new(AtomicUsize::new(0));
+    let tally = Arc::new(Tally::default());
     let mut spawner = Spawner {
         first: Some(host),
         config,
         ctx,
         before_each: Arc::new(before_each),
-        outstanding: Arc::clone(&outstanding),
         threads: Vec::new(),
     };
     let (calls, others) = match shape {
@@ -158,11 +179,11 @@ pub fn start(
         calls,
         others,
         waiting: Arc::new(AtomicUsize::new(0)),
-        outstanding: Arc::clone(&outstanding),
+        tally: Arc::clone(&tally),
     };
     let workers = Workers {
         threads: spawner.threads,
-        outstanding,
+        tally,
     };
     Ok((actor, workers))
 }
@@ -174,7 +195,6 @@ struct Spawner<F> {
     config: HostConfig,
     ctx: CallContext,
     before_each: Arc<F>,
-    outstanding: Arc<AtomicUsize>,
     threads: Vec<JoinHandle<()>>,
 }
 
@@ -198,7 +218,6 @@ impl<F: Fn() + Send + Sync + 'static> Spawner<F> {
             };
             let queue = Arc::clone(&queue);
             let before_each = Arc::clone(&self.before_each);
-            let done = Arc::clone(&self.outstanding);
             let thread = std::thread::Builder::new()
                 .name(format!("tasklists-guest-{}", self.threads.len()))
                 .spawn(move || {
@@ -209,7 +228,6 @@ impl<F: Fn() + Send + Sync + 'static> Spawner<F> {
                         let Ok(job) = job else { return };
                         before_each();
                         job(&mut owner);
-                        done.fetch_sub(1, Ordering::AcqRel);
                     }
                 })?;
             self.threads.push(thread);
@@ -277,15 +295,18 @@ impl Actor {
 }
 
 impl Actor {
-    /// Queues `job` on `queue`, counted as outstanding until a worker has
-    /// run it.
+    /// Queues `job` on `queue`, counted until it has run unless the
+    /// server is stopping.
     fn send(&self, queue: &mpsc::Sender<Job>, job: Job) -> Result<(), mpsc::SendError<Job>> {
-        self.outstanding.fetch_add(1, Ordering::AcqRel);
-        let sent = queue.send(job);
-        if sent.is_err() {
-            self.outstanding.fetch_sub(1, Ordering::AcqRel);
+        if self.tally.draining.load(Ordering::Acquire) {
+            return queue.send(job);
         }
-        sent
+        self.tally.outstanding.fetch_add(1, Ordering::AcqRel);
+        let counted = Counted(Arc::clone(&self.tally));
+        queue.send(Box::new(move |owner: &mut Owner| {
+            job(owner);
+            drop(counted);
+        }))
     }
 }
 

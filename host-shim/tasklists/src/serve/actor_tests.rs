@@ -92,14 +92,19 @@ async fn one_caller_runs_calls_beside_other_jobs_and_in_order() {
         (0..8).collect::<Vec<_>>(),
         "calls ended out of order"
     );
-    assert!(workers.wait_idle(WAIT));
+    assert!(workers.drain(WAIT));
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn waiting_for_idle_waits_for_running_jobs() {
-    let (actor, workers, _dir) = actor(Shape::Shared(1));
-    let (go_tx, go) = channel::<()>();
+/// A `run` job, spawned, that says it started and then waits for `go`.
+fn blocked(
+    actor: &Actor,
+    go: Receiver<()>,
+) -> (
+    tokio::task::JoinHandle<Result<bool, Unanswered>>,
+    Receiver<()>,
+) {
     let (started_tx, started) = channel();
+    let actor = actor.clone();
     let job = tokio::spawn(async move {
         actor
             .run(move |_host| {
@@ -108,12 +113,31 @@ async fn waiting_for_idle_waits_for_running_jobs() {
             })
             .await
     });
+    (job, started)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn draining_waits_for_the_jobs_queued_before_it_only() {
+    let (actor, workers, _dir) = actor(Shape::Shared(1));
+    let (go_first, go) = channel::<()>();
+    let (first, started) = blocked(&actor, go);
     started.recv_timeout(WAIT).unwrap();
     assert!(
-        !workers.wait_idle(Duration::from_millis(50)),
-        "idle while a job runs"
+        !workers.drain(Duration::from_millis(50)),
+        "drained while a job runs"
     );
-    go_tx.send(()).unwrap();
-    assert!(job.await.unwrap().unwrap());
-    assert!(workers.wait_idle(WAIT));
+    // Queued once the server stops: not waited for.
+    let (go_later, go) = channel::<()>();
+    let (later, _later_started) = blocked(&actor, go);
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    go_first.send(()).unwrap();
+    let began = Instant::now();
+    assert!(workers.drain(WAIT));
+    assert!(
+        began.elapsed() < WAIT / 2,
+        "the drain waited for a later job"
+    );
+    assert!(first.await.unwrap().unwrap());
+    go_later.send(()).unwrap();
+    assert!(later.await.unwrap().unwrap());
 }

@@ -216,7 +216,7 @@ pub fn serve(
         )
         .await;
         // The calls already accepted finish before the process exits.
-        let _ = tokio::task::spawn_blocking(move || workers.wait_idle(drain)).await;
+        let _ = tokio::task::spawn_blocking(move || workers.drain(drain)).await;
         Ok(())
     })
 }
