@@ -70,13 +70,13 @@ class Server:
     """One `tasklists serve` process; `url` ends in `/` (on 127.0.0.1 even
     when it listens on every address)."""
 
-    def __init__(self, db: Path, *flags: str, listen: str = "127.0.0.1:0"):
+    def __init__(self, db: Path, *flags: str, listen: str = "127.0.0.1:0", extra_env: dict[str, str] | None = None):
         from conftest import server_binary
 
         self.db = db
         self.process = subprocess.Popen(
             [str(server_binary()), "--db", str(db), "serve", "--listen", listen, *flags],
-            env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env=env() | (extra_env or {}), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )
         line = self.process.stdout.readline()
         if not line.startswith("tasklists board: "):

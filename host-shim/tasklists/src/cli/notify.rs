@@ -47,8 +47,14 @@ pub(crate) fn run(globals: &Globals, args: &NotifyArgs) -> Result<(), Failure> {
         .enable_all()
         .build()
         .map_err(|e| ServerError::Notify(format!("cannot start its runtime: {e}")))?;
-    let (actor, _thread) = actor::start(host, config, globals.ctx.clone(), || {})
-        .map_err(|e| ServerError::Notify(format!("cannot start the host's thread: {e}")))?;
+    let (actor, _thread) = actor::start(
+        host,
+        config,
+        globals.ctx.clone(),
+        actor::Shape::Shared(1),
+        || {},
+    )
+    .map_err(|e| ServerError::Notify(format!("cannot start the host's thread: {e}")))?;
     let ctx = globals.ctx.clone();
     // Without a board, links only where the person names one.
     let board_url = plan.board_url().unwrap_or_default().to_string();

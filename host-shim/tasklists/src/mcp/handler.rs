@@ -21,7 +21,8 @@ use tasklists_host::ToolInfo;
 /// request (cheap to clone: the actor's sender and the shared catalogue).
 #[derive(Clone)]
 pub(super) struct TasklistsServer {
-    /// Runs the guest calls, one at a time, in arrival order.
+    /// Runs the guest calls, started in arrival order (one at a time on
+    /// stdio, on a pool under `serve`).
     actor: Actor,
     /// What is held for a stdio client; a call counts until it ends.
     /// None over HTTP, where each request's [`Caller`] holds its count.

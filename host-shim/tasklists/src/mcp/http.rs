@@ -1,8 +1,8 @@
 //! MCP over Streamable HTTP: rmcp's server in stateless mode (the component
 //! keeps no session: every request stands alone), answering in JSON where
 //! the protocol allows, with the stdio server's handler, its calls run by
-//! the server's host actor (the board's too: one thread owning one
-//! `Host`, calls in arrival order). The HTTP
+//! the server's host actor (the board's too: a pool of threads each
+//! owning a `Host`, calls started in arrival order). The HTTP
 //! server in front of it (`tasklists serve`) checks the `Host`, the token
 //! and the limits, and hands each request's [`super::Caller`] in through the
 //! request's extensions; without one a request is refused.
@@ -17,7 +17,7 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use std::sync::Arc;
 use tasklists_host::ToolInfo;
 
-/// The MCP endpoint: one queue, one handler per request.
+/// The MCP endpoint: one queue (to the pool), one handler per request.
 pub struct HttpMcp {
     service: StreamableHttpService<TasklistsServer, NeverSessionManager>,
 }

@@ -4,9 +4,10 @@
 //! serve`), with the same handler, replies and limits.
 //!
 //! The tool list comes from the component's catalogue at start-up. Every
-//! `tools/call` is queued to the host actor, the one thread that owns the
-//! process's [`Host`] ([`crate::serve::actor`]; under `serve`, the board's
-//! too), so guest calls run one at a time, in the order they arrived.
+//! `tools/call` is queued to the host actor ([`crate::serve::actor`]): on
+//! stdio one thread owning the process's [`Host`], so guest calls run one
+//! at a time, in the order they arrived; under `serve`, a pool shared with
+//! the board, so one server keeps up with many agents.
 //! Logs go to stderr only: stdout carries the protocol.
 
 pub mod budget;
@@ -19,7 +20,7 @@ mod pending;
 mod transport;
 
 use crate::error::ServerError;
-use crate::serve::actor;
+use crate::serve::actor::{self, Shape};
 pub use caller::Caller;
 use handler::TasklistsServer;
 pub use http::HttpMcp;
@@ -58,8 +59,12 @@ pub fn serve_stdio(config: HostConfig, ctx: CallContext) -> Result<(), ServerErr
 
     let pending = Pending::default();
     let gate = pending.clone();
-    let (actor, worker_thread) = actor::start(host, config, ctx, move || gate.wait_to_answer())
-        .map_err(|e| ServerError::Mcp(format!("cannot start the worker thread: {e}")))?;
+    // One worker: a client's pipelined calls run, and land, in the order
+    // it sent them.
+    let (actor, workers) = actor::start(host, config, ctx, Shape::Shared(1), move || {
+        gate.wait_to_answer()
+    })
+    .map_err(|e| ServerError::Mcp(format!("cannot start the worker thread: {e}")))?;
     let server = TasklistsServer::new(actor, Some(pending.clone()), &tools);
     // One thread for the protocol is plenty: the guest calls run on the
     // worker, and a single scheduler keeps requests in arrival order.
@@ -95,7 +100,7 @@ pub fn serve_stdio(config: HostConfig, ctx: CallContext) -> Result<(), ServerErr
     // The server (and with it the queue) is gone: the worker finishes any
     // call still queued (one whose answer could not be sent), so a write
     // the client sent is never cut short.
-    let _ = worker_thread.join();
+    workers.join();
     let quit = quit?;
     if output.is_broken() {
         return Err(ServerError::Mcp(

@@ -1,7 +1,9 @@
 //! What every serving mode shares, whatever its transport: the host actor,
-//! the one thread that owns the [`tasklists_host::Host`] and runs calls and
-//! pages in arrival order, with panic recovery ([`actor`]); the signals
-//! that stop a mode that runs until told to ([`signals`]).
+//! a pool of threads each owning a [`tasklists_host::Host`], running calls
+//! and pages from one queue in arrival order, with panic recovery
+//! ([`actor`]), sized by the store ([`pool`]); the signals that stop a
+//! mode that runs until told to ([`signals`]).
 
 pub mod actor;
+pub mod pool;
 pub mod signals;

@@ -19,8 +19,8 @@ use super::tls::{self, TlsError};
 use super::{listen, remote, router};
 use crate::error::ServerError;
 use crate::mcp::HttpMcp;
-use crate::serve::actor;
 use crate::serve::signals::stopped;
+use crate::serve::{actor, pool};
 use std::io::Write;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -133,8 +133,10 @@ pub fn serve(
         // jobs carry theirs.
         let mut host = Host::open_lazily(config.clone())?;
         let tools = host.catalogue()?;
-        let (actor, _thread) = actor::start(host, config, CallContext::default(), || {})
-            .map_err(|e| ServerError::Serve(format!("cannot start the host's thread: {e}")))?;
+        let (workers, drain) = (pool::shape(&config), pool::drain_limit(&config));
+        let (actor, workers) =
+            actor::start(host, config, CallContext::default(), workers, || {})
+                .map_err(|e| ServerError::Serve(format!("cannot start the host's thread: {e}")))?;
         let mcp = HttpMcp::new(actor.clone(), &tools, mcp_max_body);
         if !options.listen.ip().is_loopback() && options.token_file.is_none() {
             let named = actor
@@ -213,6 +215,8 @@ pub fn serve(
             },
         )
         .await;
+        // The calls already accepted finish before the process exits.
+        let _ = tokio::task::spawn_blocking(move || workers.drain(drain)).await;
         Ok(())
     })
 }
