@@ -3,7 +3,8 @@
 //! after the server answered), on a warm connection: a claim is one round
 //! trip (its lock, the pick, the claim, its audit row and the COMMIT sent
 //! together), a close by the claim holder one too (its checks, the change
-//! and its audit row in one statement, sent with the COMMIT), a note two,
+//! and its audit row in one statement, sent with the COMMIT), a note or a
+//! create two,
 //! a claim that finds nothing ready one (its statement counts why). A
 //! close its statement does not accept runs again the usual way and
 //! answers what it always did. A claim that finds more to do than its
@@ -77,7 +78,7 @@ fn counted(
 }
 
 #[test]
-fn a_claim_or_a_close_costs_one_round_trip_and_a_note_two() {
+fn a_claim_or_a_close_costs_one_round_trip_and_a_note_or_a_create_two() {
     let StoreKind::Postgres(admin) = StoreKind::current() else {
         return;
     };
@@ -117,6 +118,28 @@ fn a_claim_or_a_close_costs_one_round_trip_and_a_note_two() {
     }
     assert_eq!(trips, [1, 2, 1], "claim_next, update notes, update done");
 
+    // A create: its list read with the lock, then the task, its event
+    // and the COMMIT together; at a position too (the shift rides with
+    // them). The first of each prepares its statements.
+    let mut creates = Vec::new();
+    for params in [
+        json!({"list_id": list, "title": "late 1"}),
+        json!({"list_id": list, "title": "late 2"}),
+        json!({"list_id": list, "title": "early 1", "position": 1}),
+        json!({"list_id": list, "title": "early 2", "position": 1}),
+    ] {
+        let (created, trips) =
+            counted(&proxy, &mut host, "planner", "task_items", "create", params);
+        creates.push((created["task"]["position"].clone(), trips));
+    }
+    let positions: Vec<&Value> = creates.iter().map(|(p, _)| p).collect();
+    assert_eq!(positions, [&json!(5), &json!(6), &json!(1), &json!(1)]);
+    assert_eq!(
+        [creates[1].1, creates[3].1],
+        [2, 2],
+        "create appended, then at a position: {creates:?}"
+    );
+
     // What the claim committed is what it answered, audit row included.
     let got = host
         .call(
@@ -128,7 +151,20 @@ fn a_claim_or_a_close_costs_one_round_trip_and_a_note_two() {
         .expect("get")
         .data;
     assert_eq!(got["counts"]["done"], 2, "{got}");
-    assert_eq!(got["counts"]["todo"], 2, "{got}");
+    assert_eq!(got["counts"]["todo"], 6, "{got}");
+    let titles: Vec<&str> = got["tasks"]
+        .as_array()
+        .expect("tasks")
+        .iter()
+        .map(|t| t["title"].as_str().expect("title"))
+        .collect();
+    assert_eq!(
+        titles,
+        [
+            "early 2", "early 1", "t0", "t1", "t2", "t3", "late 1", "late 2"
+        ],
+        "{got}"
+    );
     let events = host
         .call(
             "task_audit",
