@@ -11,7 +11,10 @@
 //! server-side from a fixture the component built, and checks that no task
 //! was claimed twice and every task ended done.
 //!
-//! It also counts the round trips of each action through the proxy (a
+//! It also measures where the CPU goes per claim + close (the worker
+//! processes after their start, the server when it runs on this machine
+//! from `scripts/pg-cluster`, and the latency proxy in this process), and
+//! counts the round trips of each action through the proxy (a
 //! round trip is the client speaking again after the server answered;
 //! messages pipelined together count once).
 //!
@@ -68,6 +71,126 @@ struct Run {
     claims_per_s: f64,
     p50_ms: f64,
     p99_ms: f64,
+    /// CPU ms per claim + close: the workers' (after their start), the
+    /// server's, and this process's (the latency proxy), or NaN where
+    /// unknown.
+    cpu: Cpu,
+}
+
+/// CPU milliseconds per claim + close, by who spent them.
+#[derive(Clone, Copy)]
+struct Cpu {
+    workers: f64,
+    server: f64,
+    proxy: f64,
+}
+
+/// CPU time from `/proc` (Linux): what the bench, its workers and the
+/// PostgreSQL server spend per claim + close, so that a run bound by the
+/// machine's cores says where the CPU goes.
+mod cpu {
+    use std::time::Duration;
+
+    /// Clock ticks per second of `/proc/*/stat` (`getconf CLK_TCK`).
+    fn ticks_per_s() -> f64 {
+        std::process::Command::new("getconf")
+            .arg("CLK_TCK")
+            .output()
+            .ok()
+            .and_then(|o| String::from_utf8_lossy(&o.stdout).trim().parse().ok())
+            .unwrap_or(100.0)
+    }
+
+    /// The fields of `/proc/<pid>/stat` from its fourth (the parent's pid)
+    /// on: field `n` of stat(5) at index `n - 4`.
+    fn stat(pid: &str) -> Option<Vec<u64>> {
+        let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        let (_, rest) = text.rsplit_once(')')?;
+        Some(
+            rest.split_whitespace()
+                .skip(1)
+                .map(|f| f.parse().unwrap_or(0))
+                .collect(),
+        )
+    }
+
+    /// A process's own CPU time (user + system) and that of its children
+    /// it has waited for, in ticks.
+    fn own_and_reaped(pid: &str) -> Option<(u64, u64)> {
+        let f = stat(pid)?;
+        // Fields 14–17 of stat(5): utime, stime, cutime, cstime.
+        Some((f.get(10)? + f.get(11)?, f.get(12)? + f.get(13)?))
+    }
+
+    /// A point in time's CPU counts: this process's own, its reaped
+    /// children's (the workers, once they exited), and the server's.
+    #[derive(Clone, Copy)]
+    pub struct Sample {
+        own: u64,
+        reaped: u64,
+        server: Option<u64>,
+    }
+
+    /// The postmaster's pid, from the cluster `scripts/pg-cluster` made
+    /// (`TASKLISTS_TEST_PG_SOCKET`/data/postmaster.pid), if the server is
+    /// on this machine.
+    fn postmaster() -> Option<String> {
+        let dir = std::env::var("TASKLISTS_TEST_PG_SOCKET").ok()?;
+        let pid = std::fs::read_to_string(format!("{dir}/data/postmaster.pid")).ok()?;
+        pid.lines().next().map(|l| l.trim().to_string())
+    }
+
+    /// The server's CPU ticks: the postmaster's, its exited backends'
+    /// (reaped by it), and its live children's.
+    fn server() -> Option<u64> {
+        let pm = postmaster()?;
+        let (own, reaped) = own_and_reaped(&pm)?;
+        let mut total = own + reaped;
+        for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+            let pid = entry.file_name().to_string_lossy().to_string();
+            if !pid.bytes().all(|b| b.is_ascii_digit()) {
+                continue;
+            }
+            if let Some(f) = stat(&pid)
+                && f.first().is_some_and(|ppid| ppid.to_string() == pm)
+            {
+                total += f.get(10).unwrap_or(&0) + f.get(11).unwrap_or(&0);
+            }
+        }
+        Some(total)
+    }
+
+    /// Now's counts.
+    pub fn sample() -> Sample {
+        let (own, reaped) = own_and_reaped("self").unwrap_or((0, 0));
+        Sample {
+            own,
+            reaped,
+            server: server(),
+        }
+    }
+
+    /// The CPU ticks `pid` (a live child) has spent so far.
+    pub fn of_child(pid: u32) -> u64 {
+        own_and_reaped(&pid.to_string()).map_or(0, |(own, _)| own)
+    }
+
+    /// Milliseconds per task between two samples: the workers' (minus
+    /// `startup` ticks they spent before they started), the server's and
+    /// this process's.
+    pub fn per_task(before: Sample, after: Sample, startup: u64, tasks: usize) -> super::Cpu {
+        // Exited backends are reaped by the postmaster shortly after.
+        std::thread::sleep(Duration::from_millis(50));
+        let ms = |ticks: u64| ticks as f64 * 1e3 / ticks_per_s() / tasks as f64;
+        super::Cpu {
+            workers: ms((after.reaped - before.reaped).saturating_sub(startup)),
+            server: match (before.server, after.server) {
+                (Some(b), Some(a)) => ms(a.saturating_sub(b)),
+                _ => f64::NAN,
+            },
+            proxy: ms(after.own - before.own),
+        }
+    }
 }
 
 /// A fixture database (the component's schema, `lists` lists of todo
@@ -170,8 +293,13 @@ fn main() {
                             .batch_execute(&format!("DROP DATABASE {name} WITH (FORCE)"))
                             .ok();
                         eprintln!(
-                            "rtt {rtt_ms} ms x{p} lists {lists} {mode:?}: {:.1} claims/s, p50 {:.2} ms, p99 {:.2} ms",
-                            run.claims_per_s, run.p50_ms, run.p99_ms
+                            "rtt {rtt_ms} ms x{p} lists {lists} {mode:?}: {:.1} claims/s, p50 {:.2} ms, p99 {:.2} ms, CPU ms per claim + close: workers {:.2}, server {:.2}, proxy {:.2}",
+                            run.claims_per_s,
+                            run.p50_ms,
+                            run.p99_ms,
+                            run.cpu.workers,
+                            run.cpu.server,
+                            run.cpu.proxy
                         );
                         results.entry((mode, cell)).or_default().push(run);
                     }
@@ -181,6 +309,7 @@ fn main() {
     }
     let trips = round_trips(&admin, upstream);
     print_table(&rtts, &procs, &list_counts, &results, &measured_rtt);
+    print_cpu(&rtts, &procs, &list_counts, &results);
     print_round_trips(&trips);
 }
 
@@ -254,6 +383,7 @@ fn lists_of(i: usize, procs: usize, lists: &[String]) -> String {
 /// for all; checks (over `direct`) that every task is done and none was
 /// claimed twice.
 fn run(mode: Mode, url: &str, direct: &str, lists: &[String], procs: usize, tasks: usize) -> Run {
+    let before = cpu::sample();
     let mut children = Vec::new();
     for i in 0..procs {
         let agent = format!("agent-{i}");
@@ -270,6 +400,9 @@ fn run(mode: Mode, url: &str, direct: &str, lists: &[String], procs: usize, task
         assert!(first.contains("\"ready\":true"), "{mode:?}: {first}");
         children.push((child, stdout));
     }
+    // What the workers spent opening the component and their
+    // connections, before they start: not part of a claim + close.
+    let startup: u64 = children.iter().map(|(c, _)| cpu::of_child(c.id())).sum();
     let started = Instant::now();
     for (child, _) in &mut children {
         child
@@ -297,6 +430,7 @@ fn run(mode: Mode, url: &str, direct: &str, lists: &[String], procs: usize, task
         .map(|r| r.join().expect("reader"))
         .collect();
     let wall = started.elapsed().as_secs_f64();
+    let cpu = cpu::per_task(before, cpu::sample(), startup, tasks);
 
     let mut claimed: HashMap<&str, usize> = HashMap::new();
     let mut latencies = Vec::new();
@@ -328,6 +462,7 @@ fn run(mode: Mode, url: &str, direct: &str, lists: &[String], procs: usize, task
         claims_per_s: tasks as f64 / wall,
         p50_ms: percentile(&latencies, 50.0),
         p99_ms: percentile(&latencies, 99.0),
+        cpu,
     }
 }
 
@@ -481,6 +616,46 @@ fn print_table(
                     m(Mode::Raw, &|r| r.p99_ms),
                     c / r,
                 );
+            }
+        }
+    }
+}
+
+/// Where the CPU goes, per claim + close: with every process on the
+/// machine's cores, a run whose workers, server and proxy together need
+/// more CPU per task than the cores give in its time is bound by them.
+fn print_cpu(rtts: &[u64], procs: &[usize], lists: &[usize], results: &Results) {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+    println!(
+        "\nCPU per claim + close, ms (from /proc: the worker processes after their start, the PostgreSQL server, this process's latency proxy), and the claims/s that CPU allows on {cores} cores:\n"
+    );
+    println!(
+        "| round trip added | processes | lists | component: workers / server / proxy | component: CPU-bound claims/s | raw: workers / server / proxy | raw: CPU-bound claims/s |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    for &rtt_ms in rtts {
+        for &p in procs {
+            for &l in lists {
+                let cell = Cell {
+                    rtt_ms,
+                    procs: p,
+                    lists: l,
+                };
+                let row = |mode| {
+                    let m = |f: &dyn Fn(&Run) -> f64| med(results, mode, cell, f);
+                    let (w, s, x) = (
+                        m(&|r| r.cpu.workers),
+                        m(&|r| r.cpu.server),
+                        m(&|r| r.cpu.proxy),
+                    );
+                    (
+                        format!("{w:.2} / {s:.2} / {x:.2}"),
+                        cores * 1e3 / (w + s + x),
+                    )
+                };
+                let (c, cb) = row(Mode::Component);
+                let (r, rb) = row(Mode::Raw);
+                println!("| {rtt_ms} ms | {p} | {l} | {c} | {cb:.0} | {r} | {rb:.0} |");
             }
         }
     }

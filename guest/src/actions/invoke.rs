@@ -325,7 +325,7 @@ fn own_status(status: &str) -> bool {
 /// Whether an update changes only what [`WriteScope::TaskRow`] covers:
 /// no other parameter given (no dependencies, position, assignee, title,
 /// priority, refs, nor a bypass of privacy).
-fn own_fields_only(spec: &ActionSpec, params: &contract::Params) -> bool {
+pub(super) fn own_fields_only(spec: &ActionSpec, params: &contract::Params) -> bool {
     spec.params()
         .all(|p| !params.has(p.name) || OWN_FIELDS.contains(&p.name))
         && params.str("status").is_none_or(own_status)

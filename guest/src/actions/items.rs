@@ -12,7 +12,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::json;
 
 use super::access;
-use super::call::Call;
+use super::call::{Call, INSERT_EVENT};
 use super::deps;
 use super::positions;
 use super::summary::{id_sample, quoted};
@@ -88,9 +88,10 @@ struct NewTask {
 }
 
 impl NewTask {
-    fn from_params(call: &Call, p: &Params) -> Self {
+    /// The task `p` describes, its id `id`.
+    fn from_params(p: &Params, id: String) -> Self {
         NewTask {
-            id: call.new_id(IdKind::Task),
+            id,
             title: p.str("title").unwrap_or_default().to_string(),
             description: p.str("description").map(str::to_string),
             notes: p.str("notes").map(str::to_string),
@@ -174,7 +175,12 @@ fn insert(call: &Call, list: &ListRow, at: i64, tasks: &[NewTask]) -> ToolResult
             requires_review: t.requires_review.unwrap_or(list.requires_review),
             resume_for: None,
         };
-        call.exec(
+        // The task and its event ride with the next statement or the
+        // COMMIT (the store's `pipeline`; SQLite runs them at once): a
+        // `create` is its list's read, then these with the COMMIT, two
+        // round trips on PostgreSQL. Their failure fails that statement
+        // or the commit, and the call.
+        call.tx.pipeline(
             "INSERT INTO tasks (id, list_id, position, title, description, notes, status, assigned_to_agent_id, \
              created_at, updated_at, priority, verification, awaits_approval, refs, labels, requires_review) \
              VALUES (?, ?, ?, ?, ?, ?, 'todo', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -200,7 +206,18 @@ fn insert(call: &Call, list: &ListRow, at: i64, tasks: &[NewTask]) -> ToolResult
         if awaits_approval {
             data["awaits_approval"] = json!(true);
         }
-        call.event("created", Some(list_id), Some(&row.id), data)?;
+        call.tx.pipeline(
+            INSERT_EVENT,
+            crate::params![
+                call.new_id(IdKind::Event),
+                call.now(),
+                call.actor(),
+                "created",
+                list_id,
+                row.id.as_str(),
+                call.event_data(&data)
+            ],
+        )?;
         out.push(row);
     }
     // Dependencies go in once every task of the batch exists: an item may
@@ -259,9 +276,13 @@ impl Action for CreateTask {
 /// `create`: one task, appended or inserted at `position`.
 fn create(call: &mut Call) -> ToolResult<Done<TaskResult>> {
     call.agent()?;
-    let mut task = NewTask::from_params(call, &call.params);
+    // Its id once the list is read: the call's time is read after the
+    // list's statement, which then rides with the BEGIN and the lock
+    // (on PostgreSQL the store's clock comes with them).
+    let mut task = NewTask::from_params(&call.params, String::new());
     task.check_size("")?;
     let list = access::list_param(call, false)?;
+    task.id = call.new_id(IdKind::Task);
     let wanted = call.params.strs("depends_on").unwrap_or_default();
     task.depends_on = deps::check_existing(call, &list.id, None, &wanted)?;
     let at = positions::make_room(call, &list, call.params.int("position"), 1)?;
@@ -326,7 +347,7 @@ fn add_many(call: &mut Call) -> ToolResult<Done<TasksResult>> {
     let items = call.params.items("tasks");
     let mut tasks: Vec<NewTask> = items
         .iter()
-        .map(|p| NewTask::from_params(call, p))
+        .map(|p| NewTask::from_params(p, call.new_id(IdKind::Task)))
         .collect();
     for (i, t) in tasks.iter().enumerate() {
         t.check_size(&format!("tasks[{i}]."))?;

@@ -101,11 +101,18 @@ impl Action for UpdateTask {
 fn update(call: &mut Call) -> ToolResult<Done<TaskResult>> {
     let agent = call.agent()?.to_string();
     let task_id = call.params.str("task_id").unwrap_or_default().to_string();
+    // A close by the claim holder is written by one statement with its
+    // COMMIT where the store can; the rules below then decide the same
+    // change from the task as it was, and write nothing more.
+    let (loaded, written) = match super::items_update_close::close(call, &task_id)? {
+        Some(loaded) => (loaded, true),
+        None => (access::task_for_update(call, &task_id)?, false),
+    };
     let access::Loaded {
         task: old,
         list,
         deps: old_deps,
-    } = access::task_for_update(call, &task_id)?;
+    } = loaded;
     if old.held_by_other(call.claim_holder(), call.now()) {
         return Err(access::claimed_conflict(call, &old));
     }
@@ -262,10 +269,7 @@ fn update(call: &mut Call) -> ToolResult<Done<TaskResult>> {
         let data = json!({"lease_seconds": old.lease_ms.unwrap_or(DEFAULT_LEASE_MS) / 1000});
         ("refreshed", data)
     } else if status_changed {
-        let mut data = json!({"from": old.status, "to": new.status});
-        if !changed.is_empty() {
-            data["fields"] = json!(changed);
-        }
+        let mut data = status_data(old.status, new.status, &changed);
         if reopened {
             // What the task had been closed with, in its history.
             data["was"] = json!({
@@ -278,6 +282,8 @@ fn update(call: &mut Call) -> ToolResult<Done<TaskResult>> {
         ("updated", json!({"fields": changed}))
     };
     match &new_deps {
+        // The one statement of the close wrote it all, and committed.
+        _ if written => {}
         Some(d) => {
             write(call, &new)?;
             deps::write(call, &new.id, d, true)?;
@@ -325,6 +331,16 @@ fn update(call: &mut Call) -> ToolResult<Done<TaskResult>> {
             task: TaskJson::new(&task, &deps_now, TaskForm::Whole),
         },
     })
+}
+
+/// The data of a `status_changed` event from `from` to `to`, naming the
+/// fields that changed with it (none: no `fields`).
+pub(super) fn status_data(from: Status, to: Status, changed: &[&str]) -> serde_json::Value {
+    let mut data = json!({"from": from, "to": to});
+    if !changed.is_empty() {
+        data["fields"] = json!(changed);
+    }
+    data
 }
 
 /// A closed task reopened: its outcome and verification result were about

@@ -21,6 +21,7 @@ mod hot_path_tests;
 mod invoke;
 pub mod items;
 pub mod items_update;
+mod items_update_close;
 pub mod lists;
 pub mod lists_get;
 mod page;

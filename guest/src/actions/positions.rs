@@ -27,7 +27,9 @@ pub fn make_room(call: &Call, list: &ListRow, requested: Option<i64>, n: i64) ->
         }
         Some(p) => p,
     };
-    call.exec(
+    // With the inserts that follow, in their round trip (the store's
+    // `pipeline`): nothing waits for its count.
+    call.tx.pipeline(
         "UPDATE tasks SET position = position + ? WHERE list_id = ? AND deleted_at IS NULL AND position >= ?",
         crate::params![n, list_id, at],
     )?;
