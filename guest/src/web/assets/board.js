@@ -225,7 +225,7 @@
     const same = have.length === want.length && have.every((n, i) => n.nodeType === want[i].nodeType &&
       n.nodeName === want[i].nodeName);
     if (!same) {
-      node.replaceChildren(...want);
+      reorder(node, have, want);
       return;
     }
     have.forEach((n, i) => {
@@ -238,6 +238,31 @@
         patch(n, w);
       }
     });
+  }
+
+  /**
+   * Makes `node`'s children `want` where they differ in number (a card came
+   * or went): a card that stays as it was (same task, same markup) keeps
+   * its node, and its place when nothing moved around it.
+   */
+  function reorder(node, have, want) {
+    const mine = new Map();
+    for (const n of have) {
+      if (n.nodeType === Node.ELEMENT_NODE && n.dataset.task) mine.set(n.dataset.task, n);
+    }
+    const nodes = want.map((w) => {
+      const n = w.nodeType === Node.ELEMENT_NODE && w.dataset.task ? mine.get(w.dataset.task) : undefined;
+      if (!n || !n.isEqualNode(w)) return w;
+      mine.delete(w.dataset.task);
+      return n;
+    });
+    const kept = new Set(nodes);
+    for (const n of have) if (!kept.has(n)) n.remove();
+    let at = node.firstChild;
+    for (const n of nodes) {
+      if (n === at) at = at.nextSibling;
+      else node.insertBefore(n, at);
+    }
   }
 
   function sameAttributes(a, b) {
