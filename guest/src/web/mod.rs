@@ -85,7 +85,8 @@ pub fn handle(
             if query.has("part", "actions") {
                 return actions(&src, query.get("task"), can_act, &ret);
             }
-            let have = board::versions(query.get("have"));
+            // Only a live refresh has the page's cards to fill its marks.
+            let have = board::versions(query.get("have").filter(|_| fragment));
             src.board(&id, label)
                 .map(|b| board::page(&b, view, hide, can_act, &ret, &have))
         }

@@ -535,6 +535,11 @@ fn a_refresh_gets_only_the_cards_the_page_does_not_hold() {
         );
     }
     assert_eq!(filled, whole);
+    // A whole document is always whole (it has no cards to fill marks).
+    let document =
+        ok_html(&w.get(&path, &format!("have={}", held.join(".")), Some("ann"))).to_string();
+    assert_eq!(versions(&document).len(), 4);
+    assert!(!document.contains("data-keep"));
     // A version it does not know, or no version, is no harm: sent whole.
     let odd = ok_html(&w.get(&path, "part=main&have=zz.123", Some("ann"))).to_string();
     assert_eq!(odd, whole);
