@@ -5,6 +5,16 @@
 //! dashboard's `f` does. `label=NAME` shows only the tasks carrying that
 //! label (a card's label links here), and the page says so and how to
 //! see every task again; every link of the board keeps it.
+//!
+//! A card carries no forms: the board's script asks for the selected
+//! card's ([`actions`], `part=actions&task=ID`) and shows them in it, so
+//! a board of hundreds of cards stays small. Each card carries its
+//! version (`data-v`, a hash of its markup); a live refresh names the
+//! versions the page holds (`have=V.V…`) and gets, in place of each run
+//! of those cards, `<i class="keep" data-keep="V V…">`: only a card
+//! that changed travels again, and the page still ends as the whole
+//! board would leave it (the script puts its own copies where the marks
+//! are).
 
 use super::card;
 use super::forms;
@@ -14,8 +24,9 @@ use super::page::Page;
 use super::read::{Board, Card};
 use super::route::encode;
 use super::wait;
-use crate::model::Status;
+use crate::model::{Status, TaskRow};
 use crate::render::fmt;
+use std::collections::HashSet;
 
 /// How the board is laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,6 +52,7 @@ pub(crate) fn page(
     hide_finished: bool,
     can_act: bool,
     ret: &str,
+    have: &HashSet<&str>,
 ) -> Page {
     let mut h = Html::new();
     let shown = match view {
@@ -83,9 +95,11 @@ pub(crate) fn page(
                         &here.len().to_string(),
                     )
                     .close("h2");
+                let mut run = Run::new(have);
                 for c in here {
-                    write_card(&mut h, c, board.now, view_query, can_act, ret);
+                    run.card(&mut h, c, board.now, view_query);
                 }
+                run.flush(&mut h);
                 h.close("section");
             }
             h.close("div");
@@ -94,9 +108,11 @@ pub(crate) fn page(
             h.open("section", &[("class", "order")]);
             let (open, closed): (Vec<&Card>, Vec<&Card>) =
                 cards.iter().partition(|c| !c.task.is_closed());
+            let mut run = Run::new(have);
             for c in open.into_iter().chain(closed) {
-                write_card(&mut h, c, board.now, view_query, can_act, ret);
+                run.card(&mut h, c, board.now, view_query);
             }
+            run.flush(&mut h);
             h.close("section");
         }
     }
@@ -174,17 +190,85 @@ fn filtered(h: &mut Html, board: &Board, view: View, hide: bool, label: &str) {
     h.close("p");
 }
 
+/// The cards of one column (or of the order) as they are written: each
+/// whole, or, when the page already holds it (its version among `have`),
+/// its version in the run of kept cards it falls in.
+struct Run<'a> {
+    have: &'a HashSet<&'a str>,
+    kept: Vec<String>,
+}
+
+impl<'a> Run<'a> {
+    fn new(have: &'a HashSet<&'a str>) -> Self {
+        Run {
+            have,
+            kept: Vec::new(),
+        }
+    }
+
+    /// Writes card `c`, or keeps it.
+    fn card(&mut self, h: &mut Html, c: &Card, now: i64, view: &str) {
+        let mut one = Html::new();
+        write_card(&mut one, c, now, view);
+        let v = version(one.as_str());
+        if self.have.contains(v.as_str()) {
+            self.kept.push(v);
+        } else {
+            self.flush(h);
+            h.append_marked(&one, "data-v", &v);
+        }
+    }
+
+    /// Writes the run of kept cards so far as one mark.
+    fn flush(&mut self, h: &mut Html) {
+        if !self.kept.is_empty() {
+            h.elem(
+                "i",
+                &[("class", "keep"), ("data-keep", &self.kept.join(" "))],
+                "",
+            );
+            self.kept.clear();
+        }
+    }
+}
+
+/// A card's version: 48 bits of the FNV-1a hash of its markup, in hex.
+fn version(markup: &str) -> String {
+    format!(
+        "{:012x}",
+        super::assets::fnv1a(markup.as_bytes()) & 0xffff_ffff_ffff
+    )
+}
+
+/// The versions a live refresh says the page holds (`have=V.V…`), at
+/// most as many as a board shows cards.
+pub(crate) fn versions(have: Option<&str>) -> HashSet<&str> {
+    have.unwrap_or("")
+        .split('.')
+        .filter(|v| v.len() == 12 && v.bytes().all(|b| b.is_ascii_hexdigit()))
+        .take(super::read::MAX_TASKS)
+        .collect()
+}
+
+/// The selected card's actions (`part=actions&task=ID`): the forms a
+/// card held when it carried them (the rarer ones folded), returning to
+/// the board at `ret`.
+pub(crate) fn actions(task: &TaskRow, ret: &str) -> Html {
+    let mut h = Html::new();
+    h.open("div", &[("class", "bar")]);
+    forms::task_actions(&mut h, task, ret, false);
+    h.close("div");
+    h
+}
+
 /// One task's card on the board (its labels linking to the board
 /// filtered by each, in the same view).
-fn write_card(h: &mut Html, c: &Card, now: i64, view: &str, can_act: bool, ret: &str) {
+fn write_card(h: &mut Html, c: &Card, now: i64, view: &str) {
     card::open(h, &c.task, true);
     card::labels(h, &c.task, view);
     card::holders(h, &c.task, now);
     wait::write(h, &c.task, now, false);
     card::deps(h, "after", &c.deps);
     card::texts(h, &c.task, c.note_lines);
-    if can_act {
-        forms::task_actions(h, &c.task, ret, false);
-    }
     h.close("article");
 }

@@ -76,6 +76,31 @@ impl Html {
         self
     }
 
+    /// Another fragment, as built, whose first element gets one more
+    /// attribute `name="value"` (a card's version, known only once the
+    /// card is written).
+    pub(crate) fn append_marked(
+        &mut self,
+        other: &Html,
+        name: &'static str,
+        value: &str,
+    ) -> &mut Self {
+        let at = other.0.find([' ', '>']).unwrap_or(other.0.len());
+        self.0.push_str(&other.0[..at]);
+        self.0.push(' ');
+        self.0.push_str(name);
+        self.0.push_str("=\"");
+        self.0.push_str(&attr(value));
+        self.0.push('"');
+        self.0.push_str(&other.0[at..]);
+        self
+    }
+
+    /// The markup built so far.
+    pub(crate) fn as_str(&self) -> &str {
+        &self.0
+    }
+
     /// The component's styled lines (a rendering, an error): one `<div
     /// class="line">` each, spans classed by their style.
     pub(crate) fn lines(&mut self, lines: &[Line]) -> &mut Self {

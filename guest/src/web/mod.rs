@@ -56,7 +56,7 @@ pub fn handle(
     clock: &dyn Clock,
 ) -> WebResponse {
     let query = route::query(&request.query);
-    let fragment = query.has("part", "main");
+    let fragment = query.has("part", "main") || query.has("part", "actions");
     let route = match route::route(request) {
         Ok(route) => route,
         Err(BadRequest(why)) => {
@@ -82,8 +82,13 @@ pub fn handle(
             let hide = query.has("finished", "hide");
             // An empty label (a cleared field) filters nothing.
             let label = query.get("label").filter(|l| !l.is_empty());
+            if query.has("part", "actions") {
+                return actions(&src, query.get("task"), can_act, &ret);
+            }
+            // Only a live refresh has the page's cards to fill its marks.
+            let have = board::versions(query.get("have").filter(|_| fragment));
             src.board(&id, label)
-                .map(|b| board::page(&b, view, hide, can_act, &ret))
+                .map(|b| board::page(&b, view, hide, can_act, &ret, &have))
         }
         Route::Task(id) => src.task(&id).map(|d| task::page(&d, can_act, &ret)),
         Route::Audit(id) => {
@@ -101,6 +106,24 @@ pub fn handle(
     match page {
         Ok(page) => page::respond(page, 200, ctx, fragment),
         Err(e) => failed(&e, ctx, fragment),
+    }
+}
+
+/// The forms of task `task` on a board (its selected card's action bar),
+/// returning to the board at `ret`, as a fragment; nothing for a person
+/// who may not act.
+fn actions(src: &Source, task: Option<&str>, can_act: bool, ret: &str) -> WebResponse {
+    let body = match src.task(task.unwrap_or("")).map(|d| d.task) {
+        Ok(_) if !can_act => Html::new(),
+        Ok(task) => board::actions(&task, ret),
+        Err(e) => return failed(&e, src.ctx, true),
+    };
+    WebResponse {
+        status: 200,
+        content_type: page::HTML.into(),
+        body: body.finish(),
+        location: String::new(),
+        immutable: false,
     }
 }
 

@@ -176,12 +176,14 @@ pub(crate) fn safe_return(to: Option<&str>) -> String {
     }
 }
 
-/// `query` without `part` (a page's own address for forms and links).
+/// `query` without what only the board's script asks (`part`, the
+/// cards it `have`s, the `task` whose actions it fetches): a page's own
+/// address for forms and links.
 pub(crate) fn without_part(query: &Pairs) -> String {
     query
         .0
         .iter()
-        .filter(|(n, _)| n != "part")
+        .filter(|(n, _)| !matches!(n.as_str(), "part" | "have" | "task"))
         .map(|(n, v)| format!("{}={}", encode(n), encode(v)))
         .collect::<Vec<_>>()
         .join("&")

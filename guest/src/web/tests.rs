@@ -224,16 +224,29 @@ fn the_board_has_columns_cards_and_forms() {
     assert!(body.contains("notes (2 lines):"));
     assert!(body.contains("still failing"));
     assert!(body.contains("#1 first"), "dependency by title");
-    assert!(body.contains("data-action=\"done\" data-key=\"x\" data-input=\"text\""));
     assert!(body.contains("data-action=\"add\" data-key=\"a\" data-input=\"text\""));
-    assert!(body.contains(&format!(
+    // A card carries no forms: its bar comes when it is selected.
+    assert!(!body.contains("data-action=\"done\""), "{body}");
+    let bar = w.get(
+        &format!("/lists/{}", w.list),
+        &format!("part=actions&task={}", w.tasks[0]),
+        Some("ann"),
+    );
+    let bar = ok_html(&bar);
+    assert!(
+        bar.starts_with("<div class=\"bar\"><div class=\"actions\">"),
+        "{bar}"
+    );
+    assert!(bar.contains("data-action=\"done\" data-key=\"x\" data-input=\"text\""));
+    assert!(bar.contains(&format!(
         "<input type=\"hidden\" name=\"target\" value=\"{}\">",
         w.tasks[0]
     )));
-    assert!(body.contains(&format!(
+    assert!(bar.contains(&format!(
         "<input type=\"hidden\" name=\"return\" value=\"/lists/{}\">",
         w.list
     )));
+    assert!(bar.contains("<details class=\"more\"><summary>more</summary>"));
     // The lease's end is when the page refreshes itself.
     let expires = w.task(&w.tasks[1])["claim_expires_at"]
         .as_str()
@@ -463,6 +476,98 @@ fn part_main_is_the_fragment_only() {
     assert!(!r.body.contains("<html"));
 }
 
+/// The versions (`data-v`) of the cards in `body`, in order.
+fn versions(body: &str) -> Vec<String> {
+    body.split(" data-v=\"")
+        .skip(1)
+        .map(|v| v.split('"').next().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn a_refresh_gets_only_the_cards_the_page_does_not_hold() {
+    let w = World::new(&["one", "two", "three", "four"]);
+    let path = format!("/lists/{}", w.list);
+    let first = ok_html(&w.get(&path, "part=main", Some("ann"))).to_string();
+    let held = versions(&first);
+    assert_eq!(held.len(), 4, "{first}");
+    assert!(first.contains(&format!(
+        "<article data-v=\"{}\" class=\"task prio-",
+        held[0]
+    )));
+    // Nothing changed: every card is a mark, in one run.
+    let have = format!("part=main&have={}", held.join("."));
+    let same = ok_html(&w.get(&path, &have, Some("ann"))).to_string();
+    assert!(!same.contains("<article"), "{same}");
+    assert!(same.contains(&format!(
+        "<i class=\"keep\" data-keep=\"{}\"></i>",
+        held.join(" ")
+    )));
+    // One task claimed: its card alone travels, in its new column, and the
+    // rest is as the whole board: the same page once the marks are filled.
+    w.h.ok(
+        "agent-1",
+        "task_claims",
+        "claim_next",
+        json!({"list_id": w.list, "lease_seconds": 600}),
+    );
+    let after = ok_html(&w.get(&path, &have, Some("ann"))).to_string();
+    assert_eq!(after.matches("<article").count(), 1, "{after}");
+    assert!(after.contains(&format!(
+        "data-task=\"{}\" data-status=\"in_progress\"",
+        w.tasks[0]
+    )));
+    let whole = ok_html(&w.get(&path, "part=main", Some("ann"))).to_string();
+    let mut filled = after.clone();
+    for run in after.split("<i class=\"keep\" data-keep=\"").skip(1) {
+        let run = run.split('"').next().unwrap();
+        let cards: String = run
+            .split(' ')
+            .map(|v| {
+                let at = first.find(&format!("<article data-v=\"{v}\"")).unwrap();
+                let end = at + first[at..].find("</article>").unwrap() + "</article>".len();
+                first[at..end].to_string()
+            })
+            .collect();
+        filled = filled.replace(
+            &format!("<i class=\"keep\" data-keep=\"{run}\"></i>"),
+            &cards,
+        );
+    }
+    assert_eq!(filled, whole);
+    // A whole document is always whole (it has no cards to fill marks).
+    let document =
+        ok_html(&w.get(&path, &format!("have={}", held.join(".")), Some("ann"))).to_string();
+    assert_eq!(versions(&document).len(), 4);
+    assert!(!document.contains("data-keep"));
+    // A version it does not know, or no version, is no harm: sent whole.
+    let odd = ok_html(&w.get(&path, "part=main&have=zz.123", Some("ann"))).to_string();
+    assert_eq!(odd, whole);
+}
+
+#[test]
+fn a_cards_bar_is_for_a_person_who_may_act() {
+    let w = World::new(&["one"]);
+    let path = format!("/lists/{}", w.list);
+    let query = format!("view=order&part=actions&task={}", w.tasks[0]);
+    let bar = ok_html(&w.get(&path, &query, Some("ann"))).to_string();
+    assert!(!bar.contains("<html"));
+    assert!(bar.contains(&format!(
+        "name=\"return\" value=\"/lists/{}?view=order\"",
+        w.list
+    )));
+    let read_only = w.get(&path, &query, None);
+    assert_eq!(read_only.status, 200);
+    assert_eq!(read_only.body, "");
+    let nowhere = w.get(
+        &path,
+        "part=actions&task=task_01JDQ4ZK8M3N5P7R9T1V3X5Z7B",
+        Some("ann"),
+    );
+    assert_eq!(nowhere.status, 404);
+    assert!(!nowhere.body.contains("<html"));
+}
+
 #[test]
 fn the_assets_are_immutable_and_typed() {
     let w = World::new(&[]);
@@ -610,11 +715,14 @@ fn a_lease_that_ran_out_says_so_and_sets_no_refresh() {
 fn every_form_key_is_a_key_of_the_key_map() {
     let w = World::new(&["one", "two"]);
     let keys = crate::person::key_map();
-    for path in [
-        format!("/lists/{}", w.list),
-        format!("/tasks/{}", w.tasks[0]),
+    for (path, query) in [
+        (
+            format!("/lists/{}", w.list),
+            format!("part=actions&task={}", w.tasks[0]),
+        ),
+        (format!("/tasks/{}", w.tasks[0]), String::new()),
     ] {
-        let body = w.get(&path, "", Some("ann")).body;
+        let body = w.get(&path, &query, Some("ann")).body;
         let mut seen = 0;
         for form in body.split("<form class=\"act").skip(1) {
             let key = form

@@ -60,14 +60,22 @@ export function card(page, id) {
 
 /**
  * Selects task `id`'s card as a person does, by clicking it (beside its
- * title link, which would open the task): on a board its forms show then.
+ * title link, which would open the task): on a board its forms show then
+ * (the page fetches them for the card it selects); resolves once they do.
  * @param {Page} page
  * @param {string} id
  */
 export async function selectCard(page, id) {
   const it = card(page, id);
   await it.locator(".head .pos").click();
-  await page.waitForFunction((id) => document.querySelector(`article.task[data-task="${id}"]`)?.classList.contains("selected"), id, { timeout: 5000 });
+  await page.waitForFunction(
+    (id) => {
+      const el = document.querySelector(`article.task[data-task="${id}"]`);
+      return !!el && el.classList.contains("selected") && !!el.querySelector("form.act");
+    },
+    id,
+    { timeout: 5000 },
+  );
 }
 
 /**

@@ -328,10 +328,9 @@ test("a key that asks acts on the card it was pressed on: gone by the answer, no
     await page.goto(board.url);
     await open(page, board, `/lists/${listId}?view=order`);
     await waitForCard(page, first, "todo", { timeoutMs: 1000 });
-    assert.equal(await actionForm(page, "approve", card(page, first)).count(), 1, "the first added step awaits approval");
-
     // A on the first; before the answer, an agent deletes it.
     await selectCard(page, first);
+    assert.equal(await actionForm(page, "approve", card(page, first)).count(), 1, "the first added step awaits approval");
     await page.keyboard.press("A");
     const ask = page.locator("dialog#ask");
     await ask.waitFor({ state: "visible", timeout: 2000 });
@@ -346,6 +345,7 @@ test("a key that asks acts on the card it was pressed on: gone by the answer, no
     const tasks = await tasksOf(db, listId);
     const neighbour = tasks.find((task) => task.id === second);
     assert.equal(neighbour.awaits_approval, true, "the neighbour was not approved in its place");
+    await selectCard(page, second);
     assert.equal(await actionForm(page, "approve", card(page, second)).count(), 1, "the neighbour still awaits approval on the page");
     assert.deepEqual(dialogs, []);
   });

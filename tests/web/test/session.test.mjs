@@ -88,10 +88,12 @@ test("a running card offers what can succeed, and release takes the claim back",
     await open(page, board, `/lists/${listId}`);
     await waitForCard(page, taskIds[0], "in_progress", { column: "running" });
     const running = card(page, taskIds[0]);
+    // A card's forms come once it is selected.
+    assert.equal(await running.locator("form.act").count(), 0, "a card at rest carries no forms");
+    await selectCard(page, taskIds[0]);
     const actions = await running.locator("form.act").evaluateAll((forms) => forms.map((f) => f.getAttribute("data-action")));
     assert.deepEqual([...new Set(actions)].sort(), ["move", "release"], "only release and moves on a running card");
 
-    await selectCard(page, taskIds[0]);
     await actionForm(page, "release", running).locator("button").click();
     const question = await sayYesInPage(page);
     assert.match(question, /Build/);

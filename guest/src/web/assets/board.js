@@ -46,11 +46,46 @@
   let deferred = false;
   let timer = null;
 
-  /** The page's own address with part=main: only main's inner HTML. */
-  function fragmentAddress() {
+  /**
+   * The page's own address with part=main: only main's inner HTML; with
+   * `have`, the versions of the cards the page holds, which come back as
+   * marks where they stay.
+   */
+  function fragmentAddress(have) {
     const url = new URL(window.location.href);
     url.searchParams.set('part', 'main');
+    if (have) url.searchParams.set('have', have);
     return url.pathname + url.search;
+  }
+
+  /** The versions of the board's cards on the page, `.`-separated. */
+  function held() {
+    const versions = new Set();
+    for (const card of main.querySelectorAll('article.task[data-v]')) versions.add(card.dataset.v);
+    return [...versions].join('.');
+  }
+
+  /**
+   * The fragment `html` with each mark of kept cards replaced by copies of
+   * the page's own, or null when the page no longer holds one of them.
+   */
+  function unfold(html) {
+    const next = document.createElement('template');
+    next.innerHTML = html;
+    const marks = next.content.querySelectorAll('i.keep[data-keep]');
+    if (!marks.length) return next.content;
+    const mine = new Map();
+    for (const card of main.querySelectorAll('article.task[data-v]')) mine.set(card.dataset.v, card);
+    for (const mark of marks) {
+      const copies = [];
+      for (const v of mark.dataset.keep.split(' ')) {
+        const card = mine.get(v);
+        if (!card) return null;
+        copies.push(card.cloneNode(true));
+      }
+      mark.replaceWith(...copies);
+    }
+    return next.content;
   }
 
   /** Whether the person is in a field of main (a refresh would take it away). */
@@ -80,8 +115,15 @@
     }
     loading = true;
     try {
-      const answer = await fetch(fragmentAddress(), { credentials: 'same-origin' });
-      const html = await answer.text();
+      let answer = await fetch(fragmentAddress(held()), { credentials: 'same-origin' });
+      let html = await answer.text();
+      let next = html.startsWith('<!doctype') ? null : unfold(html);
+      if (!next && !html.startsWith('<!doctype')) {
+        // A card it names is gone from the page meanwhile: the whole main.
+        answer = await fetch(fragmentAddress(''), { credentials: 'same-origin' });
+        html = await answer.text();
+        next = html.startsWith('<!doctype') ? null : unfold(html);
+      }
       if (html.startsWith('<!doctype')) {
         // Not a fragment: the server refused the request itself. Signed
         // out (a restarted server, a revoked token): the page says so and
@@ -99,7 +141,8 @@
         defer();
         return;
       }
-      showMain(html);
+      if (!next) return;
+      showMain(next);
       note(paused, false);
       if (streaming()) note(offline, false);
     } catch (_) {
@@ -115,18 +158,21 @@
     }
   }
 
+  // What the person had open and typed at the last refresh: a card's bar
+  // fetched again after its card changed gets it back.
+  let carried = { folds: [], typed: new Map() };
+
   /**
-   * Puts the fragment `html` in main: what the person had open, typed and
+   * Puts the fragment `next` in main: what the person had open, typed and
    * where the keys were stay so.
    */
-  function showMain(html) {
+  function showMain(next) {
     const folds = [...main.querySelectorAll('details[open]')]
       .map((d) => idOf(d.closest('article') || main));
     const typed = typedValues();
+    carried = { folds, typed };
     const focused = main.contains(document.activeElement);
-    const next = document.createElement('template');
-    next.innerHTML = html;
-    patch(main, next.content);
+    patch(main, next);
     restoreValues(typed);
     const mark = main.querySelector('.refresh');
     main.dataset.refreshAt = mark ? mark.dataset.refreshAt || '' : '';
@@ -179,7 +225,7 @@
     const same = have.length === want.length && have.every((n, i) => n.nodeType === want[i].nodeType &&
       n.nodeName === want[i].nodeName);
     if (!same) {
-      node.replaceChildren(...want);
+      reorder(node, have, want);
       return;
     }
     have.forEach((n, i) => {
@@ -192,6 +238,31 @@
         patch(n, w);
       }
     });
+  }
+
+  /**
+   * Makes `node`'s children `want` where they differ in number (a card came
+   * or went): a card that stays as it was (same task, same markup) keeps
+   * its node, and its place when nothing moved around it.
+   */
+  function reorder(node, have, want) {
+    const mine = new Map();
+    for (const n of have) {
+      if (n.nodeType === Node.ELEMENT_NODE && n.dataset.task) mine.set(n.dataset.task, n);
+    }
+    const nodes = want.map((w) => {
+      const n = w.nodeType === Node.ELEMENT_NODE && w.dataset.task ? mine.get(w.dataset.task) : undefined;
+      if (!n || !n.isEqualNode(w)) return w;
+      mine.delete(w.dataset.task);
+      return n;
+    });
+    const kept = new Set(nodes);
+    for (const n of have) if (!kept.has(n)) n.remove();
+    let at = node.firstChild;
+    for (const n of nodes) {
+      if (n === at) at = at.nextSibling;
+      else node.insertBefore(n, at);
+    }
   }
 
   function sameAttributes(a, b) {
@@ -244,7 +315,7 @@
   /** Asks the server whether this browser is still signed in, drawing nothing. */
   async function probe() {
     try {
-      const answer = await fetch(fragmentAddress(), { credentials: 'same-origin' });
+      const answer = await fetch(fragmentAddress(held()), { credentials: 'same-origin' });
       note(offline, false);
       note(signedOut, answer.status === 401);
     } catch (_) {
@@ -403,8 +474,11 @@
     if (what) what.textContent = aim.name;
     question.replaceChildren(asked);
     ask.returnValue = '';
-    ask.addEventListener('close', () => {
+    ask.addEventListener('close', async () => {
       if (ask.returnValue !== 'yes') return;
+      // A card redrawn meanwhile gets its bar again before it is looked at.
+      const holder = [...main.querySelectorAll('article.task')].find((el) => el.dataset.task === aim.target);
+      await barOf(holder);
       const now = formAgain(aim);
       if (!now) {
         show(gone ? gone.innerHTML : '', true);
@@ -451,6 +525,7 @@
     card.classList.add('selected');
     card.focus({ preventScroll: true });
     card.scrollIntoView({ block: 'nearest' });
+    barOf(card);
   }
 
   function reselect(focus) {
@@ -459,6 +534,54 @@
     if (!card) return;
     card.classList.add('selected');
     if (focus) card.focus({ preventScroll: true });
+    barOf(card);
+  }
+
+  // ---- the selected card's bar ------------------------------------------
+
+  // A board's card carries no forms: the component sends a card's
+  // (`part=actions`) when it is selected, and the page keeps them in it
+  // until the card changes.
+  const barsLoading = new WeakMap();
+
+  /** The address of task `id`'s bar on this board. */
+  function barAddress(id) {
+    const url = new URL(window.location.href);
+    url.searchParams.set('part', 'actions');
+    url.searchParams.set('task', id);
+    return url.pathname + url.search;
+  }
+
+  /** Fetches `card`'s bar unless it has one (or is no board's card); resolves once it is in. */
+  function barOf(card) {
+    if (!card || !card.matches('article.task[data-v]') || card.querySelector(':scope > .bar')) {
+      return Promise.resolve();
+    }
+    let pending = barsLoading.get(card);
+    if (!pending) {
+      pending = loadBar(card).finally(() => barsLoading.delete(card));
+      barsLoading.set(card, pending);
+    }
+    return pending;
+  }
+
+  async function loadBar(card) {
+    let html;
+    try {
+      const answer = await fetch(barAddress(card.dataset.task), { credentials: 'same-origin' });
+      html = await answer.text();
+      if (answer.status !== 200 || html.startsWith('<!doctype')) return;
+    } catch (_) {
+      down();
+      return;
+    }
+    if (!card.isConnected || card.querySelector(':scope > .bar')) return;
+    const next = document.createElement('template');
+    next.innerHTML = html;
+    card.append(next.content);
+    restoreValues(carried.typed);
+    const fold = card.querySelector('details');
+    if (fold && carried.folds.includes(idOf(card))) fold.open = true;
   }
 
   main.addEventListener('focusin', (event) => {
@@ -468,6 +591,7 @@
       card.classList.add('selected');
       selected = idOf(card);
     }
+    barOf(card);
   });
 
   function move(step) {
@@ -508,7 +632,9 @@
     return [...main.querySelectorAll(css)].find((f) => !f.closest('article')) || null;
   }
 
-  function act(binding) {
+  async function act(binding) {
+    const all = cards();
+    await barOf(current() || (all.length === 1 ? all[0] : null));
     const form = formFor(binding.key);
     if (!form) return;
     const field = form.querySelector('input[type=text], textarea');
