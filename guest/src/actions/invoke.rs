@@ -292,43 +292,13 @@ fn write_scope<'p>(
         (Some(list), None) => Some(WriteScope::List(list)),
         (None, Some(task))
             if std::ptr::eq(spec, super::items_update::UpdateTask::SPEC)
-                && own_fields_only(spec, params) =>
+                && super::own_fields::own_fields_only(spec, params) =>
         {
             Some(WriteScope::TaskRow(task))
         }
         (None, Some(task)) => Some(WriteScope::Task(task)),
         _ => None,
     }
-}
-
-/// The parameters of `task_items update` whose change stays in the task's
-/// own row and is read by no claim of another task: the task, the actor,
-/// the claim's token, notes, the outcome and verification result, and a
-/// status that closes or pauses it ([`own_status`]).
-const OWN_FIELDS: &[&str] = &[
-    "task_id",
-    "agent_id",
-    "claim_token",
-    "notes",
-    "outcome",
-    "verification_result",
-    "status",
-];
-
-/// A status [`OWN_FIELDS`] may set: done, canceled or blocked (paused).
-/// Not todo: a reopened task becomes claimable, a change to the list's
-/// set of ready tasks that stays under the list's lock.
-fn own_status(status: &str) -> bool {
-    matches!(status, "done" | "canceled" | "blocked")
-}
-
-/// Whether an update changes only what [`WriteScope::TaskRow`] covers:
-/// no other parameter given (no dependencies, position, assignee, title,
-/// priority, refs, nor a bypass of privacy).
-pub(super) fn own_fields_only(spec: &ActionSpec, params: &contract::Params) -> bool {
-    spec.params()
-        .all(|p| !params.has(p.name) || OWN_FIELDS.contains(&p.name))
-        && params.str("status").is_none_or(own_status)
 }
 
 /// Opens the call's transaction on an up-to-date schema, with the lock of

@@ -269,7 +269,7 @@ fn update(call: &mut Call) -> ToolResult<Done<TaskResult>> {
         let data = json!({"lease_seconds": old.lease_ms.unwrap_or(DEFAULT_LEASE_MS) / 1000});
         ("refreshed", data)
     } else if status_changed {
-        let mut data = status_data(old.status, new.status, &changed);
+        let mut data = super::items_update_close::status_data(old.status, new.status, &changed);
         if reopened {
             // What the task had been closed with, in its history.
             data["was"] = json!({
@@ -331,16 +331,6 @@ fn update(call: &mut Call) -> ToolResult<Done<TaskResult>> {
             task: TaskJson::new(&task, &deps_now, TaskForm::Whole),
         },
     })
-}
-
-/// The data of a `status_changed` event from `from` to `to`, naming the
-/// fields that changed with it (none: no `fields`).
-pub(super) fn status_data(from: Status, to: Status, changed: &[&str]) -> serde_json::Value {
-    let mut data = json!({"from": from, "to": to});
-    if !changed.is_empty() {
-        data["fields"] = json!(changed);
-    }
-    data
 }
 
 /// A closed task reopened: its outcome and verification result were about

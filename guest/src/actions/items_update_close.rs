@@ -47,14 +47,14 @@ const FROM: [Status; 3] = [Status::InProgress, Status::Todo, Status::Blocked];
 /// The status a call closes or pauses its task with in one round trip,
 /// if it may: where the store has row locks and the call may end with
 /// its last statement, an agent's update giving only what stays in the
-/// task's own row ([`super::invoke::own_fields_only`]) with a status of
+/// task's own row ([`super::own_fields::own_fields_only`]) with a status of
 /// done, canceled (with its outcome) or blocked.
 fn one_trip_status(call: &Call) -> Option<Status> {
     if !call.ending.one_trip
         || !call.tx.dialect().row_locks()
         || call.person.is_some()
         || call.agent.is_none()
-        || !super::invoke::own_fields_only(call.action, &call.params)
+        || !super::own_fields::own_fields_only(call.action, &call.params)
     {
         return None;
     }
@@ -70,7 +70,7 @@ fn one_trip_status(call: &Call) -> Option<Status> {
 
 /// Closes the task in one round trip if the call is one [`one_trip_status`]
 /// allows, with the audit event `update` writes for it
-/// ([`super::items_update::status_data`]): the task as it was, for
+/// ([`status_data`]): the task as it was, for
 /// `update`'s rules and result; `None` when the call is not one it
 /// handles (`update` then reads the task and runs the usual way). Halts
 /// the call to run again ([`Call::run_again`]) when the statement wrote
@@ -126,7 +126,7 @@ pub(super) fn close(call: &mut Call, task_id: &str) -> ToolResult<Option<Loaded>
                 .collect();
             let possible = from != status
                 && (0..FIELDS.len()).all(|bit| index & (1 << bit) == 0 || may_change[bit]);
-            let data = super::items_update::status_data(from, status, &changed);
+            let data = status_data(from, status, &changed);
             params.push(Value::from(possible.then(|| call.event_data(&data))));
         }
     }
@@ -232,4 +232,14 @@ fn close_query() -> String {
             .replace('?', "?11::text"),
         variants = variants.join(", "),
     )
+}
+
+/// The data of a `status_changed` event from `from` to `to`, naming the
+/// fields that changed with it (none: no `fields`).
+pub(super) fn status_data(from: Status, to: Status, changed: &[&str]) -> serde_json::Value {
+    let mut data = serde_json::json!({"from": from, "to": to});
+    if !changed.is_empty() {
+        data["fields"] = serde_json::json!(changed);
+    }
+    data
 }

@@ -24,6 +24,7 @@ pub mod items_update;
 mod items_update_close;
 pub mod lists;
 pub mod lists_get;
+mod own_fields;
 mod page;
 mod positions;
 #[cfg(test)]
