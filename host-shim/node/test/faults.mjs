@@ -11,7 +11,8 @@ import { AFTER_MS, BEFORE_MS, FAULT_WORDS, KIND, KINDS, ON_STATEMENT } from "./f
  * What the store does wrong on purpose.
  *
  * - `trap` / `hang` on the `onStatement`-th statement of the next call
- *   (1-based, `execute` and `query` counted together): throws as a host
+ *   (1-based, every statement counted: `execute`, `query`, `pipeline`,
+ *   `queryThenCommit`): throws as a host
  *   bug would, or spins forever (a runaway call).
  * - `slow-commit`: the next write commit sleeps `beforeMs` before sending
  *   COMMIT and `afterMs` after it returned, in native code, where

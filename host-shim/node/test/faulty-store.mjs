@@ -21,7 +21,8 @@ export const KINDS = Object.freeze({ none: 0, trap: 1, hang: 2, "slow-commit": 3
 /**
  * `store`, with the fault armed in `shared` applied: `trap` throws as a
  * host bug would and `hang` spins forever on the armed statement of a
- * call (`execute` and `query` counted together from 1); `slow-commit`
+ * call (every statement counted from 1: `execute`, `query`, `pipeline`,
+ * `queryThenCommit`); `slow-commit`
  * slows the next write commit natively; `trap-after-commit` throws once
  * the next write commit succeeded.
  *
@@ -63,6 +64,17 @@ export function wrap(store, shared) {
     query(tx, sql, params) {
       onStatement();
       return store.query(tx, sql, params);
+    },
+    // A statement sent with the next one (PostgreSQL) or run at once
+    // (SQLite): a statement of the call all the same.
+    pipeline(tx, sql, params) {
+      onStatement();
+      return store.pipeline(tx, sql, params);
+    },
+    queryThenCommit(tx, sql, params) {
+      onStatement();
+      writes.delete(tx);
+      return store.queryThenCommit(tx, sql, params);
     },
     commit(tx) {
       const write = writes.delete(tx);
