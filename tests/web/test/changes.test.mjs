@@ -42,7 +42,13 @@ test("a change to one task brings the page that card alone, and a card's forms c
     refreshes.length = 0;
     await cli(db, "a1", "task_claims", "claim_next", { list_id: listId });
     await waitForCard(page, taskIds[0], "in_progress", { column: "running", timeoutMs: 5000 });
-    const last = refreshes[refreshes.length - 1] ?? "";
+    // The page may show the card before the response handler above has
+    // read the body that brought it: wait for that body.
+    const brought = () => refreshes.find((r) => r.includes(`data-task="${taskIds[0]}"`));
+    for (const until = Date.now() + 5000; !brought() && Date.now() < until; ) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const last = brought() ?? "";
     assert.equal(last.match(/<article /g)?.length, 1, `one card travels: ${last.length} bytes`);
     assert.ok(last.includes(`data-task="${taskIds[0]}"`), "the claimed one");
     assert.ok(last.length < 10000, `a small refresh: ${last.length} bytes`);
