@@ -66,6 +66,23 @@ struct Cell {
     lists: usize,
 }
 
+/// Every cell of the tables, in the order they are printed.
+fn cells<'a>(
+    rtts: &'a [u64],
+    procs: &'a [usize],
+    lists: &'a [usize],
+) -> impl Iterator<Item = Cell> + 'a {
+    rtts.iter().flat_map(move |&rtt_ms| {
+        procs.iter().flat_map(move |&procs| {
+            lists.iter().map(move |&lists| Cell {
+                rtt_ms,
+                procs,
+                lists,
+            })
+        })
+    })
+}
+
 /// What one run measured.
 struct Run {
     claims_per_s: f64,
@@ -586,38 +603,34 @@ fn print_table(
         "| round trip added (measured) | processes | lists | component claims/s | component claim p50 / p99 ms | raw claims/s | raw claim p50 / p99 ms | component ÷ raw | 16 lists ÷ 1 list (component) |"
     );
     println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
-    for &rtt_ms in rtts {
-        for &p in procs {
-            for &l in lists {
-                let cell = Cell {
-                    rtt_ms,
-                    procs: p,
-                    lists: l,
-                };
-                let m = |mode, f: &dyn Fn(&Run) -> f64| med(results, mode, cell, f);
-                let (c, r) = (
-                    m(Mode::Component, &|r| r.claims_per_s),
-                    m(Mode::Raw, &|r| r.claims_per_s),
-                );
-                let spread = if l > 1 && lists.contains(&1) {
-                    let one = med(results, Mode::Component, Cell { lists: 1, ..cell }, &|r| {
-                        r.claims_per_s
-                    });
-                    format!("{:.1}×", c / one)
-                } else {
-                    "".into()
-                };
-                println!(
-                    "| {rtt_ms} ms ({:.2} ms) | {p} | {l} | {c:.0} | {:.1} / {:.1} | {r:.0} | {:.1} / {:.1} | {:.2}× | {spread} |",
-                    measured[&rtt_ms],
-                    m(Mode::Component, &|r| r.p50_ms),
-                    m(Mode::Component, &|r| r.p99_ms),
-                    m(Mode::Raw, &|r| r.p50_ms),
-                    m(Mode::Raw, &|r| r.p99_ms),
-                    c / r,
-                );
-            }
-        }
+    for cell in cells(rtts, procs, lists) {
+        let Cell {
+            rtt_ms,
+            procs: p,
+            lists: l,
+        } = cell;
+        let m = |mode, f: &dyn Fn(&Run) -> f64| med(results, mode, cell, f);
+        let (c, r) = (
+            m(Mode::Component, &|r| r.claims_per_s),
+            m(Mode::Raw, &|r| r.claims_per_s),
+        );
+        let spread = if l > 1 && lists.contains(&1) {
+            let one = med(results, Mode::Component, Cell { lists: 1, ..cell }, &|r| {
+                r.claims_per_s
+            });
+            format!("{:.1}×", c / one)
+        } else {
+            "".into()
+        };
+        println!(
+            "| {rtt_ms} ms ({:.2} ms) | {p} | {l} | {c:.0} | {:.1} / {:.1} | {r:.0} | {:.1} / {:.1} | {:.2}× | {spread} |",
+            measured[&rtt_ms],
+            m(Mode::Component, &|r| r.p50_ms),
+            m(Mode::Component, &|r| r.p99_ms),
+            m(Mode::Raw, &|r| r.p50_ms),
+            m(Mode::Raw, &|r| r.p99_ms),
+            c / r,
+        );
     }
 }
 
@@ -633,31 +646,27 @@ fn print_cpu(rtts: &[u64], procs: &[usize], lists: &[usize], results: &Results) 
         "| round trip added | processes | lists | component: workers / server / proxy | component: CPU-bound claims/s | raw: workers / server / proxy | raw: CPU-bound claims/s |"
     );
     println!("|---|---:|---:|---:|---:|---:|---:|");
-    for &rtt_ms in rtts {
-        for &p in procs {
-            for &l in lists {
-                let cell = Cell {
-                    rtt_ms,
-                    procs: p,
-                    lists: l,
-                };
-                let row = |mode| {
-                    let m = |f: &dyn Fn(&Run) -> f64| med(results, mode, cell, f);
-                    let (w, s, x) = (
-                        m(&|r| r.cpu.workers),
-                        m(&|r| r.cpu.server),
-                        m(&|r| r.cpu.proxy),
-                    );
-                    (
-                        format!("{w:.2} / {s:.2} / {x:.2}"),
-                        cores * 1e3 / (w + s + x),
-                    )
-                };
-                let (c, cb) = row(Mode::Component);
-                let (r, rb) = row(Mode::Raw);
-                println!("| {rtt_ms} ms | {p} | {l} | {c} | {cb:.0} | {r} | {rb:.0} |");
-            }
-        }
+    for cell in cells(rtts, procs, lists) {
+        let Cell {
+            rtt_ms,
+            procs: p,
+            lists: l,
+        } = cell;
+        let row = |mode| {
+            let m = |f: &dyn Fn(&Run) -> f64| med(results, mode, cell, f);
+            let (w, s, x) = (
+                m(&|r| r.cpu.workers),
+                m(&|r| r.cpu.server),
+                m(&|r| r.cpu.proxy),
+            );
+            (
+                format!("{w:.2} / {s:.2} / {x:.2}"),
+                cores * 1e3 / (w + s + x),
+            )
+        };
+        let (c, cb) = row(Mode::Component);
+        let (r, rb) = row(Mode::Raw);
+        println!("| {rtt_ms} ms | {p} | {l} | {c} | {cb:.0} | {r} | {rb:.0} |");
     }
 }
 
