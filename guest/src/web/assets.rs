@@ -2,6 +2,10 @@
 //! (transport only: live refresh, forms by fetch, the key map's keys) and
 //! the stylesheet. Their addresses carry a hash of their bytes, so the
 //! browser may keep them for good and a new build is fetched anew.
+//!
+//! Each file is written in parts, one concern each (`assets/board.js` is
+//! the core: refresh, forms, keys; the others build on what it exposes as
+//! `window.tasklistsBoard`), joined here into the one file a page loads.
 
 use crate::bindings::WebResponse;
 
@@ -36,8 +40,19 @@ pub(crate) const fn fnv1a(bytes: &[u8]) -> u64 {
     hash
 }
 
-const JS_TEXT: &str = include_str!("assets/board.js");
-const CSS_TEXT: &str = include_str!("assets/board.css");
+const JS_TEXT: &str = concat!(
+    include_str!("assets/board.js"),
+    include_str!("assets/find.js"),
+    include_str!("assets/drag.js"),
+    include_str!("assets/edit.js"),
+    include_str!("assets/look.js"),
+);
+const CSS_TEXT: &str = concat!(
+    include_str!("assets/board.css"),
+    include_str!("assets/find.css"),
+    include_str!("assets/drag.css"),
+    include_str!("assets/edit.css"),
+);
 
 /// `board.js`.
 pub(crate) static JS: Asset = Asset {

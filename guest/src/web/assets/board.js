@@ -695,4 +695,10 @@
       default: act(binding);
     }
   });
+
+  // What the script's other parts (find.js, drag.js, edit.js, look.js)
+  // build on: they add ways to reach these, never rules of their own.
+  window.tasklistsBoard = {
+    main, keys, cards, current, select, act, send, show, refresh, barOf,
+  };
 })();

@@ -1,0 +1,1 @@
+// The board's drag and drop of cards (a part of board.js: see assets.rs).

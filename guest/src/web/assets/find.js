@@ -1,0 +1,1 @@
+// The board's search and filters (a part of board.js: see assets.rs).
