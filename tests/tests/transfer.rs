@@ -231,6 +231,7 @@ fn refs_are_rendered_and_only_https_is_a_link_on_the_board() {
                     path: path.clone(),
                     query: String::new(),
                     body: String::new(),
+                    changes: 0,
                 },
                 &ctx(A),
             )

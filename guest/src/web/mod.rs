@@ -104,7 +104,7 @@ pub fn handle(
         Route::Unknown => Err(nowhere(&request.path)),
     };
     match page {
-        Ok(page) => page::respond(page, 200, ctx, fragment),
+        Ok(page) => page::respond_live(page, 200, ctx, fragment, Some(request.changes)),
         Err(e) => failed(&e, ctx, fragment),
     }
 }

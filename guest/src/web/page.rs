@@ -28,13 +28,26 @@ pub(crate) struct Page {
 /// `page` as an answer with `status`: the whole document, or only the
 /// main's inner HTML when `fragment` (a live refresh).
 pub(crate) fn respond(page: Page, status: u16, ctx: &CallContext, fragment: bool) -> WebResponse {
+    respond_live(page, status, ctx, fragment, None)
+}
+
+/// [`respond`] for a page read when the host's live stream had told of
+/// `changes` store changes: the document names that count
+/// (`body[data-since]`), so its stream tells it only of later ones.
+pub(crate) fn respond_live(
+    page: Page,
+    status: u16,
+    ctx: &CallContext,
+    fragment: bool,
+    changes: Option<u64>,
+) -> WebResponse {
     let body = if fragment {
         let mut main = Html::new();
         refresh_mark(&mut main, page.refresh_at);
         main.append(&page.main);
         main.finish()
     } else {
-        document(page, ctx)
+        document(page, ctx, changes)
     };
     WebResponse {
         status,
@@ -63,7 +76,7 @@ pub(crate) fn head(h: &mut Html, title: &str) {
 }
 
 /// The whole document.
-fn document(page: Page, ctx: &CallContext) -> String {
+fn document(page: Page, ctx: &CallContext, changes: Option<u64>) -> String {
     let mut h = Html::new();
     head(&mut h, &page.title);
     h.void(
@@ -81,9 +94,14 @@ fn document(page: Page, ctx: &CallContext) -> String {
     } else {
         ""
     };
+    let since = changes.map(|n| n.to_string()).unwrap_or_default();
     h.open(
         "body",
-        &[("data-keys", &key_map_json()), ("data-person", person)],
+        &[
+            ("data-keys", &key_map_json()),
+            ("data-person", person),
+            ("data-since", &since),
+        ],
     );
     h.open("header", &[("class", "top")]);
     h.open("a", &[("class", "home"), ("href", "/")])

@@ -50,6 +50,7 @@ impl World {
             path: path.into(),
             query: query.into(),
             body: String::new(),
+            changes: 0,
         };
         handle(&request, &ctx(person), &self.h.store, &self.h.clock)
     }
@@ -60,6 +61,7 @@ impl World {
             path: "/act".into(),
             query: query.into(),
             body: body.into(),
+            changes: 0,
         };
         handle(&request, &ctx(person), &self.h.store, &self.h.clock)
     }

@@ -287,17 +287,30 @@
     }
   });
 
+  // The count of the store's changes the page has been told of: the one
+  // it was read at (page.rs), then each change's. The stream opens from
+  // it, and says `change` at once when the page is behind: a page just
+  // loaded is not read again as its stream opens.
+  let since = document.body.dataset.since || '';
+
   /**
    * Listens to the store's changes. While the stream is down the page says
-   * it is not live; the browser reconnects it by itself (its `retry`), and
-   * one it gave up on (the server answered, but not with the stream) is
-   * opened anew a moment later. Open again, the page reads itself.
+   * it is not live; the browser reconnects it by itself (its `retry`, from
+   * the last change told), and one it gave up on (the server answered, but
+   * not with the stream) is opened anew a moment later. A page that names
+   * no count reads itself as the stream opens.
    */
   function listen() {
-    const source = new EventSource('/events');
+    const source = new EventSource(since ? `/events?since=${encodeURIComponent(since)}` : '/events');
     events = source;
-    source.addEventListener('change', refresh);
-    source.addEventListener('open', refresh);
+    source.addEventListener('change', (event) => {
+      if (event.lastEventId) since = event.lastEventId;
+      refresh();
+    });
+    source.addEventListener('open', () => {
+      if (since) note(offline, false);
+      else refresh();
+    });
     source.addEventListener('error', () => {
       down();
       if (source.readyState === EventSource.CLOSED) {

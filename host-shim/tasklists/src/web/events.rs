@@ -4,6 +4,15 @@
 //! Server-Sent Events stream says `change` when the number moved. No page
 //! open: no read at all. Nothing changed: nothing sent but a keep-alive
 //! comment now and then (which also tells a page its connection is alive).
+//!
+//! Each `change` carries the count as its event id. A page is read at a
+//! count (the component writes it in the page) and opens its stream with
+//! it (`?since=N`; a browser reconnecting sends the last id it got as
+//! `Last-Event-ID` instead): a stream whose page is behind says `change`
+//! at once, else nothing until the next change, so a page just loaded is
+//! not read a second time when its stream opens. The count starts at the
+//! server's start time in milliseconds, so a page read by an earlier run
+//! of the server is always behind.
 
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures_util::Stream;
@@ -34,7 +43,10 @@ impl Changes {
     /// (a stream never ends by itself, which would hold a graceful
     /// shutdown open for ever).
     pub fn start(location: &Location, stop: watch::Receiver<bool>) -> std::io::Result<Changes> {
-        let (tx, count) = watch::channel(0u64);
+        let start = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_millis() as u64);
+        let (tx, count) = watch::channel(start);
         let mut check = location.watch();
         check.set_limit(CHECK_LIMIT);
         std::thread::Builder::new()
@@ -43,20 +55,32 @@ impl Changes {
         Ok(Changes { count, stop })
     }
 
-    /// A page's event stream: `change` (with the count) each time the
-    /// store moved; first a `retry` hint so that a dropped stream is
-    /// reconnected within a second (the page then reads itself again).
+    /// The count of changes told so far (a page read now names it).
+    pub fn count(&self) -> u64 {
+        *self.count.borrow()
+    }
+
+    /// A page's event stream: `change` (with the count, also its id) each
+    /// time the store moved; first a `retry` hint so that a dropped stream
+    /// is reconnected within a second. `since` is the count the page was
+    /// read at (or the last it was told): when the count has moved since,
+    /// the first `change` comes at once; without it (a page that names
+    /// none) the page reads itself as the stream opens, as it always did.
     /// `held` is the stream's place among those open, given back when the
     /// stream ends (the page closed, the server stops).
     pub fn stream(
         &self,
         held: super::streams::Stream,
+        since: Option<u64>,
     ) -> Sse<impl Stream<Item = Result<Event, Infallible>> + use<>> {
         let first = Event::default().retry(RETRY).comment("tasklists");
         let mut count = self.count.clone();
-        // A new page read the store as it loaded (and again when its stream
-        // opens): only changes from now on are its news.
-        count.mark_unchanged();
+        // Only changes the page has not seen are its news.
+        if since.is_some_and(|seen| seen != *count.borrow()) {
+            count.mark_changed();
+        } else {
+            count.mark_unchanged();
+        }
         let state = (count, self.stop.clone(), Some(first), held);
         let stream =
             futures_util::stream::unfold(state, |(mut count, mut stop, first, held)| async move {
@@ -70,7 +94,10 @@ impl Changes {
                     changed = count.changed() => {
                         changed.ok()?;
                         let n = *count.borrow_and_update();
-                        let event = Event::default().event("change").data(n.to_string());
+                        let event = Event::default()
+                            .event("change")
+                            .id(n.to_string())
+                            .data(n.to_string());
                         Some((Ok(event), (count, stop, None, held)))
                     }
                     _ = stop.changed() => None,

@@ -30,6 +30,7 @@ pub(super) async fn page(
         path: uri.path().to_string(),
         query: uri.query().unwrap_or("").to_string(),
         body,
+        changes: board.changes.count(),
     };
     let ctx = who.identity.ctx;
     ask(&board, move |host| host.web(&request, &ctx)).await

@@ -4,7 +4,10 @@
 //! bearer taken by [`super::who::Bearer`]), `/events` (GET) and the
 //! component's pages (GET and POST of any other path; other methods get
 //! axum's `405`), both of these behind the sign-in link's layer and
-//! [`super::who::Person`].
+//! [`super::who::Person`]. The pages and assets are gzipped for a
+//! browser that asks (tower-http's compression; no page holds a secret
+//! a reflected search could be measured against); the event streams are
+//! not, so each change reaches the page when it is sent.
 
 use super::board::Board;
 use super::{headers, layers, live, pages, remote, sign_in};
@@ -12,13 +15,17 @@ use axum::Router;
 use axum::middleware::{from_fn, from_fn_with_state};
 use axum::routing::{any, get};
 use std::sync::Arc;
+use tower_http::compression::CompressionLayer;
 
 /// The server's whole router over `board`.
 pub(super) fn app(board: Arc<Board>) -> Router {
     // Only on the methods a route takes: a `DELETE /?token=…` is a 405
     // like any other.
     let link = || from_fn_with_state(board.clone(), sign_in::link);
-    let pages = get(pages::page).post(pages::page).route_layer(link());
+    let pages = get(pages::page)
+        .post(pages::page)
+        .route_layer(link())
+        .layer(CompressionLayer::new().gzip(true));
     let routes = Router::new()
         .route("/mcp", any(remote::mcp).layer(headers::never_kept()))
         .route(
