@@ -128,8 +128,8 @@ export async function firstCard(page) {
  * How the cards matching `selector` lay out in the current viewport: how
  * many, their mean height, how many a person sees (the point at a card's
  * centre is inside the viewport and shows that card, not something
- * covering or clipping it), the page's scroll height and the draggable
- * elements.
+ * covering or clipping it) and how many wholly (its top and bottom
+ * edges too), the page's scroll height and the draggable elements.
  * @param {import("playwright-core").Page} page
  * @param {string} selector
  */
@@ -137,18 +137,21 @@ export function layout(page, selector) {
   return page.evaluate((selector) => {
     const cards = [...document.querySelectorAll(selector)];
     const heights = cards.map((c) => c.getBoundingClientRect().height).filter((h) => h > 0);
-    const visible = cards.filter((c) => {
-      const r = c.getBoundingClientRect();
-      const x = r.left + r.width / 2;
-      const y = r.top + r.height / 2;
-      if (r.height === 0 || x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return false;
+    /** Whether the point (x, y) is in the viewport and shows card `c`. */
+    const shows = (/** @type {Element} */ c, /** @type {number} */ x, /** @type {number} */ y) => {
+      if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return false;
       const hit = document.elementFromPoint(x, y);
       return !!hit && (hit === c || c.contains(hit));
-    }).length;
+    };
+    const rects = cards.map((c) => ({ c, r: c.getBoundingClientRect() })).filter(({ r }) => r.height > 0);
+    const visible = rects.filter(({ c, r }) => shows(c, r.left + r.width / 2, r.top + r.height / 2)).length;
+    // Its top and bottom edges (2 px in) shown too: nothing of it cut off.
+    const whole = rects.filter(({ c, r }) => shows(c, r.left + r.width / 2, r.top + 2) && shows(c, r.left + r.width / 2, r.bottom - 2)).length;
     return {
       cards: cards.length,
       meanHeight: heights.length ? heights.reduce((a, b) => a + b, 0) / heights.length : 0,
       visible,
+      whole,
       scrollHeight: document.documentElement.scrollHeight,
       draggable: document.querySelectorAll('[draggable="true"]').length,
     };
