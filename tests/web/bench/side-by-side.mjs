@@ -58,6 +58,12 @@ const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
 const INJECTED = "Injected from evil.example";
 
 /**
+ * Whether an answer holds any task of the plan (by title).
+ * @param {string} body
+ */
+const holdsTasks = (body) => PLAN.some((t) => body.includes(t.title));
+
+/**
  * `--shots DIR`, `--loads N`, `--changes N`.
  * @param {string[]} args
  */
@@ -168,7 +174,7 @@ async function startOurs(dir) {
     },
     foreignHost: async () => {
       const answer = await http(server.port, "GET", board, { headers: { host: `evil.example:${server.port}`, cookie } });
-      return { status: answer.status, tasks: answer.body.includes(PLAN[0].title) };
+      return { status: answer.status, tasks: holdsTasks(answer.body) };
     },
     crossSitePost: async () => {
       const add = form({ action: "add", target: listId, title: INJECTED, return: board });
@@ -211,7 +217,7 @@ async function startBacklog(dir) {
     },
     foreignHost: async () => {
       const answer = await http(server.port, "GET", "/api/tasks", { headers: { host: `evil.example:${server.port}` } });
-      return { status: answer.status, tasks: answer.body.includes(PLAN[0].title) };
+      return { status: answer.status, tasks: holdsTasks(answer.body) };
     },
     crossSitePost: async () => {
       // What any page can send without a preflight: a "simple" POST, text/plain.
