@@ -17,6 +17,7 @@
 //! are).
 
 use super::card;
+use super::drop;
 use super::forms;
 use super::html::Html;
 use super::list::{self, Shown};
@@ -115,6 +116,10 @@ pub(crate) fn page(
             run.flush(&mut h);
             h.close("section");
         }
+    }
+    // What a drop of a card does (drag.js), where the person may act.
+    if can_act {
+        drop::write(&mut h, COLUMNS.iter().map(|(key, _, _)| *key));
     }
     if board.cards.is_empty() {
         let empty = if label.is_some() {

@@ -10,7 +10,8 @@
 //! `overview.rs` (headed by `inbox.rs`), `board.rs`, `task.rs`, `audit.rs`
 //! (+ `timeline.rs`) the pages, `wait.rs` what a task waits on a person
 //! for, `act.rs` a person's form carried out, `help.rs` the keys' panel,
-//! the in-page question and the liveness notes, `assets.rs` the script and
+//! the in-page question and the liveness notes, `drop.rs` what dropping a
+//! card on the board does (drag.js), `assets.rs` the script and
 //! stylesheet, `refusal.rs` the pages of requests the host refused, `sign_in.rs` the
 //! confirmation of a sign-in link another site sent.
 
@@ -19,6 +20,7 @@ mod assets;
 mod audit;
 mod board;
 mod card;
+mod drop;
 mod forms;
 mod help;
 mod html;
@@ -33,6 +35,8 @@ mod sign_in;
 mod task;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_drag;
 #[cfg(test)]
 mod tests_inbox;
 mod timeline;

@@ -25,10 +25,11 @@ const ARGS = [
 ];
 
 /**
- * Starts Chromium with a fresh profile; `page` is its first tab.
- * @param {{ width?: number, height?: number }} [options]
+ * Starts Chromium with a fresh profile; `page` is its first tab (a phone's
+ * when `hasTouch` and `isMobile`: touch events, the mobile viewport).
+ * @param {{ width?: number, height?: number, hasTouch?: boolean, isMobile?: boolean }} [options]
  */
-export async function startBrowser({ width = 1280, height = 900 } = {}) {
+export async function startBrowser({ width = 1280, height = 900, hasTouch = false, isMobile = false } = {}) {
   if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (or set TASKLISTS_CHROMIUM)`);
   const profile = makeTempDir("tasklists-chromium-");
   try {
@@ -37,6 +38,8 @@ export async function startBrowser({ width = 1280, height = 900 } = {}) {
       headless: true,
       args: ARGS,
       viewport: { width, height },
+      hasTouch,
+      isMobile,
       timeout: 30000,
     });
     const page = context.pages()[0] ?? (await context.newPage());
