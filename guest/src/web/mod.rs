@@ -19,6 +19,8 @@ mod assets;
 mod audit;
 mod board;
 mod card;
+mod filter;
+mod find;
 mod forms;
 mod help;
 mod html;
@@ -33,6 +35,8 @@ mod sign_in;
 mod task;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_find;
 #[cfg(test)]
 mod tests_inbox;
 mod timeline;
@@ -73,22 +77,30 @@ pub fn handle(
     let can_act = identity::can_act(ctx);
     let src = Source { ctx, store, clock };
     let page: ToolResult<Page> = match route {
-        Route::Overview => src.overview().map(|o| overview::page(&o, can_act, &ret)),
+        Route::Overview => filter::Filter::read(&query).and_then(|f| {
+            let found = if f.is_empty() {
+                None
+            } else {
+                Some(src.found(&f)?)
+            };
+            src.overview()
+                .map(|o| overview::page(&o, &f, found.as_ref(), can_act, &ret))
+        }),
         Route::Board(id) => {
             let view = match query.get("view") {
                 Some("order") => board::View::Order,
                 _ => board::View::Columns,
             };
             let hide = query.has("finished", "hide");
-            // An empty label (a cleared field) filters nothing.
-            let label = query.get("label").filter(|l| !l.is_empty());
             if query.has("part", "actions") {
                 return actions(&src, query.get("task"), can_act, &ret);
             }
             // Only a live refresh has the page's cards to fill its marks.
             let have = board::versions(query.get("have").filter(|_| fragment));
-            src.board(&id, label)
-                .map(|b| board::page(&b, view, hide, can_act, &ret, &have))
+            filter::Filter::read(&query).and_then(|f| {
+                src.board(&id, &f)
+                    .map(|b| board::page(&b, view, hide, can_act, &ret, &have))
+            })
         }
         Route::Task(id) => src.task(&id).map(|d| task::page(&d, can_act, &ret)),
         Route::Audit(id) => {
