@@ -23,6 +23,9 @@ pub(crate) enum Does {
     Close,
     /// Show or hide done and canceled tasks.
     HideFinished,
+    /// Focus the board page's search box (the web board's own: the
+    /// terminal dashboard has no search, and neither shows nor does it).
+    Find,
     /// Run a verb, as its key says.
     Verb(&'static Verb, &'static verbs::Key),
 }
@@ -68,6 +71,8 @@ static SELECT: &[Key] = &[
 /// The moves the footer shows after the verbs' keys.
 static VIEW: &[Key] = &[
     own("f", Does::HideFinished, "hide-finished", "hide finished"),
+    // The page also takes Ctrl/⌘K (find.js): a chord is no key of the map.
+    own("/", Does::Find, "find", "search (also ctrl/⌘ K)"),
     own("escape", Does::Close, "close", "close"),
     own("q", Does::Close, "close", "close"),
 ];
@@ -93,6 +98,12 @@ pub(crate) static KEYS: LazyLock<Vec<Key>> = LazyLock::new(|| {
 });
 
 impl Key {
+    /// Whether the terminal dashboard does it (and its footer shows it):
+    /// not the web board's own keys.
+    pub(crate) fn on_terminal(&self) -> bool {
+        !matches!(self.does, Does::Find)
+    }
+
     /// Whether it changes the store (hidden on a read-only dashboard).
     pub(crate) fn writes(&self) -> bool {
         matches!(self.does, Does::Verb(verb, _) if verb.writes)

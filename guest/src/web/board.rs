@@ -2,9 +2,11 @@
 //! its tasks side by side by where they stand (todo, running, paused,
 //! closed); `view=order` lists them in the order agents take them, open
 //! ones first. `finished=hide` leaves done and canceled tasks out, as the
-//! dashboard's `f` does. `label=NAME` shows only the tasks carrying that
-//! label (a card's label links here), and the page says so and how to
-//! see every task again; every link of the board keeps it.
+//! dashboard's `f` does. The search and filters of the address (`q`,
+//! `assignee`, `priority`, `status`, `label`, `running`, `needs`:
+//! `filter.rs`) show only the tasks they keep (a card's label links to
+//! its label's), and the page says so, how many of how many, and how to
+//! see every task again; every link of the board keeps them.
 //!
 //! A card carries no forms: the board's script asks for the selected
 //! card's ([`actions`], `part=actions&task=ID`) and shows them in it, so
@@ -18,12 +20,12 @@
 
 use super::card;
 use super::drop;
+use super::find;
 use super::forms;
 use super::html::Html;
 use super::list::{self, Shown};
 use super::page::Page;
 use super::read::{Board, Card};
-use super::route::encode;
 use super::wait;
 use crate::model::{Status, TaskRow};
 use crate::render::fmt;
@@ -60,15 +62,32 @@ pub(crate) fn page(
         View::Columns => Shown::Columns,
         View::Order => Shown::Order,
     };
-    let label = board.label.as_deref();
-    list::header(&mut h, &board.entry, shown, label, can_act, ret);
-    if let Some(label) = label {
-        filtered(&mut h, board, view, hide_finished, label);
+    let filter = &board.filter;
+    let keep = filter.query();
+    list::header(&mut h, &board.entry, shown, Some(filter), can_act, ret);
+    find::form(
+        &mut h,
+        &card::list_href(&board.entry.list.id),
+        &view_fields(view, hide_finished),
+        filter,
+        Some(&board.choices),
+    );
+    if !filter.is_empty() {
+        find::note(
+            &mut h,
+            filter,
+            board.cards.len(),
+            board.more,
+            Some(board.entry.list.counts.total()),
+            &toggle_href(&board.entry.list.id, view, hide_finished, ""),
+        );
     }
+    // A card's label links keep the other filters and the view.
     let view_query = match view {
-        View::Columns => "",
-        View::Order => "view=order&",
-    };
+        View::Columns => String::new(),
+        View::Order => "view=order&".to_string(),
+    } + &with_amp(&filter.query_without_label());
+    let view_query = view_query.as_str();
     let cards: Vec<&Card> = board
         .cards
         .iter()
@@ -122,14 +141,16 @@ pub(crate) fn page(
         drop::write(&mut h, COLUMNS.iter().map(|(key, _, _)| *key));
     }
     if board.cards.is_empty() {
-        let empty = if label.is_some() {
+        let empty = if filter.only_label() {
             "no task carries this label"
+        } else if !filter.is_empty() {
+            "no task matches what is searched: clear a filter or search other words"
         } else {
             "no tasks"
         };
         h.elem("p", &[("class", "empty s-muted")], empty);
     }
-    let toggle = toggle_href(&board.entry.list.id, view, !hide_finished, label);
+    let toggle = toggle_href(&board.entry.list.id, view, !hide_finished, &keep);
     h.open("p", &[("class", "finished s-muted")]);
     if hidden > 0 {
         h.text(&format!("{} hidden ", fmt::plural(hidden, "finished task")));
@@ -157,8 +178,8 @@ pub(crate) fn page(
 }
 
 /// The board's address with finished tasks hidden or not, and filtered
-/// by `label` or not.
-fn toggle_href(list_id: &str, view: View, hide: bool, label: Option<&str>) -> String {
+/// as `filter` (a [`Filter::query`](super::filter::Filter::query)) says.
+fn toggle_href(list_id: &str, view: View, hide: bool, filter: &str) -> String {
     let view = match view {
         View::Columns => "columns",
         View::Order => "order",
@@ -167,32 +188,32 @@ fn toggle_href(list_id: &str, view: View, hide: bool, label: Option<&str>) -> St
     if hide {
         href.push_str("&finished=hide");
     }
-    if let Some(label) = label {
-        href.push_str(&format!("&label={}", encode(label)));
+    if !filter.is_empty() {
+        href.push('&');
+        href.push_str(filter);
     }
     href
 }
 
-/// The note atop a filtered board: which label, how many tasks carry it
-/// here, and the link back to every task (the same view otherwise).
-fn filtered(h: &mut Html, board: &Board, view: View, hide: bool, label: &str) {
-    h.open("p", &[("class", "filter"), ("data-label", label)]);
-    h.text("showing only the tasks labeled ")
-        .elem("span", &[("class", "tag")], label)
-        .text(&format!(
-            " ({}{}) · ",
-            fmt::plural(board.cards.len(), "task"),
-            if board.more { ", more follow" } else { "" }
-        ))
-        .elem(
-            "a",
-            &[
-                ("class", "clear"),
-                ("href", &toggle_href(&board.entry.list.id, view, hide, None)),
-            ],
-            "show every task",
-        );
-    h.close("p");
+/// The view's own fields, which the search form sends along unchanged.
+fn view_fields(view: View, hide: bool) -> Vec<(&'static str, &'static str)> {
+    let mut keep = Vec::new();
+    if view == View::Order {
+        keep.push(("view", "order"));
+    }
+    if hide {
+        keep.push(("finished", "hide"));
+    }
+    keep
+}
+
+/// `query&`, or nothing for an empty one (a prefix of another query).
+fn with_amp(query: &str) -> String {
+    if query.is_empty() {
+        String::new()
+    } else {
+        format!("{query}&")
+    }
 }
 
 /// The cards of one column (or of the order) as they are written: each
@@ -268,7 +289,7 @@ pub(crate) fn actions(task: &TaskRow, ret: &str) -> Html {
 
 /// One task's card on the board (its labels linking to the board
 /// filtered by each, in the same view).
-fn write_card(h: &mut Html, c: &Card, now: i64, view: &str) {
+pub(crate) fn write_card(h: &mut Html, c: &Card, now: i64, view: &str) {
     card::open(h, &c.task, true);
     card::labels(h, &c.task, view);
     card::holders(h, &c.task, now);

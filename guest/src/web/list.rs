@@ -4,9 +4,9 @@
 //! header with its decision forms and links.
 
 use super::card::list_href;
+use super::filter::Filter;
 use super::forms;
 use super::html::{Html, style_class};
-use super::route::encode;
 use crate::model::Approval;
 use crate::person::dashboard::board::Entry;
 use crate::person::dashboard::layout::approval_spans;
@@ -92,12 +92,12 @@ pub(crate) enum Shown {
 
 /// The header of a list's page: name and id, summary with the approval
 /// in full, decision and add forms, and the links between its views
-/// (the board's two keeping its `label` filter, if any).
+/// (the board's two keeping its search and filters, if any).
 pub(crate) fn header(
     h: &mut Html,
     entry: &Entry,
     shown: Shown,
-    label: Option<&str>,
+    filter: Option<&Filter>,
     can_act: bool,
     ret: &str,
 ) {
@@ -122,8 +122,10 @@ pub(crate) fn header(
     about(h, entry);
     h.open("nav", &[("class", "views")]);
     let base = list_href(&list.id);
-    let filter = label
-        .map(|l| format!("&label={}", encode(l)))
+    let filter = filter
+        .map(Filter::query)
+        .filter(|q| !q.is_empty())
+        .map(|q| format!("&{q}"))
         .unwrap_or_default();
     for (name, href, is) in [
         (

@@ -11,7 +11,9 @@
 //! (+ `timeline.rs`) the pages, `wait.rs` what a task waits on a person
 //! for, `act.rs` a person's form carried out, `help.rs` the keys' panel,
 //! the in-page question and the liveness notes, `drop.rs` what dropping a
-//! card on the board does (drag.js), `assets.rs` the script and
+//! card on the board does (drag.js), `filter.rs` the search and filters
+//! read from a page's address and `find.rs` their form and what they
+//! show, `assets.rs` the script and
 //! stylesheet, `refusal.rs` the pages of requests the host refused, `sign_in.rs` the
 //! confirmation of a sign-in link another site sent.
 
@@ -21,6 +23,8 @@ mod audit;
 mod board;
 mod card;
 mod drop;
+mod filter;
+mod find;
 mod forms;
 mod help;
 mod html;
@@ -37,6 +41,8 @@ mod task;
 mod tests;
 #[cfg(test)]
 mod tests_drag;
+#[cfg(test)]
+mod tests_find;
 #[cfg(test)]
 mod tests_inbox;
 mod timeline;
@@ -77,22 +83,30 @@ pub fn handle(
     let can_act = identity::can_act(ctx);
     let src = Source { ctx, store, clock };
     let page: ToolResult<Page> = match route {
-        Route::Overview => src.overview().map(|o| overview::page(&o, can_act, &ret)),
+        Route::Overview => filter::Filter::read(&query).and_then(|f| {
+            let found = if f.is_empty() {
+                None
+            } else {
+                Some(src.found(&f)?)
+            };
+            src.overview()
+                .map(|o| overview::page(&o, &f, found.as_ref(), can_act, &ret))
+        }),
         Route::Board(id) => {
             let view = match query.get("view") {
                 Some("order") => board::View::Order,
                 _ => board::View::Columns,
             };
             let hide = query.has("finished", "hide");
-            // An empty label (a cleared field) filters nothing.
-            let label = query.get("label").filter(|l| !l.is_empty());
             if query.has("part", "actions") {
                 return actions(&src, query.get("task"), can_act, &ret);
             }
             // Only a live refresh has the page's cards to fill its marks.
             let have = board::versions(query.get("have").filter(|_| fragment));
-            src.board(&id, label)
-                .map(|b| board::page(&b, view, hide, can_act, &ret, &have))
+            filter::Filter::read(&query).and_then(|f| {
+                src.board(&id, &f)
+                    .map(|b| board::page(&b, view, hide, can_act, &ret, &have))
+            })
         }
         Route::Task(id) => src.task(&id).map(|d| task::page(&d, can_act, &ret)),
         Route::Audit(id) => {

@@ -3,13 +3,15 @@
 //! views already use (the visible lists, a list's entry with its approval
 //! and changes, access checks, the audit action).
 
+use super::filter::Filter;
+use super::find::Choices;
 use crate::actions::audit::{AuditPage, GetEvents};
 use crate::actions::{Action, Call, Done, Request, access, deps, invoke_fn};
 use crate::bindings::CallContext;
 use crate::clock::Clock;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::{self, IdKind};
-use crate::model::{Status, TaskRow, carries_any_label, label_mark};
+use crate::model::{ListRow, Status, TaskRow, VISIBLE_TO};
 use crate::person::act::READ;
 use crate::person::dashboard::board::{Entry, entries};
 use crate::store::{Store, Value};
@@ -70,11 +72,23 @@ pub(crate) struct Dep {
 pub(crate) struct Board {
     /// The list.
     pub entry: Entry,
-    /// The label the board is filtered by: only the tasks carrying it.
-    pub label: Option<String>,
-    /// Its live tasks by position (with `label`, those carrying it).
+    /// What the board is filtered by (empty: every task).
+    pub filter: Filter,
+    /// What its filters may pick from.
+    pub choices: Choices,
+    /// Its live tasks by position (those the filter keeps).
     pub cards: Vec<Card>,
     /// More tasks than were read.
+    pub more: bool,
+    /// When it was read.
+    pub now: i64,
+}
+
+/// The tasks a search found across lists.
+pub(crate) struct Found {
+    /// Each list with its matching tasks by position.
+    pub groups: Vec<(ListRow, Vec<Card>)>,
+    /// More tasks matched than were read.
     pub more: bool,
     /// When it was read.
     pub now: i64,
@@ -161,25 +175,72 @@ impl Source<'_> {
         })
     }
 
-    /// The board of `list_id`; with `label`, only the tasks carrying it
-    /// (a label the contract refuses is refused with its rule).
-    pub(crate) fn board(&self, list_id: &str, label: Option<&str>) -> ToolResult<Board> {
-        checked(IdKind::List, list_id)?;
-        if let Some(label) = label {
-            crate::contract::labels::check_label(label).map_err(|why| {
-                ToolError::invalid(
-                    format!("the label filter: {why}"),
-                    format!(
-                        "labels: {}; or open the board without ?label",
-                        crate::contract::labels::LABELS_RULE
+    /// The tasks `filter` keeps across the lists the context's agent may
+    /// see (never another agent's private list), grouped by list, the
+    /// most recently updated first.
+    pub(crate) fn found(&self, filter: &Filter) -> ToolResult<Found> {
+        self.read(|call| {
+            let me = Value::from(call.viewer.clone());
+            // ?1 the line break (card_cols), ?2 the agent; the filter's next.
+            let mut args = vec![Value::from("\n"), me.clone()];
+            let conditions = filter.sql(&mut args, call.now());
+            args.push(Value::Integer(MAX_TASKS as i64 + 1));
+            let limit = args.len();
+            let visible = VISIBLE_TO.replace('?', "?2");
+            let rows = call.rows(
+                &format!(
+                    "SELECT {} FROM tasks WHERE deleted_at IS NULL AND list_id IN \
+                     (SELECT id FROM lists WHERE deleted_at IS NULL AND {visible}){conditions} \
+                     ORDER BY list_id, position, id LIMIT ?{limit}",
+                    card_cols()
+                ),
+                &args,
+            )?;
+            let (cards, more) = as_cards(&rows);
+            let mut ids: Vec<&str> = cards.iter().map(|c| c.task.list_id.as_str()).collect();
+            ids.dedup();
+            let mut lists = if ids.is_empty() {
+                Vec::new()
+            } else {
+                let args: Vec<Value> = ids.iter().map(|id| Value::from(*id)).collect();
+                crate::views::read::lists(
+                    call.tx,
+                    &format!(
+                        "{} WHERE id IN ({}) AND deleted_at IS NULL",
+                        crate::views::read::select_lists(),
+                        marks(ids.len())
                     ),
-                )
-            })?;
-        }
+                    &args,
+                )?
+            };
+            // The SQL's rule again, in the model's words: a list this
+            // agent may not see never shows, whatever its tasks match.
+            lists.retain(|l| l.visible_to(call.viewer.as_deref()));
+            lists.sort_by(|a, b| b.updated_at.cmp(&a.updated_at).then(a.id.cmp(&b.id)));
+            let mut groups: Vec<(ListRow, Vec<Card>)> =
+                lists.into_iter().map(|l| (l, Vec::new())).collect();
+            for card in cards {
+                if let Some((_, group)) = groups.iter_mut().find(|(l, _)| l.id == card.task.list_id)
+                {
+                    group.push(card);
+                }
+            }
+            Ok(Found {
+                groups,
+                more,
+                now: call.now(),
+            })
+        })
+    }
+
+    /// The board of `list_id`, only the tasks `filter` keeps.
+    pub(crate) fn board(&self, list_id: &str, filter: &Filter) -> ToolResult<Board> {
+        checked(IdKind::List, list_id)?;
         self.read(|call| {
             let list = access::list(call, list_id, false)?;
             let entry = entries(call, vec![list])?.remove(0);
-            let (mut cards, more) = cards(call, &entry.list.id, label)?;
+            let (mut cards, more) = cards(call, &entry.list.id, filter)?;
+            let choices = choices(call, &entry.list.id)?;
             let ids: Vec<&str> = cards.iter().map(|c| c.task.id.as_str()).collect();
             let graph = deps::of_tasks(call, &ids)?;
             let known: Vec<Dep> = cards.iter().map(|c| dep_of(&c.task)).collect();
@@ -198,7 +259,8 @@ impl Source<'_> {
             }
             Ok(Board {
                 entry,
-                label: label.map(str::to_string),
+                filter: filter.clone(),
+                choices,
                 cards,
                 more,
                 now: call.now(),
@@ -267,28 +329,29 @@ fn card_cols() -> String {
     )
 }
 
-/// The live tasks of a list by position (with `label`, those carrying
-/// it: the SQL of `task_lists get`'s `label`), as cards (their
-/// dependencies filled in by the caller), and whether there are more.
-fn cards(call: &Call, list_id: &str, label: Option<&str>) -> ToolResult<(Vec<Card>, bool)> {
+/// The live tasks of a list by position that `filter` keeps (a label
+/// as `task_lists get`'s `label` finds it), as cards (their dependencies
+/// filled in by the caller), and whether there are more.
+fn cards(call: &Call, list_id: &str, filter: &Filter) -> ToolResult<(Vec<Card>, bool)> {
+    // ?1 the line break (card_cols), ?2 the list; the filter's next.
     let mut args = crate::params!["\n", list_id].to_vec();
-    let filter = match label {
-        // ?3 the line break, ?4 the label's mark; LIMIT's `?` is ?5.
-        Some(label) => {
-            args.extend([Value::from("\n"), Value::from(label_mark(label))]);
-            format!(" AND {}", carries_any_label("labels", &["?4".into()], "?3"))
-        }
-        None => String::new(),
-    };
+    let conditions = filter.sql(&mut args, call.now());
     args.push(Value::Integer(MAX_TASKS as i64 + 1));
+    let limit = args.len();
     let rows = call.rows(
         &format!(
-            "SELECT {} FROM tasks WHERE list_id = ? AND deleted_at IS NULL{filter} \
-             ORDER BY position, id LIMIT ?",
+            "SELECT {} FROM tasks WHERE list_id = ?2 AND deleted_at IS NULL{conditions} \
+             ORDER BY position, id LIMIT ?{limit}",
             card_cols()
         ),
         &args,
     )?;
+    Ok(as_cards(&rows))
+}
+
+/// Rows of [`card_cols`] as cards, at most [`MAX_TASKS`], and whether
+/// there were more.
+fn as_cards(rows: &[Vec<Value>]) -> (Vec<Card>, bool) {
     let width = crate::model::TASK_COLS.split(',').count();
     let mut cards: Vec<Card> = rows
         .iter()
@@ -308,7 +371,39 @@ fn cards(call: &Call, list_id: &str, label: Option<&str>) -> ToolResult<(Vec<Car
         .collect();
     let more = cards.len() > MAX_TASKS;
     cards.truncate(MAX_TASKS);
-    Ok((cards, more))
+    (cards, more)
+}
+
+/// Most task rows read for a board's choices (its agents and labels).
+const CHOICE_ROWS: i64 = 2_000;
+
+/// Most agents or labels a board's filters offer.
+const MAX_CHOICES: usize = 100;
+
+/// The agents a list's live tasks are assigned to or held by, and the
+/// labels they carry: what its filters pick from.
+fn choices(call: &Call, list_id: &str) -> ToolResult<Choices> {
+    let rows = call.rows(
+        "SELECT assigned_to_agent_id, claimed_by_agent_id, labels FROM tasks \
+         WHERE list_id = ? AND deleted_at IS NULL ORDER BY position, id LIMIT ?",
+        crate::params![list_id, CHOICE_ROWS],
+    )?;
+    let mut agents = std::collections::BTreeSet::new();
+    let mut labels = std::collections::BTreeSet::new();
+    for r in &rows {
+        for i in 0..2 {
+            if let Some(a) = r.get(i).and_then(Value::as_str).filter(|a| !a.is_empty()) {
+                agents.insert(a.to_string());
+            }
+        }
+        if let Some(ls) = r.get(2).and_then(Value::as_str) {
+            labels.extend(ls.lines().filter(|l| !l.is_empty()).map(str::to_string));
+        }
+    }
+    Ok(Choices {
+        agents: agents.into_iter().take(MAX_CHOICES).collect(),
+        labels: labels.into_iter().take(MAX_CHOICES).collect(),
+    })
 }
 
 /// `task` as a dependency.

@@ -45,7 +45,7 @@ test("a label on a card filters the board by it, and the address, a reload and t
     await page.waitForURL((url) => url.searchParams.get("label") === "backend");
     assert.deepEqual(await shown(page), [schema, api].sort());
     const note = await page.locator("p.filter").innerText();
-    assert.match(note, /showing only the tasks labeled backend \(2 tasks\)/);
+    assert.match(note, /showing only the tasks labeled backend \(2 of 4 tasks\)/);
     await screenshot(page, "board-filtered-by-label");
 
     // The live refresh keeps the filter: a new backend task shows, a

@@ -126,6 +126,8 @@ pub(crate) fn apply(
             state.hide_finished = !state.hide_finished;
             Effect::Draw
         }
+        // The web board's search: the terminal has none.
+        Does::Find => Effect::Draw,
         _ if !identity::can_act(ctx) => {
             let why = identity::person(ctx, key.action).err();
             state.message = Some(Message {

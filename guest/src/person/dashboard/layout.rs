@@ -409,7 +409,10 @@ fn footer(can_act: bool, prompting: bool, width: usize) -> Vec<Line> {
         return vec![line("enter ok · esc cancel", Style::Muted)];
     }
     let mut entries: Vec<(Vec<&'static str>, Vec<&'static str>, &'static str)> = Vec::new();
-    for k in KEYS.iter().filter(|k| can_act || !k.writes()) {
+    for k in KEYS
+        .iter()
+        .filter(|k| k.on_terminal() && (can_act || !k.writes()))
+    {
         match entries.last_mut() {
             Some((keys, labels, action)) if *action == k.action || labels == &[k.label] => {
                 keys.push(k.shown());
