@@ -35,6 +35,8 @@ mod task;
 mod tests;
 #[cfg(test)]
 mod tests_inbox;
+#[cfg(test)]
+mod tests_look;
 mod timeline;
 mod wait;
 
