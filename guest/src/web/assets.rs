@@ -70,9 +70,20 @@ pub(crate) static CSS: Asset = Asset {
     hash: fnv1a(CSS_TEXT.as_bytes()),
 };
 
+const THEME_TEXT: &str = include_str!("assets/theme.js");
+
+/// `theme.js`: the theme the person chose, set on `<html>` before the
+/// first paint (a tiny blocking script: the look part's, see look.js).
+pub(crate) static THEME: Asset = Asset {
+    name: "theme.js",
+    content_type: "text/javascript; charset=utf-8",
+    body: THEME_TEXT,
+    hash: fnv1a(THEME_TEXT.as_bytes()),
+};
+
 /// The asset named `name` (whatever its `v`), or None.
 pub(crate) fn serve(name: &str) -> Option<WebResponse> {
-    let asset = [&JS, &CSS].into_iter().find(|a| a.name == name)?;
+    let asset = [&JS, &CSS, &THEME].into_iter().find(|a| a.name == name)?;
     Some(WebResponse {
         status: 200,
         content_type: asset.content_type.into(),

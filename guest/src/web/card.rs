@@ -1,7 +1,10 @@
 //! A task's card, on a board and atop its details: position, status
 //! badge, priority, title and labels, who holds it and its lease, who it
 //! is reserved for, what it waits for, its notes, outcome and
-//! verification, in the words the terminal views use.
+//! verification, in the words the terminal views use. On a board the
+//! card's texts sit in one `.texts` block the stylesheet shows once the
+//! card is selected (the card at rest is read at a glance); a closed
+//! card's outcome shows at rest too, on one line.
 
 use super::html::{Html, style_class};
 use super::read::Dep;
@@ -58,10 +61,14 @@ pub(crate) fn labels(h: &mut Html, task: &TaskRow, view: &str) {
 /// Opens `<article class="task">` for `task` and writes its head: the
 /// caller writes the rest and closes it.
 pub(crate) fn open(h: &mut Html, task: &TaskRow, link: bool) {
+    // `needs`: it waits on a person (an answer, a review, an approval):
+    // a phone shows such cards first.
+    let needs = task.waits_on.is_some() || task.awaits_approval;
     let class = format!(
-        "task prio-{} st-{}",
+        "task prio-{} st-{}{}",
         task.priority.as_str(),
-        task.status.as_str()
+        task.status.as_str(),
+        if needs { " needs" } else { "" }
     );
     h.open(
         "article",
@@ -187,10 +194,13 @@ pub(crate) fn refs(h: &mut Html, refs: &[String]) {
     h.close("div");
 }
 
-/// A card's texts: notes (how many lines, the last), outcome,
-/// verification and its result (the outcome and result of a finish in
-/// review are the wait's: `wait.rs`); each cut to a line; then its refs.
+/// A card's texts, in one `.texts` block (on a board, shown once the
+/// card is selected; a closed card's outcome at rest too): notes (how many
+/// lines, the last), outcome, verification and its result (the outcome
+/// and result of a finish in review are the wait's: `wait.rs`), each as
+/// written, its lines kept; then its refs. Nothing when it has none.
 pub(crate) fn texts(h: &mut Html, task: &TaskRow, note_lines: i64) {
+    let mut shown: Vec<(&'static str, String, &str)> = Vec::new();
     if note_lines > 0
         && let Some(last) = task
             .notes
@@ -198,11 +208,11 @@ pub(crate) fn texts(h: &mut Html, task: &TaskRow, note_lines: i64) {
             .and_then(|n| n.lines().rev().find(|l| !l.trim().is_empty()))
     {
         let label = format!("notes ({}):", crate::text::plural(note_lines, "line"));
-        field(h, "notes", &label, last);
+        shown.push(("notes", label, last));
     }
     // A finish in review shows its outcome and result with the wait.
     let in_review = task.waits_on == Some(WaitsOn::Review);
-    for (class, label, text, shown) in [
+    for (class, label, text, on) in [
         ("outcome", "outcome:", &task.outcome, !in_review),
         ("verification", "verification:", &task.verification, true),
         (
@@ -212,19 +222,43 @@ pub(crate) fn texts(h: &mut Html, task: &TaskRow, note_lines: i64) {
             !in_review,
         ),
     ] {
-        if let Some(text) = fmt::opt(text).filter(|_| shown) {
-            field(h, class, label, text);
+        if let Some(text) = fmt::opt(text).filter(|_| on) {
+            shown.push((class, label.to_string(), text));
         }
     }
+    if shown.is_empty() && task.refs.is_empty() {
+        return;
+    }
+    h.open("div", &[("class", "texts")]);
+    for (class, label, text) in shown {
+        field(h, class, &label, text);
+    }
     refs(h, &task.refs);
+    h.close("div");
 }
 
+/// The most characters of one text a card shows (the task's page shows
+/// it all).
+const TEXT_CHARS: usize = 600;
+
+/// One of a card's texts under its label, as written (its lines kept,
+/// cut after [`TEXT_CHARS`]).
 fn field(h: &mut Html, class: &'static str, label: &str, text: &str) {
     h.open("div", &[("class", class)])
         .elem("span", &[("class", "label")], label)
         .text(" ")
-        .text(&fmt::truncate(&fmt::one_line(text), 200))
+        .open("span", &[("class", "text")])
+        .multiline(&cut(text.trim(), TEXT_CHARS))
+        .close("span")
         .close("div");
+}
+
+/// `text` cut after `max` characters with a trailing `…`, its lines kept.
+fn cut(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", text[..at].trim_end()),
+        None => text.to_string(),
+    }
 }
 
 /// The earliest lease expiry after `now` among `tasks`.

@@ -1,5 +1,6 @@
 //! What the page says of its keys: the always-visible hint that `?` shows
-//! them, the panel `?` opens (every key of the key map with its label, as
+//! them, the legend at the foot of every page (each key of the key map,
+//! short), the panel `?` opens (every key of the key map with its label, as
 //! the dashboard's footer groups them, and the page's own `?`), and the
 //! questions asked before a key whose binding asks first (`input:
 //! confirm`): one per such key and kind of card, which board.js shows in
@@ -34,6 +35,35 @@ pub(crate) fn hint(h: &mut Html) {
     .elem("kbd", &[], TOGGLE)
     .text(" keys")
     .close("button");
+}
+
+/// The legend at the foot of the page, always shown: every key of the key
+/// map the person may use (as the panel groups them: `↑ k select`), with
+/// its label, and `?` for the panel that says more. The keys act on the
+/// selected card, so the legend says so first.
+pub(crate) fn legend(h: &mut Html, can_act: bool) {
+    h.open(
+        "footer",
+        &[
+            ("id", "legend"),
+            ("class", "legend"),
+            ("aria-label", "keys"),
+        ],
+    );
+    h.elem("span", &[("class", "lead")], "keys:");
+    for group in groups(can_act) {
+        let names: Vec<&str> = group.iter().map(|k| k.key).collect();
+        h.open("span", &[("class", "key"), ("data-keys", &names.join(" "))]);
+        for k in &group {
+            h.elem("kbd", &[], k.shown()).text(" ");
+        }
+        h.text(group[0].label).close("span");
+    }
+    h.open("span", &[("class", "key"), ("data-keys", TOGGLE)])
+        .elem("kbd", &[], TOGGLE)
+        .text(" all keys")
+        .close("span");
+    h.close("footer");
 }
 
 /// The keys' panel, hidden until `?`: the key map's keys (those that

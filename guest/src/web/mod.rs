@@ -45,6 +45,8 @@ mod tests_drag;
 mod tests_find;
 #[cfg(test)]
 mod tests_inbox;
+#[cfg(test)]
+mod tests_look;
 mod timeline;
 mod wait;
 

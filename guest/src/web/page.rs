@@ -1,8 +1,10 @@
-//! The document around every page: the head (stylesheet and script by
-//! their hashed addresses, nothing inline), the body's key map and
-//! person, the liveness notes and the flash region, the `<main>` a live
-//! refresh replaces, the keys' panel and the dialog of a key that asks
-//! first (`help.rs`); or, for `part=main`, that main's inner HTML alone.
+//! The document around every page: the head (the theme's tiny blocking
+//! script, stylesheet and script by their hashed addresses, nothing
+//! inline), the body's key map and person, the header with the theme
+//! switch, the liveness notes and the flash region, the `<main>` a live
+//! refresh replaces, the keys' legend and panel and the dialog of a key
+//! that asks first (`help.rs`); or, for `part=main`, that main's inner
+//! HTML alone.
 //! And the answers built from it.
 
 use super::assets;
@@ -79,6 +81,10 @@ pub(crate) fn head(h: &mut Html, title: &str) {
 fn document(page: Page, ctx: &CallContext, changes: Option<u64>) -> String {
     let mut h = Html::new();
     head(&mut h, &page.title);
+    // Blocking, and first: the theme the person chose is on <html> before
+    // the page is first painted (no flash of the other theme).
+    h.open("script", &[("src", &assets::THEME.address())])
+        .close("script");
     h.void(
         "link",
         &[("rel", "stylesheet"), ("href", &assets::CSS.address())],
@@ -108,6 +114,7 @@ fn document(page: Page, ctx: &CallContext, changes: Option<u64>) -> String {
         .text("Tasks")
         .close("a");
     who(&mut h, ctx);
+    theme_switch(&mut h);
     help::hint(&mut h);
     h.close("header");
     liveness(&mut h);
@@ -122,12 +129,51 @@ fn document(page: Page, ctx: &CallContext, changes: Option<u64>) -> String {
     h.append(&page.main);
     h.close("main");
     let can_act = identity::can_act(ctx);
+    help::legend(&mut h, can_act);
     help::panel(&mut h, can_act);
     if can_act {
         help::ask(&mut h);
     }
     h.close("body").close("html");
     format!("<!doctype html>\n{}", h.finish())
+}
+
+/// The themes a person may choose, as `data-theme-choice` names them
+/// (look.js keeps the choice in the browser and sets `data-theme` on
+/// `<html>`; `system` removes it), and the button's words.
+pub(crate) const THEMES: [(&str, &str); 3] =
+    [("system", "system"), ("light", "light"), ("dark", "dark")];
+
+/// The theme switch: one pressed button among the themes (the system's
+/// until the person chooses; look.js marks the one chosen).
+fn theme_switch(h: &mut Html) {
+    h.open(
+        "div",
+        &[
+            ("class", "theme"),
+            ("role", "group"),
+            ("aria-label", "colour theme"),
+        ],
+    );
+    h.elem(
+        "span",
+        &[("class", "lead"), ("aria-hidden", "true")],
+        "theme:",
+    );
+    for (name, words) in THEMES {
+        let pressed = if name == "system" { "true" } else { "false" };
+        h.elem(
+            "button",
+            &[
+                ("type", "button"),
+                ("data-theme-choice", name),
+                ("aria-pressed", pressed),
+                ("title", &format!("colour theme: {words}")),
+            ],
+            words,
+        );
+    }
+    h.close("div");
 }
 
 /// The notes board.js shows while they are true, in one live region: the
