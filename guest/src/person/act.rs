@@ -5,7 +5,7 @@
 
 use serde_json::{Value as Json, json};
 
-use super::fields::Fields;
+use super::fields::{self, Fields};
 use super::identity;
 use super::resolve::{self, Target};
 use super::verbs::{self, Aim, Verb};
@@ -22,7 +22,7 @@ use crate::clock::Clock;
 use crate::context::effective_agent;
 use crate::contract::{Access, ActionSpec, TASK_LISTS};
 use crate::error::{ErrorCode, ToolError, ToolResult};
-use crate::model::{Approval, Priority, Status, TaskRow};
+use crate::model::{Approval, ListRow, Priority, Status, TaskRow};
 use crate::render::{Line, Render, Style, fmt, line, render_as};
 use crate::results::to_json;
 use crate::store::Store;
@@ -127,7 +127,7 @@ static HANDLERS: &[(&Verb, Handler)] = &[
     (&verbs::ACCEPT, |a, t| a.accept(a.task(t)?)),
     (&verbs::RETURN, |a, t| a.return_task(a.task(t)?)),
     (&verbs::ADD, |a, t| a.add(t)),
-    (&verbs::EDIT, |a, t| a.edit(a.task(t)?)),
+    (&verbs::EDIT, |a, t| a.edit(a.task(t)?, t.list())),
     (&verbs::PRIORITY, |a, t| a.priority(a.task(t)?)),
     (&verbs::BLOCK, |a, t| a.block(a.task(t)?)),
     (&verbs::UNBLOCK, |a, t| a.unblock(a.task(t)?)),
@@ -327,10 +327,11 @@ impl Act<'_> {
             params["position"] = json!(t.position + 1);
         }
         for key in ["priority", "description", "verification"] {
-            if let Some(v) = self.text(key)? {
-                params[key] = json!(v);
+            if let Some(v) = self.text(key)?.filter(|v| !v.trim().is_empty()) {
+                params[key] = json!(as_written(v));
             }
         }
+        self.lists_and_assignee(&mut params, list, None)?;
         let said = format!("added {}", quote(title));
         if list.approval != Some(Approval::Approved) {
             return self.tool::<CreateTask>(params, said);
@@ -461,13 +462,17 @@ impl Act<'_> {
         self.tool::<UpdateTask>(params, said)
     }
 
-    fn edit(&self, task: &TaskRow) -> ToolResult<Outcome> {
+    /// `edit`: any of the task's fields in one update (one audit event
+    /// naming what changed); an empty text, label set, dependency list or
+    /// assignee clears it.
+    fn edit(&self, task: &TaskRow, list: &ListRow) -> ToolResult<Outcome> {
         self.not_running(task)?;
-        let texts = ["title", "description", "verification", "notes"];
         if self.fields.is_empty() {
-            let takes: Vec<String> = texts
+            let takes: Vec<String> = self
+                .verb
+                .fields
                 .iter()
-                .map(|f| self.verb.named(self.env.surface, f))
+                .map(|f| self.verb.named(self.env.surface, f.name))
                 .collect();
             return Err(ToolError::invalid(
                 "edit needs something to change",
@@ -475,12 +480,71 @@ impl Act<'_> {
             ));
         }
         let mut params = json!({});
-        for key in texts {
+        for key in ["title", "description", "verification", "notes"] {
             if let Some(v) = self.text(key)? {
-                params[key] = json!(v);
+                params[key] = json!(as_written(v));
             }
         }
+        if let Some(p) = self.text("priority")?.filter(|p| !p.trim().is_empty()) {
+            params["priority"] = json!(priority_of(p)?.as_str());
+        }
+        self.lists_and_assignee(&mut params, list, Some(task))?;
         self.update(task, params, format!("edited {}", quote(&task.title)))
+    }
+
+    /// `labels`, `depends_on` and `assignee` as the tools take them:
+    /// the label and dependency sets whole (each task named resolved
+    /// among `list`'s, as every target is), the assignee or `null`. On an
+    /// `edit` (`task`) an empty one clears; on an `add` it is left out.
+    fn lists_and_assignee(
+        &self,
+        params: &mut Json,
+        list: &ListRow,
+        task: Option<&TaskRow>,
+    ) -> ToolResult<()> {
+        let clears = task.is_some();
+        if let Some(v) = self.text("labels")? {
+            let labels = fields::items(v);
+            if clears || !labels.is_empty() {
+                params["labels"] = json!(labels);
+            }
+        }
+        if let Some(v) = self.text("depends_on")? {
+            let mut ids: Vec<String> = Vec::new();
+            for named in fields::items(v) {
+                let id = self.dependency(&named, list)?;
+                if !ids.contains(&id) {
+                    ids.push(id);
+                }
+            }
+            if clears || !ids.is_empty() {
+                params["depends_on"] = json!(ids);
+            }
+        }
+        if let Some(v) = self.text("assignee")? {
+            match v.trim() {
+                "" if clears => params["assigned_to_agent_id"] = Json::Null,
+                "" => {}
+                agent => params["assigned_to_agent_id"] = json!(agent),
+            }
+        }
+        Ok(())
+    }
+
+    /// The id of the task `named` (an id, or its first or last
+    /// characters), refused unless it is one of `list`'s.
+    fn dependency(&self, named: &str, list: &ListRow) -> ToolResult<String> {
+        match self.env.resolve(named, Aim::Task)? {
+            Target::Task(t, _) if t.list_id == list.id => Ok(t.id),
+            _ => Err(ToolError::invalid(
+                format!(
+                    "depends on: {} is not a task of list {}",
+                    quote(named),
+                    list.id
+                ),
+                "a task waits only for tasks of its own list",
+            )),
+        }
     }
 
     fn priority(&self, task: &TaskRow) -> ToolResult<Outcome> {
@@ -488,15 +552,7 @@ impl Act<'_> {
         let wanted = self.text("priority")?.unwrap_or_default().trim();
         let priority = match wanted {
             "cycle" => cycle(task.priority),
-            other => Priority::parse(other).ok_or_else(|| {
-                ToolError::invalid(
-                    format!(
-                        "priority {} is not one of high, medium, low, cycle",
-                        quote(other)
-                    ),
-                    "cycle goes medium → high → low → medium",
-                )
-            })?,
+            other => priority_of(other)?,
         };
         let said = format!("{}: priority {priority}", quote(&task.title));
         self.update(task, json!({"priority": priority.as_str()}), said)
@@ -707,6 +763,26 @@ pub(crate) fn cycle(p: Priority) -> Priority {
         Priority::High => Priority::Low,
         Priority::Low => Priority::Medium,
     }
+}
+
+/// A text as written, its line breaks one `\n` each (a browser sends a
+/// box's as `\r\n`: kept so, every save would change the text).
+fn as_written(text: &str) -> String {
+    text.replace("\r\n", "\n")
+}
+
+/// The priority `text` names, or `invalid_params` naming them.
+fn priority_of(text: &str) -> ToolResult<Priority> {
+    let text = text.trim();
+    Priority::parse(text).ok_or_else(|| {
+        ToolError::invalid(
+            format!(
+                "priority {} is not one of high, medium, low, cycle",
+                quote(text)
+            ),
+            "cycle goes medium → high → low → medium",
+        )
+    })
 }
 
 /// `conflict`: `task` is not in the state the action needs.

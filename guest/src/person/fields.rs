@@ -85,3 +85,13 @@ impl Fields {
         self.0.values().all(Value::is_null)
     }
 }
+
+/// The items of a list typed as text (labels, the tasks a task waits
+/// for): separated by commas, spaces or line breaks, none empty. Neither
+/// a label nor a task's id holds any of these.
+pub(crate) fn items(text: &str) -> Vec<String> {
+    text.split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect()
+}

@@ -274,7 +274,7 @@ pub(crate) static REJECT: Verb = Verb {
 /// Add a task to a list (after a task).
 pub(crate) static ADD: Verb = Verb {
     name: "add",
-    about: "Add a task to a list (or after a task): add <list|task> <title…>",
+    about: "Add a task to a list (or after a task): add <list|task> <title…> [--description …] [--depends-on …]",
     aim: Aim::Either,
     target: "TARGET",
     target_help: "The list (or the task to add after)",
@@ -301,6 +301,27 @@ pub(crate) static ADD: Verb = Verb {
             "verification",
             "TEXT",
             "How to check it is done",
+        ),
+        flag(
+            "labels",
+            false,
+            "labels",
+            "LABELS",
+            "Its labels, separated by commas or spaces",
+        ),
+        flag(
+            "depends_on",
+            false,
+            "depends-on",
+            "TASKS",
+            "The tasks it waits for (ids, or their first or last characters), separated by commas or spaces",
+        ),
+        flag(
+            "assignee",
+            false,
+            "assignee",
+            "AGENT",
+            "Reserve it for this agent",
         ),
     ],
     confirms: false,
@@ -330,6 +351,28 @@ pub(crate) static EDIT: Verb = Verb {
             "The new verification",
         ),
         flag("notes", false, "notes", "TEXT", "The new notes"),
+        flag("priority", false, "priority", "P", "high, medium or low"),
+        flag(
+            "labels",
+            false,
+            "labels",
+            "LABELS",
+            "Its whole set of labels, separated by commas or spaces (empty: none)",
+        ),
+        flag(
+            "depends_on",
+            false,
+            "depends-on",
+            "TASKS",
+            "The whole list of tasks it waits for, separated by commas or spaces (empty: none)",
+        ),
+        flag(
+            "assignee",
+            false,
+            "assignee",
+            "AGENT",
+            "Reserve it for this agent (empty: nobody)",
+        ),
     ],
     keys: &[key(
         "e",
@@ -339,7 +382,11 @@ pub(crate) static EDIT: Verb = Verb {
             ..prompt("title", "Title", "")
         }),
     )],
-    ..on_task("edit", "Edit a task: edit <task> [title…]", false)
+    ..on_task(
+        "edit",
+        "Edit a task's fields: edit <task> [title…] [--description …] [--priority …] [--depends-on …]",
+        false,
+    )
 };
 /// Set or cycle a task's priority.
 pub(crate) static PRIORITY: Verb = Verb {

@@ -20,8 +20,10 @@ use crate::store::Store;
 /// The width the refusal's lines are laid out for.
 const WIDTH: usize = 100;
 
-/// The form's own fields; every other one is the action's.
-const OWN: [&str; 4] = ["action", "target", "confirmed", "return"];
+/// The form's own fields; every other one is the action's. `blank`
+/// names the fields an edit form sends whole: one left empty (which a
+/// browser's script does not send) is sent empty, so it clears.
+const OWN: [&str; 5] = ["action", "target", "confirmed", "return", "blank"];
 
 /// The HTTP status of a refusal.
 pub(crate) fn status_of(code: ErrorCode) -> u16 {
@@ -97,14 +99,25 @@ pub(crate) fn answer(
 }
 
 /// The person's request a form makes: its action, target, confirmation,
-/// and the action's fields (empty values are absent).
+/// and the action's fields (empty values are absent, but for the fields
+/// `blank` names; a field given twice, as a picked list is, has its
+/// values joined by line breaks).
 fn request(form: &Pairs) -> PersonRequest {
     let mut fields = Map::new();
     for (name, value) in &form.0 {
         if OWN.contains(&name.as_str()) || value.is_empty() {
             continue;
         }
-        fields.insert(name.clone(), Json::from(value.as_str()));
+        let joined = match fields.get(name).and_then(Json::as_str) {
+            Some(before) => format!("{before}\n{value}"),
+            None => value.clone(),
+        };
+        fields.insert(name.clone(), Json::from(joined));
+    }
+    for name in form.get("blank").unwrap_or_default().split_whitespace() {
+        if !OWN.contains(&name) && !fields.contains_key(name) {
+            fields.insert(name.to_string(), Json::from(""));
+        }
     }
     PersonRequest {
         action: form.get("action").unwrap_or_default().to_string(),

@@ -201,10 +201,12 @@ pub(crate) fn list_decision(h: &mut Html, list: &ListRow, awaits: bool, ret: &st
     write_all(h, &forms, ret, "list-actions");
 }
 
-/// The "Add a task" form of a list.
+/// The "Add a task" form of a list, and its "New task" fold with every
+/// field.
 pub(crate) fn add_task(h: &mut Html, list_id: &str, ret: &str) {
     let add = form(&verbs::ADD, &[], "add", list_id, None);
     write_all(h, &[add], ret, "add");
+    super::edit_form::create(h, list_id, ret);
 }
 
 /// The forms of an inbox entry's actions (the verbs that settle it, as
@@ -288,7 +290,10 @@ pub(crate) fn task_actions(h: &mut Html, task: &TaskRow, ret: &str, whole: bool)
         forms.push(on(&verbs::CANCEL, "cancel"));
     }
     let mut more = vec![moved(first, "move first")];
-    more.push(on(&verbs::EDIT, "rename"));
+    // A task's page has the form editing every field instead.
+    if !whole {
+        more.push(on(&verbs::EDIT, "rename"));
+    }
     more.push(on(&verbs::ASSIGN, "assign"));
     if task.assigned_to_agent_id.is_some() {
         more.push(on(&verbs::UNASSIGN, "unassign"));

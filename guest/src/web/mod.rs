@@ -7,7 +7,8 @@
 //! `page.rs` the document around a page, `read.rs` what a page shows (one
 //! read transaction each), `list.rs` and `card.rs` a list's summary and a
 //! task's card, `forms.rs` the action forms (keys from the key map),
-//! `overview.rs` (headed by `inbox.rs`), `board.rs`, `task.rs`, `audit.rs`
+//! `edit_form.rs` the forms with every field of a task (`suggest.rs`
+//! what they suggest), `overview.rs` (headed by `inbox.rs`), `board.rs`, `task.rs`, `audit.rs`
 //! (+ `timeline.rs`) the pages, `wait.rs` what a task waits on a person
 //! for, `act.rs` a person's form carried out, `help.rs` the keys' panel,
 //! the in-page question and the liveness notes, `drop.rs` what dropping a
@@ -23,6 +24,7 @@ mod audit;
 mod board;
 mod card;
 mod drop;
+mod edit_form;
 mod filter;
 mod find;
 mod forms;
@@ -36,11 +38,14 @@ mod read;
 mod refusal;
 mod route;
 mod sign_in;
+mod suggest;
 mod task;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod tests_drag;
+#[cfg(test)]
+mod tests_edit;
 #[cfg(test)]
 mod tests_find;
 #[cfg(test)]
@@ -103,6 +108,12 @@ pub fn handle(
             if query.has("part", "actions") {
                 return actions(&src, query.get("task"), can_act, &ret);
             }
+            if query.has("part", "suggest") {
+                return match suggest::part(&src, &id, can_act) {
+                    Ok(h) => fragment_of(h),
+                    Err(e) => failed(&e, ctx, true),
+                };
+            }
             // Only a live refresh has the page's cards to fill its marks.
             let have = board::versions(query.get("have").filter(|_| fragment));
             filter::Filter::read(&query).and_then(|f| {
@@ -110,7 +121,14 @@ pub fn handle(
                     .map(|b| board::page(&b, view, hide, can_act, &ret, &have))
             })
         }
-        Route::Task(id) => src.task(&id).map(|d| task::page(&d, can_act, &ret)),
+        Route::Task(id) => src.task(&id).and_then(|d| {
+            let s = if can_act {
+                suggest::read(&src, &d.task.list_id)?
+            } else {
+                suggest::Suggestions::default()
+            };
+            Ok(task::page(&d, &s, can_act, &ret))
+        }),
         Route::Audit(id) => {
             let cursor = query.get("before").map(|b| format!("e{b}"));
             src.audit(&id, cursor.as_deref())
@@ -138,6 +156,11 @@ fn actions(src: &Source, task: Option<&str>, can_act: bool, ret: &str) -> WebRes
         Ok(task) => board::actions(&task, ret),
         Err(e) => return failed(&e, src.ctx, true),
     };
+    fragment_of(body)
+}
+
+/// A fragment of a page, as it is.
+fn fragment_of(body: Html) -> WebResponse {
     WebResponse {
         status: 200,
         content_type: page::HTML.into(),

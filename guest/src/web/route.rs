@@ -85,8 +85,12 @@ pub(crate) fn query(text: &str) -> Pairs {
     )
 }
 
+/// The fields a form may give more than once: a list picked in parts
+/// (the edit form's dependencies: one box per task kept, one to add).
+const REPEATED: [&str; 1] = ["depends_on"];
+
 /// A form body read strictly: too large, too many fields, a field given
-/// twice or one that does not decode is refused.
+/// twice (but for [`REPEATED`]) or one that does not decode is refused.
 pub(crate) fn form(body: &str) -> Result<Pairs, BadRequest> {
     if body.len() > MAX_BODY {
         return Err(BadRequest(format!(
@@ -103,7 +107,8 @@ pub(crate) fn form(body: &str) -> Result<Pairs, BadRequest> {
                 "the form is not valid application/x-www-form-urlencoded UTF-8".into(),
             ));
         };
-        if pairs.iter().any(|(m, _): &(String, String)| *m == n) {
+        if !REPEATED.contains(&n.as_str()) && pairs.iter().any(|(m, _): &(String, String)| *m == n)
+        {
             return Err(BadRequest(format!(
                 "the form gives the field {} twice",
                 crate::text::quote(&n)

@@ -1,20 +1,23 @@
 //! `GET /tasks/{id}`: a task's details: its card (its labels linking to
 //! the board filtered by each), every field (the long texts whole), what it waits for and what waits for it, its newest
-//! audit events, and a form for every action that applies.
+//! audit events, a form for every action that applies, and one editing
+//! every field.
 
 use super::card;
+use super::edit_form;
 use super::forms;
 use super::html::Html;
 use super::list::{self, Shown};
 use super::page::Page;
 use super::read::Detail;
+use super::suggest::Suggestions;
 use super::timeline;
 use super::wait;
 use crate::clock::format_ms;
 use crate::render::fmt;
 
 /// The details page.
-pub(crate) fn page(d: &Detail, can_act: bool, ret: &str) -> Page {
+pub(crate) fn page(d: &Detail, s: &Suggestions, can_act: bool, ret: &str) -> Page {
     let mut h = Html::new();
     list::header(&mut h, &d.entry, Shown::Task, None, can_act, ret);
     let t = &d.task;
@@ -61,6 +64,10 @@ pub(crate) fn page(d: &Detail, can_act: bool, ret: &str) -> Page {
     card::deps(&mut h, "needed by", &d.dependents);
     if can_act {
         forms::task_actions(&mut h, t, ret, true);
+        // Under an agent's running claim only release and move apply.
+        if t.status != crate::model::Status::InProgress {
+            edit_form::edit(&mut h, t, &d.deps, s, ret);
+        }
     }
     h.close("article");
     h.open("section", &[("class", "audit")]);

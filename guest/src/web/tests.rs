@@ -301,9 +301,9 @@ fn a_hostile_title_is_escaped_and_cleaned_everywhere() {
             );
         }
     }
-    // In an attribute too: the rename form carries the title as its value.
+    // In an attribute too: the edit form carries the title as its value.
     let r = w.get(&format!("/tasks/{}", w.tasks[0]), "", Some("ann"));
-    assert!(r.body.contains("name=\"title\" placeholder=\"title\" aria-label=\"title\" autocomplete=\"off\" required=\"required\" value=\"&lt;script&gt;"));
+    assert!(r.body.contains("name=\"title\" value=\"&lt;script&gt;alert(1)&lt;/script&gt; &quot;q&quot; &#39;a&#39; &amp;"));
 }
 
 #[test]

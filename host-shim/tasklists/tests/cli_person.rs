@@ -147,6 +147,107 @@ fn each_verb_acts_as_the_person_and_the_agents_see_it() {
 }
 
 #[test]
+fn edit_and_add_take_every_field_of_a_task() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("tasks.db");
+    let (list_id, ids) = list(&db, json!({}), &["Schema", "Migration", "Ship"]);
+    let [a, b, c] = [&ids[0], &ids[1], &ids[2]];
+
+    // Every field of `edit`, dependencies named by a tail of their ids.
+    ann(
+        &db,
+        &[
+            "edit",
+            c,
+            "--description",
+            "line one\n  line two",
+            "--verification",
+            "the tag exists",
+            "--priority",
+            "high",
+            "--labels",
+            "release, ops",
+            "--depends-on",
+            &format!("{} {}", tail(a, 6), b),
+            "--assignee",
+            "builder-7",
+        ],
+    );
+    let t = task(&db, &list_id, c);
+    assert_eq!(t["description"], "line one\n  line two", "{t}");
+    assert_eq!(t["verification"], "the tag exists");
+    assert_eq!(t["priority"], "high");
+    assert_eq!(t["labels"], json!(["release", "ops"]));
+    assert_eq!(t["depends_on"], json!([a, b]));
+    assert_eq!(t["assigned_to_agent_id"], "builder-7");
+
+    // Empty values clear the sets and the assignee.
+    ann(
+        &db,
+        &[
+            "edit",
+            c,
+            "--labels",
+            "",
+            "--depends-on",
+            "",
+            "--assignee",
+            "",
+        ],
+    );
+    let t = task(&db, &list_id, c);
+    assert!(t.get("labels").is_none_or(|l| l == &json!([])), "{t}");
+    assert!(t.get("depends_on").is_none_or(|d| d == &json!([])), "{t}");
+    assert_eq!(t.get("assigned_to_agent_id"), None, "{t}");
+
+    // A cycle is refused with the component's words, nothing changed.
+    ann(&db, &["edit", b, "--depends-on", a]);
+    let out = verb(&db, Some("ann"), &["edit", a, "--depends-on", b]);
+    assert!(!out.status.success(), "{out:?}");
+    assert!(text(&out.stderr).contains("cycle"), "{out:?}");
+    assert!(
+        task(&db, &list_id, a)
+            .get("depends_on")
+            .is_none_or(|d| d == &json!([]))
+    );
+
+    // add with every field.
+    let added = ann_json(
+        &db,
+        &[
+            "add",
+            &list_id,
+            "Announce",
+            "--description",
+            "post it",
+            "--verification",
+            "the post is up",
+            "--priority",
+            "low",
+            "--labels",
+            "comms",
+            "--depends-on",
+            c,
+            "--assignee",
+            "builder-7",
+        ],
+    );
+    let t = &added["task"];
+    assert_eq!(t["description"], "post it", "{added}");
+    assert_eq!(t["verification"], "the post is up");
+    assert_eq!(t["priority"], "low");
+    assert_eq!(t["labels"], json!(["comms"]));
+    assert_eq!(t["depends_on"], json!([c]));
+    assert_eq!(t["assigned_to_agent_id"], "builder-7");
+
+    // The help names the new flags.
+    let help = ann(&db, &["edit", "--help"]);
+    for flag in ["--priority", "--labels", "--depends-on", "--assignee"] {
+        assert!(help.contains(flag), "{flag}: {help}");
+    }
+}
+
+#[test]
 fn without_a_person_the_verbs_only_read() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("tasks.db");
