@@ -22,8 +22,9 @@ const WIDTH: usize = 100;
 
 /// The form's own fields; every other one is the action's. `blank`
 /// names the fields an edit form sends whole: one left empty (which a
-/// browser's script does not send) is sent empty, so it clears.
-const OWN: [&str; 5] = ["action", "target", "confirmed", "return", "blank"];
+/// browser's script does not send) is sent empty, so it clears. `was`
+/// holds a digest of each field as the form showed it ([`was`]).
+const OWN: [&str; 6] = ["action", "target", "confirmed", "return", "blank", "was"];
 
 /// The HTTP status of a refusal.
 pub(crate) fn status_of(code: ErrorCode) -> u16 {
@@ -61,20 +62,16 @@ pub(crate) fn answer(
         return refused(&e, json, ctx, &form);
     }
     let request = request(&form);
+    if form.get("was").is_some() && request.fields.is_empty() {
+        // Every field as the form showed it: nothing of the person's to save.
+        return done_answer(
+            "nothing to save: every field is as the form showed it",
+            json,
+            &form,
+        );
+    }
     match person_act::run(&request, ctx, store, clock) {
-        Ok(Outcome::Done(done)) => {
-            let mut h = Html::new();
-            h.lines(&[line(format!("✓ {}", done.said), Style::Success)]);
-            let back = route::safe_return(form.get("return"));
-            if json {
-                json_answer(
-                    200,
-                    json!({"outcome": "done", "html": h.finish(), "location": back}),
-                )
-            } else {
-                page::see_other(back)
-            }
-        }
+        Ok(Outcome::Done(done)) => done_answer(&done.said, json, &form),
         Ok(Outcome::Confirm(question)) => {
             if json {
                 let mut h = Html::new();
@@ -98,6 +95,30 @@ pub(crate) fn answer(
     }
 }
 
+/// A done action: what it did, as JSON for the script, else a 303 back.
+fn done_answer(said: &str, json: bool, form: &Pairs) -> WebResponse {
+    let back = route::safe_return(form.get("return"));
+    if json {
+        let mut h = Html::new();
+        h.lines(&[line(format!("✓ {said}"), Style::Success)]);
+        json_answer(
+            200,
+            json!({"outcome": "done", "html": h.finish(), "location": back}),
+        )
+    } else {
+        page::see_other(back)
+    }
+}
+
+/// The digest `was` names a field's shown value by: FNV-1a of the value
+/// as a form sends it (line breaks as `\n`), in hex.
+pub(crate) fn was(value: &str) -> String {
+    format!(
+        "{:016x}",
+        super::assets::fnv1a(value.replace("\r\n", "\n").as_bytes())
+    )
+}
+
 /// The person's request a form makes: its action, target, confirmation,
 /// and the action's fields (empty values are absent, but for the fields
 /// `blank` names; a field given twice, as a picked list is, has its
@@ -117,6 +138,21 @@ fn request(form: &Pairs) -> PersonRequest {
     for name in form.get("blank").unwrap_or_default().split_whitespace() {
         if !OWN.contains(&name) && !fields.contains_key(name) {
             fields.insert(name.to_string(), Json::from(""));
+        }
+    }
+    // A field sent as the form showed it is not the person's change: it
+    // is left out, so an agent's change made since the page was read is
+    // not written back over.
+    for shown in form.get("was").unwrap_or_default().split_whitespace() {
+        let Some((name, digest)) = shown.split_once(':') else {
+            continue;
+        };
+        if fields
+            .get(name)
+            .and_then(Json::as_str)
+            .is_some_and(|v| was(v) == digest)
+        {
+            fields.remove(name);
         }
     }
     PersonRequest {

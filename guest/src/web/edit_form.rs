@@ -146,8 +146,28 @@ pub(crate) fn edit(h: &mut Html, task: &TaskRow, now: &[Dep], s: &Suggestions, r
     h.elem("h2", &[], "Edit");
     open_form(h, &verbs::EDIT, "act edit-task", key, &task.id, ret);
     hidden(h, "blank", CLEARED);
-    line(h, "title", "title", &task.title, None, true);
     let text = |t: &Option<String>| t.clone().unwrap_or_default();
+    let deps_now: Vec<&str> = now.iter().map(|d| d.id.as_str()).collect();
+    let shown = [
+        ("title", task.title.clone()),
+        ("description", text(&task.description)),
+        ("verification", text(&task.verification)),
+        ("notes", text(&task.notes)),
+        ("priority", task.priority.as_str().to_string()),
+        ("labels", task.labels.join(" ")),
+        ("depends_on", deps_now.join("\n")),
+        (
+            "assignee",
+            task.assigned_to_agent_id.clone().unwrap_or_default(),
+        ),
+    ];
+    // What each field showed: only what the person changed is written.
+    let was: Vec<String> = shown
+        .iter()
+        .map(|(name, value)| format!("{name}:{}", super::act::was(value)))
+        .collect();
+    hidden(h, "was", &was.join(" "));
+    line(h, "title", "title", &task.title, None, true);
     area(h, "description", "description", &text(&task.description));
     area(h, "verification", "verification", &text(&task.verification));
     area(h, "notes", "notes", &text(&task.notes));

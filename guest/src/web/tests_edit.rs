@@ -304,3 +304,62 @@ fn the_boards_suggestions_come_as_a_fragment_for_a_person_only() {
     let r = w.get(&path, "part=suggest", None);
     assert_eq!(ok_html(&r), "");
 }
+
+/// The `was` digests of the task page's edit form for `task`.
+fn shown_was(w: &World, task: &str) -> String {
+    let answer = w.get(&format!("/tasks/{task}"), "", Some("ann"));
+    let page = ok_html(&answer);
+    let at = page
+        .find(r#"name="was" value=""#)
+        .expect("the form names what it showed");
+    let rest = &page[at + r#"name="was" value=""#.len()..];
+    rest[..rest.find('"').unwrap()].to_string()
+}
+
+#[test]
+fn the_edit_form_writes_only_what_the_person_changed_never_back_over_an_agents_change() {
+    let w = World::new(&["One", "Two"]);
+    let t = &w.tasks[1];
+    let was = shown_was(&w, t);
+    // The page as it was read: title "Two", no description, no notes.
+    let mut form = edit_of(t);
+    form.extend([
+        ("was", was.clone()),
+        ("title", "Two".to_string()),
+        ("description", "the person's words".to_string()),
+        ("priority", "medium".to_string()),
+    ]);
+    // Meanwhile an agent renames the task and writes notes.
+    w.h.ok(
+        "agent-1",
+        "task_items",
+        "update",
+        json!({"task_id": t, "title": "Two, renamed by the agent", "notes": "agent's notes"}),
+    );
+    let (status, said) = post(&w, &form);
+    assert_eq!(status, 303, "{said}");
+    let row = row(&w, t);
+    assert_eq!(row["title"], "Two, renamed by the agent", "{row}");
+    assert_eq!(row["notes"], "agent's notes", "{row}");
+    assert_eq!(row["description"], "the person's words", "{row}");
+
+    // The form sent as it was shown: nothing to save, no event.
+    let before =
+        w.h.ok("agent-1", "task_audit", "get", json!({"task_id": t}));
+    let was = shown_was(&w, t);
+    let mut same = edit_of(t);
+    same.extend([
+        ("was", was),
+        ("title", "Two, renamed by the agent".to_string()),
+        ("description", "the person's words".to_string()),
+        ("notes", "agent's notes".to_string()),
+        ("priority", "medium".to_string()),
+    ]);
+    let pairs: Vec<(&str, &str)> = same.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let r = w.post("part=json", &body(&pairs), Some("ann"));
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(r.body.contains("nothing to save"), "{}", r.body);
+    let after =
+        w.h.ok("agent-1", "task_audit", "get", json!({"task_id": t}));
+    assert_eq!(before["events"], after["events"]);
+}

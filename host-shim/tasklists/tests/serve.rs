@@ -410,7 +410,7 @@ fn a_method_no_route_takes_is_405_and_every_answer_carries_the_security_headers(
         );
         assert_eq!(
             answer.header("referrer-policy"),
-            Some("no-referrer"),
+            Some("same-origin"),
             "{what}"
         );
         assert_eq!(answer.header("x-frame-options"), Some("DENY"), "{what}");

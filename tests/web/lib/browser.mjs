@@ -26,10 +26,11 @@ const ARGS = [
 
 /**
  * Starts Chromium with a fresh profile; `page` is its first tab (a phone's
- * when `hasTouch` and `isMobile`: touch events, the mobile viewport).
- * @param {{ width?: number, height?: number, hasTouch?: boolean, isMobile?: boolean }} [options]
+ * when `hasTouch` and `isMobile`: touch events, the mobile viewport; a
+ * browser without script when not `javaScriptEnabled`).
+ * @param {{ width?: number, height?: number, hasTouch?: boolean, isMobile?: boolean, javaScriptEnabled?: boolean }} [options]
  */
-export async function startBrowser({ width = 1280, height = 900, hasTouch = false, isMobile = false } = {}) {
+export async function startBrowser({ width = 1280, height = 900, hasTouch = false, isMobile = false, javaScriptEnabled = true } = {}) {
   if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (or set TASKLISTS_CHROMIUM)`);
   const profile = makeTempDir("tasklists-chromium-");
   try {
@@ -40,6 +41,7 @@ export async function startBrowser({ width = 1280, height = 900, hasTouch = fals
       viewport: { width, height },
       hasTouch,
       isMobile,
+      javaScriptEnabled,
       timeout: 30000,
     });
     const page = context.pages()[0] ?? (await context.newPage());

@@ -265,6 +265,9 @@ async function touchDrag(t, db) {
     for (let i = 1; i <= 5; i++) await touch("touchMove", [{ x: from.x, y: from.y - i * 20 }]);
     await touch("touchEnd", []);
     assert.equal(await page.locator(".drag-ghost").count(), 0, "a swipe is no drag");
+    // The swipe's fling runs out before the finger comes back, as a
+    // person's does (a press during a fling only stops it).
+    await delay(1000);
 
     // A press, then a move to paused: the card is blocked.
     const start = point(await card(page, taskIds[0]).locator(".head .pos").boundingBox());

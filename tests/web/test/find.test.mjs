@@ -12,7 +12,7 @@ import { test } from "node:test";
 import { cli, makeList } from "../lib/agents.mjs";
 import { browse, screenshot } from "../lib/browser.mjs";
 import { tempDir, waitFor } from "../lib/env.mjs";
-import { card, cards, markWindow, markerKept, open, signIn } from "../lib/page.mjs";
+import { card, cards, markWindow, markerKept, open, selectCard, signIn } from "../lib/page.mjs";
 import { freshPgDatabase, pgSkip } from "../lib/pg.mjs";
 import { serve, withEvidence } from "../lib/server.mjs";
 
@@ -84,7 +84,7 @@ async function findOnTheBoard(t, db, shot) {
     await page.locator("p.filter a.clear").click();
     await page.waitForURL((url) => !url.searchParams.has("q"));
     assert.deepEqual(await shown(page), [...taskIds].sort());
-    await card(page, docs).click();
+    await selectCard(page, docs);
     await page.keyboard.press("/");
     await waitFor(() => box.evaluate((el) => el === document.activeElement), "/ focuses the search box");
     await page.keyboard.press("Escape");

@@ -38,7 +38,7 @@ function assertSafeHeaders(headers, what) {
   assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/, `${what}: the CSP allows no inline script`);
   assert.equal(headers["x-content-type-options"], "nosniff", what);
   assert.equal(String(headers["x-frame-options"]).toUpperCase(), "DENY", what);
-  assert.equal(headers["referrer-policy"], "no-referrer", what);
+  assert.equal(headers["referrer-policy"], "same-origin", what);
 }
 
 /**

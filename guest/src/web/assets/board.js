@@ -184,12 +184,16 @@
     arm();
   }
 
-  /** Where a form's field is, whatever node holds it: its action, target and name. */
+  /**
+   * Where a form's field is, whatever node holds it: its form's kind (two
+   * forms of one action, the quick add and the full one, are two places),
+   * action, target and name.
+   */
   function fieldKey(field) {
     const form = field.form;
     if (!form || !form.matches('form.act')) return null;
     const target = form.querySelector('input[name="target"]');
-    return `${form.dataset.action}\n${target ? target.value : ''}\n${field.name}`;
+    return `${form.className}\n${form.dataset.action}\n${target ? target.value : ''}\n${field.name}`;
   }
 
   /** What the person typed or chose in main's forms and has not sent. */
@@ -410,6 +414,11 @@
     show(reply.html || '', reply.outcome !== 'done');
     if (reply.outcome === 'done') {
       form.reset();
+      // What was typed in it is sent: no later redraw puts it back.
+      for (const field of form.elements) {
+        const key = fieldKey(field);
+        if (key) carried.typed.delete(key);
+      }
       // The form's field is done with: the keys go back to its card.
       if (form.contains(document.activeElement)) {
         const card = form.closest('article');

@@ -21,7 +21,10 @@ pub fn secure(router: Router) -> Router {
     let always: [(HeaderName, &'static str); 4] = [
         (header::CONTENT_SECURITY_POLICY, CSP),
         (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-        (header::REFERRER_POLICY, "no-referrer"),
+        // Not `no-referrer`: under it Chromium sends `Origin: null` with a
+        // form posted without script, which the Origin check must refuse.
+        // `same-origin` still gives no other site the page's address.
+        (header::REFERRER_POLICY, "same-origin"),
         (header::X_FRAME_OPTIONS, "DENY"),
     ];
     let always = always
