@@ -243,7 +243,17 @@ impl Source<'_> {
             let choices = choices(call, &entry.list.id)?;
             let ids: Vec<&str> = cards.iter().map(|c| c.task.id.as_str()).collect();
             let graph = deps::of_tasks(call, &ids)?;
-            let known: Vec<Dep> = cards.iter().map(|c| dep_of(&c.task)).collect();
+            let mut known: Vec<Dep> = cards.iter().map(|c| dep_of(&c.task)).collect();
+            // A filter leaves out tasks the shown ones wait for: they are
+            // still named by their titles.
+            let mut missing: Vec<String> = cards
+                .iter()
+                .flat_map(|c| deps::get(&graph, &c.task.id).iter().cloned())
+                .filter(|id| !known.iter().any(|d| d.id == *id))
+                .collect();
+            missing.sort();
+            missing.dedup();
+            known.extend(titled(call, &missing)?);
             for card in &mut cards {
                 card.deps = deps::get(&graph, &card.task.id)
                     .iter()

@@ -302,3 +302,22 @@ fn the_search_key_is_in_the_key_map_and_the_keys_panel_not_the_terminals() {
     let key = crate::person::keys::find("/").unwrap();
     assert!(!key.on_terminal());
 }
+
+#[test]
+fn a_task_the_filter_leaves_out_is_still_named_by_its_title_where_a_shown_one_waits_for_it() {
+    let w = world();
+    let t = &w.tasks;
+    w.h.ok(
+        "agent-1",
+        "task_items",
+        "update",
+        json!({"task_id": t[0], "depends_on": [t[1]]}),
+    );
+    let r = w.get(&format!("/lists/{}", w.list), "q=rest", Some("ann"));
+    let body = ok_html(&r);
+    assert!(shows(body, &t[0]) && !shows(body, &t[1]), "{body}");
+    assert!(
+        body.contains("Schema migration"),
+        "the dependency by its title: {body}"
+    );
+}
