@@ -41,7 +41,7 @@ pub(crate) enum View {
 }
 
 /// The columns: their `data-column`, heading, and the statuses they hold.
-const COLUMNS: [(&str, &str, &[Status]); 4] = [
+pub(crate) const COLUMNS: [(&str, &str, &[Status]); 4] = [
     ("todo", "todo", &[Status::Todo]),
     ("running", "running", &[Status::InProgress]),
     ("paused", "paused", &[Status::Blocked]),

@@ -44,8 +44,8 @@ const NO: &str = "No";
 /// What dropping a card standing in column `from` onto column `to` does
 /// (the columns' `data-column`, board.rs).
 pub(crate) fn between(from: &str, to: &str) -> Drop {
-    const COLUMNS: [&str; 4] = ["todo", "running", "paused", "closed"];
-    if !COLUMNS.contains(&from) || !COLUMNS.contains(&to) {
+    let column = |key: &str| super::board::COLUMNS.iter().any(|(k, _, _)| *k == key);
+    if !column(from) || !column(to) {
         return Drop::Refused(NO_COLUMN);
     }
     match (from, to) {
