@@ -19,6 +19,7 @@
 //! are).
 
 use super::card;
+use super::columns::COLUMNS;
 use super::drop;
 use super::find;
 use super::forms;
@@ -27,7 +28,7 @@ use super::list::{self, Shown};
 use super::page::Page;
 use super::read::{Board, Card};
 use super::wait;
-use crate::model::{Status, TaskRow};
+use crate::model::TaskRow;
 use crate::render::fmt;
 use std::collections::HashSet;
 
@@ -39,14 +40,6 @@ pub(crate) enum View {
     /// By position.
     Order,
 }
-
-/// The columns: their `data-column`, heading, and the statuses they hold.
-pub(crate) const COLUMNS: [(&str, &str, &[Status]); 4] = [
-    ("todo", "todo", &[Status::Todo]),
-    ("running", "running", &[Status::InProgress]),
-    ("paused", "paused", &[Status::Blocked]),
-    ("closed", "closed", &[Status::Done, Status::Canceled]),
-];
 
 /// The board's page.
 pub(crate) fn page(

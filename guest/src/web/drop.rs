@@ -13,6 +13,7 @@
 //! outcome, then the verification result where the task has one), the
 //! dialog asking it.
 
+use super::columns::COLUMNS;
 use super::html::Html;
 use crate::person::verbs::{self, Ask, Verb};
 
@@ -44,7 +45,7 @@ const NO: &str = "No";
 /// What dropping a card standing in column `from` onto column `to` does
 /// (the columns' `data-column`, board.rs).
 pub(crate) fn between(from: &str, to: &str) -> Drop {
-    let column = |key: &str| super::board::COLUMNS.iter().any(|(k, _, _)| *k == key);
+    let column = |key: &str| COLUMNS.iter().any(|(k, _, _)| *k == key);
     if !column(from) || !column(to) {
         return Drop::Refused(NO_COLUMN);
     }

@@ -23,6 +23,7 @@ mod assets;
 mod audit;
 mod board;
 mod card;
+mod columns;
 mod drop;
 mod edit_form;
 mod filter;
