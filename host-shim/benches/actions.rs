@@ -44,11 +44,16 @@ struct Samples {
     crossings: Vec<f64>,
 }
 
-/// Statements (execute + query) in a call's log.
+/// Statements (execute, query, pipeline) in a call's log.
 fn statements(entries: &[LoggedEntry]) -> usize {
     entries
         .iter()
-        .filter(|e| matches!(e.op, LoggedOp::Execute { .. } | LoggedOp::Query { .. }))
+        .filter(|e| {
+            matches!(
+                e.op,
+                LoggedOp::Execute { .. } | LoggedOp::Query { .. } | LoggedOp::Pipeline { .. }
+            )
+        })
         .count()
 }
 

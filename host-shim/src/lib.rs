@@ -56,7 +56,7 @@ pub use config::{
 pub use error::HostError;
 #[cfg(feature = "statement-log")]
 pub use imports::statement_log::{LoggedEntry, LoggedOp, StatementLog};
-pub use reply::ToolOutput;
+pub use reply::{Data, ToolOutput};
 #[cfg(any(test, feature = "fault-injection"))]
 pub use state::faults::FaultInjection;
 pub use tasklists_store::{Location, OpenError, Watch};

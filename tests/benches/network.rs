@@ -506,7 +506,8 @@ fn round_trips(admin: &str, upstream: SocketAddr) -> Vec<(&'static str, u64, Opt
             let data = host
                 .call(tool, action, &params.to_string(), &me)
                 .unwrap_or_else(|e| panic!("{name}: {e:?}"))
-                .data;
+                .data
+                .into_value();
             if round == 2 {
                 out.push((name, proxy.round_trips() - before, None));
             }

@@ -282,7 +282,7 @@ impl TestDb {
     /// A call as `agent` that must succeed; its data.
     #[track_caller]
     pub fn ok(&self, agent: &str, tool: &str, action: &str, params: Value) -> Value {
-        self.out(agent, tool, action, params).data
+        self.out(agent, tool, action, params).data.into_value()
     }
 
     /// A call as `agent` that must fail; its error.
@@ -313,7 +313,7 @@ impl TestDb {
     #[track_caller]
     pub fn ok_ctx(&self, ctx: &CallContext, tool: &str, action: &str, params: Value) -> Value {
         match self.call(ctx, tool, action, &params) {
-            Ok(out) => out.data,
+            Ok(out) => out.data.into_value(),
             Err(e) => panic!(
                 "{ctx:?}: {tool} {action} {params} failed: {:?} ({}) hint: {}",
                 e.code, e.message, e.hint

@@ -73,7 +73,8 @@ fn counted(
     let data = host
         .call(tool, action, &params.to_string(), &ctx(agent))
         .unwrap_or_else(|e| panic!("{tool} {action}: {e:?}"))
-        .data;
+        .data
+        .into_value();
     (data, proxy.round_trips() - before)
 }
 

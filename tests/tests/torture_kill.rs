@@ -350,7 +350,7 @@ impl TestDbOn {
             .borrow_mut()
             .call(tool, action, &params.to_string(), &ctx(agent))
         {
-            Ok(out) => out.data,
+            Ok(out) => out.data.into_value(),
             Err(e) => panic!(
                 "{tool} {action} {params}: {:?} {} ({})",
                 e.code, e.message, e.hint

@@ -206,12 +206,12 @@ fn refs_are_rendered_and_only_https_is_a_link_on_the_board() {
         json!({"list_id": list, "title": "Linked", "refs": [hostile, "github://acme/auth/42"]}),
     );
     let id = s(
-        &serde_json::from_str::<Value>(&out.data_json).unwrap(),
+        &serde_json::from_str::<Value>(out.data.json()).unwrap(),
         "/task/id",
     );
     let lines = db
         .host()
-        .render_result("task_items", "create", &out.data_json)
+        .render_result("task_items", "create", &out.data.json())
         .unwrap();
     let text: String = lines
         .iter()

@@ -1124,7 +1124,7 @@ fn content_text_is_summary_newline_compact_json_with_full_ids() {
     );
     assert!(!json_text.contains('\n'));
     assert_eq!(serde_json::from_str::<Value>(json_text).unwrap(), out.data);
-    assert_eq!(json_text, out.data_json);
+    assert_eq!(json_text, out.data.json());
 
     let out = db.out(A, "task_claims", "claim_next", json!({"list_id": list}));
     assert!(out.summary.contains(&id), "{}", out.summary);

@@ -66,7 +66,7 @@ impl Mirror {
         let out: ToolOutput =
             out.unwrap_or_else(|e| panic!("{tool} {action}: {:?} {}", e.code, e.message));
         Timed {
-            data: out.data,
+            data: out.data.into_value(),
             took,
             entries,
         }

@@ -34,6 +34,14 @@ pub enum LoggedOp {
         /// Its bound parameters.
         params: Vec<Value>,
     },
+    /// `pipeline(sql, params)`: a statement whose outcome the component
+    /// does not read (logged with 0 rows changed, as the component sees it).
+    Pipeline {
+        /// The statement text.
+        sql: String,
+        /// Its bound parameters.
+        params: Vec<Value>,
+    },
     /// `commit()`.
     Commit,
     /// `rollback()`.
@@ -162,10 +170,8 @@ impl Backend for Recording {
         self.logged(op, |b| b.query(tx, sql, params), |r| r.rows.len() as u64)
     }
 
-    /// Logged as an `execute` (what it is on SQLite, and what a replay
-    /// runs); the backend's own `pipeline` runs it.
     fn pipeline(&mut self, tx: &mut Tx, sql: &str, params: &[Value]) -> Result<(), StoreError> {
-        let op = LoggedOp::Execute {
+        let op = LoggedOp::Pipeline {
             sql: sql.to_owned(),
             params: params.to_vec(),
         };
