@@ -10,7 +10,7 @@ const B: &str = "builder-2";
 fn render(db: &TestDb, tool: &str, action: &str, out: &ToolOutput) -> String {
     let lines = db
         .host()
-        .render_result(tool, action, &out.data.json())
+        .render_result(tool, action, out.data.json())
         .unwrap();
     assert!(!lines.is_empty(), "{tool} {action}: nothing rendered");
     for span in lines.iter().flatten() {

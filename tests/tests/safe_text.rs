@@ -50,7 +50,7 @@ fn check(db: &TestDb, tool: &str, action: &str, out: &ToolOutput) -> String {
     );
     let lines = db
         .host()
-        .render_result(tool, action, &out.data.json())
+        .render_result(tool, action, out.data.json())
         .unwrap();
     assert_lines_safe(&lines, &format!("{tool} {action} rendering"));
     plain(&lines)

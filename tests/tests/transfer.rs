@@ -211,7 +211,7 @@ fn refs_are_rendered_and_only_https_is_a_link_on_the_board() {
     );
     let lines = db
         .host()
-        .render_result("task_items", "create", &out.data.json())
+        .render_result("task_items", "create", out.data.json())
         .unwrap();
     let text: String = lines
         .iter()

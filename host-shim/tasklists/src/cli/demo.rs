@@ -60,7 +60,7 @@ pub(crate) fn run(globals: &Globals) -> Result<(), Failure> {
         ) {
             (Ok(output), Expect::Ok) => {
                 vars.capture(step, &params, &output.data);
-                let lines = host.render_result(step.tool, step.action, &output.data.json())?;
+                let lines = host.render_result(step.tool, step.action, output.data.json())?;
                 print_lines(&lines, globals.color, Stream::Stdout);
             }
             (Err(error), Expect::Error(code)) if error.code == code => {
