@@ -80,5 +80,13 @@ def classify(error: BaseException, stderr: str, timeout_ms: int, memory_limit: i
         # A failure of the host's own Python code during the call.
         return Variant("trapped", f"{type(error).__name__}: {message}")
     trap = _trap_text(message)
+    if "unreachable" in trap and not stderr.strip():
+        # wasmtime-py has no resource limiter that traps, nor a way to read
+        # a component's memory size: a `memory.grow` past the cap just
+        # fails, and the component aborts without a word where the
+        # allocation was the canonical ABI's (an argument copied in). Every
+        # other abort of the component prints its panic first, so a silent
+        # `unreachable` is the cap.
+        return out_of_memory(memory_limit + PAGE, memory_limit)
     panic = panic_message(stderr)
     return Variant("trapped", f"{panic} ({trap})" if panic else trap)
