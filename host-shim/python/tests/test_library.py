@@ -78,3 +78,16 @@ def test_the_views(db):
     reply = host.reply("task_lists", {"action": "find"})
     rendered = host.render_reply("task_lists", {"action": "find"}, reply)
     assert any("Widget list" in line for line in rendered)
+
+
+def test_the_package_under_test_is_the_one_meant():
+    import os
+
+    import tasklists_py
+    from conftest import HERE
+
+    checkout = str(HERE.parent / "src")
+    if os.environ.get("TASKLISTS_PY_INSTALLED"):
+        assert not tasklists_py.__file__.startswith(checkout), tasklists_py.__file__
+    else:
+        assert tasklists_py.__file__.startswith(checkout), tasklists_py.__file__
