@@ -20,8 +20,14 @@ def server() -> str:
     return os.environ.get("TASKLISTS_PY_BIN") or str(HERE.parent / "bin" / "tasklists-py")
 
 
-def test_the_mcp_contract_tests_pass_against_the_python_server():
-    env = dict(os.environ, TASKLISTS_BIN=server(), TASKLISTS_MCP_TRANSPORTS="stdio")
+import pytest
+
+
+@pytest.mark.parametrize("store", ["sqlite", "postgres"])
+def test_the_mcp_contract_tests_pass_against_the_python_server(store):
+    if store == "postgres" and not os.environ.get("TASKLISTS_TEST_PG"):
+        pytest.skip("TASKLISTS_TEST_PG is not set (an admin URL such as postgresql://postgres@127.0.0.1:54329/postgres)")
+    env = dict(os.environ, TASKLISTS_BIN=server(), TASKLISTS_MCP_TRANSPORTS="stdio", TASKLISTS_MCP_STORE=store)
     # Two workers: each test starts its own server, mostly process start-up.
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-n", "2", *CONTRACT_TESTS],

@@ -18,6 +18,12 @@ class Deadline:
         """The call is over: nothing passes any more."""
         self._until = None
 
+    def remaining_ms(self) -> float | None:
+        """What is left of the budget, in ms; None while no call runs."""
+        if self._until is None:
+            return None
+        return max(0.0, (self._until - time.monotonic()) * 1000.0)
+
     def passed(self) -> bool:
         """Whether the call's SQL budget is spent."""
         return self._until is not None and time.monotonic() >= self._until
