@@ -17,7 +17,7 @@ from typing import Any
 from wasmtime import Store
 from wasmtime.component import Instance, Linker, Variant
 
-from . import limits, store_import, wasi
+from . import fastpath, limits, store_import, wasi
 from .deadline import Deadline
 from .errors import HostError
 from .failure import Trapped, classify
@@ -25,6 +25,8 @@ from .location import is_postgres, redact, resolve
 from .runtime import Runtime, deadline_ticks, runtime
 from .session import Session
 from .values import line_text, record, to_python
+
+fastpath.apply()
 
 TOOLS = "tasklists:component/tools@0.1.0"
 UI = "tasklists:component/ui@0.1.0"
