@@ -6,13 +6,17 @@ rows of one query (a `list<list<value>>`) asked for the `value` variant's
 five cases once per cell, through several FFI calls each, and that was
 most of a call's cost (profiled: 60% of a claim). A type object never
 changes, so each of these answers is kept on the object that was asked:
-the objects of one call's types are then asked once. Applied once, at
-import; nothing else of wasmtime-py is changed."""
+the objects of one call's types are then asked once. A variant's value is
+lowered from a table of its cases worked out once (the same choice of
+case), and bytes are copied into the C API once instead of twice. Applied
+once, at import; nothing else of wasmtime-py is changed."""
 
 from __future__ import annotations
 
+import ctypes
 from typing import Any, Callable
 
+from wasmtime import _ffi as ffi
 from wasmtime.component import _types as t
 
 
@@ -45,6 +49,66 @@ def _memo_method(cls: type, name: str) -> None:
     setattr(cls, name, call)
 
 
+def _bytes_to_capi(data: bytes | bytearray) -> Any:
+    """wasmtime-py's `bytes_to_capi` without its intermediate ctypes array:
+    one copy, straight from the bytes."""
+    if not isinstance(data, (bytes, bytearray)):
+        raise TypeError("expected bytes or bytearray")
+    vec = ffi.wasm_byte_vec_t()
+    ffi.wasm_byte_vec_new_uninitialized(ctypes.byref(vec), len(data))
+    if data:
+        ctypes.memmove(vec.data, bytes(data), len(data))
+    return vec
+
+
+def _cases_table(self: Any) -> tuple[bool, dict[str, Any], list[tuple[str, Any, tuple[type, ...] | None]]]:
+    """A variant-like type's cases, worked out once: whether values carry
+    their tag, the cases by tag, and for untagged ones the Python classes
+    that select each case (None: the case without a payload)."""
+    table = self.__dict__.get("_tasklists_table")
+    if table is None:
+        cases = self._cases()
+        by_tag = {name: ty for name, ty in cases}
+        tests = []
+        for name, ty in cases:
+            if ty is None:
+                tests.append((name, None, None))
+            else:
+                classes: set[type] = set()
+                ty.add_classes(classes)
+                tests.append((name, ty, tuple(classes)))
+        table = self.__dict__["_tasklists_table"] = (self._tagged(), by_tag, tests)
+    return table
+
+
+def _lower(self: Any, store: Any, val: Any) -> tuple[str, Any]:
+    """`VariantLikeType._lower` over the table: the same choice of case
+    (the tag, else the first case whose classes the value is of), without
+    asking every case's classes again for every value."""
+    tagged, by_tag, tests = _cases_table(self)
+    if tagged:
+        if not isinstance(val, t.Variant):
+            raise TypeError("expected Variant type")
+        if val.tag not in by_tag:
+            raise ValueError("value not valid for this variant")
+        name, ty, payload = val.tag, by_tag[val.tag], val.payload
+    else:
+        for name, ty, classes in tests:
+            if ty is None:
+                if val is None:
+                    break
+            elif isinstance(val, classes):  # type: ignore[arg-type]
+                break
+        else:
+            raise ValueError("value not valid for this variant")
+        payload = val
+    if ty is None:
+        return (name, None)
+    raw = ffi.wasmtime_component_val_t()
+    ty.convert_to_c(store, payload, ctypes.pointer(raw))
+    return (name, ffi.wasmtime_component_val_new(ctypes.byref(raw)))
+
+
 _APPLIED = False
 
 
@@ -68,3 +132,5 @@ def apply() -> None:
         _memo_property(t.EnumType, "names")
     _memo_method(t.VariantLikeType, "_tagged")
     _memo_method(t.ListType, "_is_bytes")
+    t.VariantLikeType._lower = _lower  # type: ignore[method-assign]
+    ffi.bytes_to_capi = _bytes_to_capi
