@@ -67,8 +67,7 @@ def build_server(host: Host) -> Server[Any]:
 async def serve(host: Host) -> None:
     """Serves MCP on stdin/stdout until stdin closes."""
     server = build_server(host)
-    answers = Answers()
-    stdin = BoundedStdin(sys.stdin.buffer, lambda m: print(f"tasklists-py mcp: {m}", file=sys.stderr), answers)
-    stdout = CountingStdout(sys.stdout.buffer, answers)
+    stdout = CountingStdout(sys.stdout.buffer, Answers())
+    stdin = BoundedStdin(sys.stdin.buffer, lambda m: print(f"tasklists-py mcp: {m}", file=sys.stderr), stdout)
     async with stdio_server(stdin=stdin, stdout=stdout) as (read, write):  # type: ignore[arg-type]
         await server.run(read, write, server.create_initialization_options())

@@ -1,6 +1,8 @@
-"""The MCP server's stdio around the SDK's: stdin read in bounded lines,
-as the native server bounds it (a line over 16 MiB is dropped unread, its
-bytes skipped, never held, and answered as malformed), and the end of
+"""The MCP server's stdio around the SDK's stream of messages: stdin read
+in bounded lines, as the native server bounds it (a line over 16 MiB is
+answered -32600 under its id, found at either end, and skipped without
+being held whole), every line decoded as the native server decodes it
+(`mcp_decode.py`: a broken line answered, never dropped), and the end of
 input held back until every request already read has been answered (the
 SDK alone would drop answers still in flight when stdin closes; the
 native and Node servers answer them)."""
@@ -12,26 +14,24 @@ from typing import Any, BinaryIO, Callable
 
 import anyio
 
+from .mcp_decode import decode, oversized
+
+#: The longest line the server reads (the native server's bound).
+MAX_LINE_BYTES = 16 << 20
+#: What is kept of each end of a line over the bound, to find its id.
+_KEPT_END = 64 << 10
+_CHUNK = 1 << 16
+
 
 class Answers:
-    """Counts the requests read and the answers written."""
+    """Counts the requests passed on and the answers the SDK wrote."""
 
     def __init__(self) -> None:
         self.requests = 0
         self.answered = 0
         self.changed = anyio.Event()
 
-    def read(self, line: str) -> None:
-        try:
-            message = json.loads(line)
-        except ValueError:
-            return
-        if isinstance(message, dict) and "method" in message and "id" in message:
-            self.requests += 1
-
-    def wrote(self, line: str) -> None:
-        if '"method"' in line[:200] and '"result"' not in line and '"error"' not in line:
-            return
+    def wrote(self) -> None:
         self.answered += 1
         self.changed.set()
         self.changed = anyio.Event()
@@ -42,34 +42,42 @@ class Answers:
 
 
 class CountingStdout:
-    """The SDK's stdout, counting the answers it writes."""
+    """The process's stdout, whole lines at a time, counting the SDK's answers."""
 
     def __init__(self, raw: BinaryIO, answers: Answers):
         self.raw = raw
         self.answers = answers
+        self.lock = anyio.Lock()
 
-    async def write(self, text: str) -> None:
+    async def write(self, text: str, *, counted: bool = True) -> None:
         data = text.encode("utf-8")
-        await anyio.to_thread.run_sync(self.raw.write, data)
-        self.answers.wrote(text)
+        async with self.lock:
+            await anyio.to_thread.run_sync(self.raw.write, data)
+            await anyio.to_thread.run_sync(self.raw.flush)
+        if counted and _is_answer(text):
+            self.answers.wrote()
 
     async def flush(self) -> None:
-        await anyio.to_thread.run_sync(self.raw.flush)
+        pass  # every write is flushed with it
 
-#: The longest line the server reads (the native server's bound).
-MAX_LINE_BYTES = 16 << 20
-_CHUNK = 1 << 16
+
+def _is_answer(text: str) -> bool:
+    try:
+        message = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(message, dict) and "id" in message and "method" not in message
 
 
 class BoundedStdin:
-    """An async iterator of stdin's lines (text), each at most
-    MAX_LINE_BYTES; a longer line yields a line that is not JSON, so the
-    SDK answers it as a parse error."""
+    """An async iterator of the messages of stdin, as JSON text lines for
+    the SDK; what is no message is answered here or skipped."""
 
-    def __init__(self, raw: BinaryIO, warn: Callable[[str], None], answers: Answers):
+    def __init__(self, raw: BinaryIO, warn: Callable[[str], None], stdout: CountingStdout):
         self.raw = raw
-        self.answers = answers
         self.warn = warn
+        self.stdout = stdout
+        self.answers = stdout.answers
         self.buffer = b""
         self.eof = False
 
@@ -79,36 +87,57 @@ class BoundedStdin:
     def _read(self) -> bytes:
         return self.raw.read1(_CHUNK) if hasattr(self.raw, "read1") else self.raw.read(_CHUNK)
 
-    async def __anext__(self) -> str:
-        skipping = False
+    async def _fill(self) -> None:
+        chunk: Any = await anyio.to_thread.run_sync(self._read)
+        if chunk:
+            self.buffer += chunk
+        else:
+            self.eof = True
+
+    async def _line(self) -> tuple[bytes, bytes | None] | None:
+        """The next line (without its newline), or for one over the bound
+        (its head, its tail); None at the end of input."""
+        head: bytes | None = None
+        tail = b""
         while True:
             newline = self.buffer.find(b"\n")
             if newline >= 0:
-                line, self.buffer = self.buffer[: newline + 1], self.buffer[newline + 1 :]
-                if skipping:
-                    return self._too_long()
-                text = line.decode("utf-8", "replace")
-                self.answers.read(text)
-                return text
-            if len(self.buffer) > MAX_LINE_BYTES:
-                skipping = True
-                self.buffer = b""
+                line, self.buffer = self.buffer[:newline], self.buffer[newline + 1 :]
+                if head is not None:
+                    return head, (tail + line)[-_KEPT_END:]
+                return line, None
+            if head is None and len(self.buffer) > MAX_LINE_BYTES:
+                head, tail, self.buffer = self.buffer[:_KEPT_END], self.buffer[-_KEPT_END:], b""
+            elif head is not None and len(self.buffer) > _KEPT_END:
+                tail, self.buffer = (tail + self.buffer)[-_KEPT_END:], b""
             if self.eof:
-                if self.buffer and not skipping:
+                if head is not None:
                     line, self.buffer = self.buffer, b""
-                    text = line.decode("utf-8", "replace")
-                    self.answers.read(text)
-                    return text
-                if skipping:
-                    return self._too_long()
+                    return head, (tail + line)[-_KEPT_END:]
+                if self.buffer:
+                    line, self.buffer = self.buffer, b""
+                    return line, None
+                return None
+            await self._fill()
+
+    async def __anext__(self) -> str:
+        while True:
+            read = await self._line()
+            if read is None:
                 await self.answers.all_answered()
                 raise StopAsyncIteration
-            chunk: Any = await anyio.to_thread.run_sync(self._read)
-            if not chunk:
-                self.eof = True
+            line, tail = read
+            if tail is not None:
+                decoded = oversized(line, tail, MAX_LINE_BYTES)
             else:
-                self.buffer += chunk
-
-    def _too_long(self) -> str:
-        self.warn(f"a line longer than {MAX_LINE_BYTES >> 20} MiB was dropped unread")
-        return "\x00line too long\n"
+                decoded = decode(line)
+            if decoded.kind == "message":
+                message = json.loads(decoded.text)
+                if "id" in message and "method" in message:
+                    self.answers.requests += 1
+                return decoded.text + "\n"
+            if decoded.kind == "refuse":
+                self.warn(decoded.why)
+                await self.stdout.write(decoded.text + "\n", counted=False)
+            elif decoded.why:
+                self.warn(decoded.why)
