@@ -26,7 +26,7 @@ from conftest import HERE, REPO
 from pg import fresh_database, needs_pg
 from tasklists_py import Host
 
-TASKS = 300
+TASKS = 600
 PER_HOST = 2
 
 
@@ -62,9 +62,9 @@ def _race(db: str) -> None:
     planner = Host(db, agent_id="planner")
     _, made = planner.call("task_lists", {"action": "create", "params": {"name": "Race"}})
     list_id = made["list"]["id"]
-    for i in range(0, TASKS, 100):
+    for i in range(0, TASKS, 200):
         planner.call("task_items", {"action": "add_many", "params": {
-            "list_id": list_id, "tasks": [{"title": f"task {i + k}"} for k in range(100)]}})
+            "list_id": list_id, "tasks": [{"title": f"task {i + k}"} for k in range(200)]}})
 
     workers = []
     for n in range(PER_HOST):
