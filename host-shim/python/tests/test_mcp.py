@@ -74,3 +74,19 @@ def test_flags_before_or_after_the_command_and_their_refusals(db):
     run = subprocess.run([server(), "mcp", "--db", str(db), "--agent-id", "late", "--thread", "t1"],
                          capture_output=True, text=True, timeout=60, input="")
     assert run.returncode == 0 and "default agent `late`" in run.stderr, run.stderr
+
+
+def test_a_request_the_client_cancelled_does_not_hold_the_end_of_input(db):
+    requests = [
+        _initialize(),
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 20, "method": "tools/call",
+         "params": {"name": "task_help", "arguments": {"action": "workflow"}}},
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 20}},
+    ]
+    run = subprocess.run(
+        [server(), "--db", str(db), "mcp"], input="".join(json.dumps(r) + "\n" for r in requests),
+        capture_output=True, text=True, timeout=60,
+    )
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout.splitlines()[0])["id"] == 1

@@ -8,7 +8,8 @@ most of a call's cost (profiled: 60% of a claim). A type object never
 changes, so each of these answers is kept on the object that was asked:
 the objects of one call's types are then asked once. A variant's value is
 lowered from a table of its cases worked out once (the same choice of
-case), and bytes are copied into the C API once instead of twice. Applied
+case), bytes are copied into the C API once instead of twice, and each
+host function's types are read once, not at every call into the host. Applied
 once, at import; nothing else of wasmtime-py is changed."""
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ import ctypes
 from typing import Any, Callable
 
 from wasmtime import _ffi as ffi
+from wasmtime.component import _linker
 from wasmtime.component import _types as t
+from wasmtime.component._enter import catch_exceptions
 
 
 def _memo_property(cls: type, name: str) -> None:
@@ -109,6 +112,44 @@ def _lower(self: Any, store: Any, val: Any) -> tuple[str, Any]:
     return (name, ffi.wasmtime_component_val_new(ctypes.byref(raw)))
 
 
+#: The parameter and result types of each host function, by its index in
+#: wasmtime-py's function slab: a linked function's type never changes, so
+#: it is read once instead of at every call into the host.
+_HOST_TYPES: dict[int, tuple[list[Any], Any]] = {}
+
+
+@ffi.wasmtime_component_func_callback_t  # type: ignore[misc]
+def _func_impl(idx, context, ty_raw, args, nargs, results, nresults):  # type: ignore[no-untyped-def]
+    """wasmtime-py's `func_impl` with the function's types kept."""
+
+    def run(store: Any) -> None:
+        key = idx or 0
+        types = _HOST_TYPES.get(key)
+        if types is None:
+            fty = t.FuncType._from_ptr(ty_raw, owner=store)
+            types = _HOST_TYPES[key] = ([ty for _, ty in fty.params], fty.result)
+        param_tys, result_ty = types
+        assert len(param_tys) == nargs
+        pyargs = [ty.convert_from_c(args[i]) for i, ty in enumerate(param_tys)]
+        result = _linker.FUNCTIONS.get(key)(store, *pyargs)
+        if result_ty is None:
+            assert result is None
+        else:
+            result_ty.convert_to_c(store, result, results)
+
+    return catch_exceptions(context, run)
+
+
+@ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+def _func_finalize(idx):  # type: ignore[no-untyped-def]
+    """wasmtime-py's `func_finalize`, forgetting the types kept for the
+    slab index it frees (the index may serve another function next)."""
+    _HOST_TYPES.pop(idx or 0, None)
+    if _linker.FUNCTIONS:
+        _linker.FUNCTIONS.deallocate(idx or 0)
+    return None
+
+
 _APPLIED = False
 
 
@@ -133,4 +174,7 @@ def apply() -> None:
     _memo_method(t.VariantLikeType, "_tagged")
     _memo_method(t.ListType, "_is_bytes")
     t.VariantLikeType._lower = _lower  # type: ignore[method-assign]
+    # Read by `add_func` when it links each function: set before any is.
+    _linker.func_impl = _func_impl
+    _linker.func_finalize = _func_finalize
     ffi.bytes_to_capi = _bytes_to_capi

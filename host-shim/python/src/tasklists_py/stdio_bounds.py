@@ -24,20 +24,38 @@ _CHUNK = 1 << 16
 
 
 class Answers:
-    """Counts the requests passed on and the answers the SDK wrote."""
+    """The requests passed on that are still owed an answer, by id: an
+    answer written, or a cancellation from the client (which the SDK does
+    not answer), settles one."""
 
     def __init__(self) -> None:
-        self.requests = 0
-        self.answered = 0
+        self.pending: dict[Any, int] = {}
         self.changed = anyio.Event()
 
-    def wrote(self) -> None:
-        self.answered += 1
-        self.changed.set()
-        self.changed = anyio.Event()
+    def _key(self, id: Any) -> Any:
+        return (type(id).__name__, id)
+
+    def read(self, message: dict[str, Any]) -> None:
+        """A message passed on to the SDK."""
+        if "id" in message and "method" in message:
+            key = self._key(message["id"])
+            self.pending[key] = self.pending.get(key, 0) + 1
+        elif message.get("method") == "notifications/cancelled":
+            params = message.get("params")
+            if isinstance(params, dict) and "requestId" in params:
+                self.settle(params["requestId"])
+
+    def settle(self, id: Any) -> None:
+        key = self._key(id)
+        if key in self.pending:
+            self.pending[key] -= 1
+            if self.pending[key] <= 0:
+                del self.pending[key]
+            self.changed.set()
+            self.changed = anyio.Event()
 
     async def all_answered(self) -> None:
-        while self.answered < self.requests:
+        while self.pending:
             await self.changed.wait()
 
 
@@ -54,19 +72,24 @@ class CountingStdout:
         async with self.lock:
             await anyio.to_thread.run_sync(self.raw.write, data)
             await anyio.to_thread.run_sync(self.raw.flush)
-        if counted and _is_answer(text):
-            self.answers.wrote()
+        if counted:
+            answered = _answered_id(text)
+            if answered is not None:
+                self.answers.settle(answered[0])
 
     async def flush(self) -> None:
         pass  # every write is flushed with it
 
 
-def _is_answer(text: str) -> bool:
+def _answered_id(text: str) -> tuple[Any] | None:
+    """The id an answer line answers (in a tuple), or None for other lines."""
     try:
         message = json.loads(text)
     except ValueError:
-        return False
-    return isinstance(message, dict) and "id" in message and "method" not in message
+        return None
+    if isinstance(message, dict) and "id" in message and "method" not in message:
+        return (message["id"],)
+    return None
 
 
 class BoundedStdin:
@@ -132,9 +155,7 @@ class BoundedStdin:
             else:
                 decoded = decode(line)
             if decoded.kind == "message":
-                message = json.loads(decoded.text)
-                if "id" in message and "method" in message:
-                    self.answers.requests += 1
+                self.answers.read(json.loads(decoded.text))
                 return decoded.text + "\n"
             if decoded.kind == "refuse":
                 self.warn(decoded.why)
