@@ -194,8 +194,40 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
+#: The store the contract tests run on: `sqlite` (a fresh file per test), or
+#: `postgres` (a fresh database per test on the server whose admin URL is
+#: $TASKLISTS_TEST_PG, dropped afterwards), from $TASKLISTS_MCP_STORE.
+STORE = os.environ.get("TASKLISTS_MCP_STORE", "sqlite")
+
+
 @pytest.fixture
-def db(tmp_path: Path) -> Path:
-    """A database path in a fresh directory (the server creates the file)."""
-    return tmp_path / "tasks.db"
+def db(tmp_path: Path) -> Iterator[Any]:
+    """A database path in a fresh directory (the server creates the file),
+    or, on PostgreSQL, the connection string of a fresh database."""
+    if STORE == "sqlite":
+        yield tmp_path / "tasks.db"
+        return
+    if STORE != "postgres":
+        raise pytest.UsageError(f"TASKLISTS_MCP_STORE is {STORE!r}; use sqlite or postgres")
+    import subprocess
+    import uuid
+    from urllib.parse import urlsplit, urlunsplit
+
+    admin = os.environ.get("TASKLISTS_TEST_PG")
+    if not admin:
+        pytest.fail("TASKLISTS_MCP_STORE=postgres needs TASKLISTS_TEST_PG (an admin URL)")
+    name = f"mcp_{uuid.uuid4().hex[:16]}"
+    psql = ["psql", admin, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-c"]
+    subprocess.run([*psql, f"CREATE DATABASE {name}"], check=True, capture_output=True)
+    url = urlsplit(admin)
+    try:
+        yield urlunsplit(url._replace(path=f"/{name}"))
+    finally:
+        subprocess.run([*psql, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"], capture_output=True)
+
+
+def sqlite_only() -> None:
+    """Skips a test that is SQLite's by nature (a file's bytes, its pragmas)."""
+    if STORE != "sqlite":
+        pytest.skip("SQLite's by nature: it reads or writes the database file")
 

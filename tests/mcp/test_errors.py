@@ -6,7 +6,7 @@ error."""
 from __future__ import annotations
 
 import pytest
-from conftest import call, connect, refused
+from conftest import call, connect, refused, sqlite_only
 from mcp.shared.exceptions import MCPError
 
 INVALID_PARAMS = -32602
@@ -170,6 +170,7 @@ async def test_a_file_that_is_not_a_database_is_reported_by_every_call_untouched
     """The server still starts and lists its tools; every call is a
     `storage` error naming the file, which is never modified; once the file
     is moved away, the next call works without a restart."""
+    sqlite_only()
     db.write_bytes(b"not a database at all" * 100)
     before = db.read_bytes()
     async with connect(db, "builder-1") as client:
@@ -192,6 +193,8 @@ async def test_a_newer_database_is_a_storage_error_on_each_call(db):
     """A database written by a newer tasklists is served, and every call
     says why it cannot be used, so the agent can tell its user."""
     import sqlite3
+
+    sqlite_only()
 
     async with connect(db, "builder-1") as client:
         await call(client, "task_lists", "create", name="old")

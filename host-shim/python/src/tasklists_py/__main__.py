@@ -1,0 +1,5 @@
+"""`python -m tasklists_py`: the command line."""
+
+from .cli import main
+
+main()
