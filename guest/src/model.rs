@@ -396,53 +396,87 @@ pub struct TaskRow {
     pub resume_for: Option<String>,
 }
 
-fn text(row: &[Value], i: usize) -> String {
-    row.get(i)
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_string()
+/// A row's cells as a row type reads them: borrowed (each text copied), or
+/// owned by the caller (each text moved out, leaving NULL), for pages of
+/// rows that are read once (`find`, a board's tasks).
+trait Cells {
+    /// The cell at `i`.
+    fn cell(&self, i: usize) -> Option<&Value>;
+    /// The text at `i`, if it is text.
+    fn text_at(&mut self, i: usize) -> Option<String>;
 }
-fn opt_text(row: &[Value], i: usize) -> Option<String> {
-    row.get(i).and_then(Value::as_str).map(str::to_string)
+
+impl Cells for &[Value] {
+    fn cell(&self, i: usize) -> Option<&Value> {
+        self.get(i)
+    }
+    fn text_at(&mut self, i: usize) -> Option<String> {
+        self.get(i).and_then(Value::as_str).map(str::to_string)
+    }
 }
-fn int(row: &[Value], i: usize) -> i64 {
-    row.get(i).and_then(Value::as_i64).unwrap_or_default()
+
+impl Cells for &mut [Value] {
+    fn cell(&self, i: usize) -> Option<&Value> {
+        self.get(i)
+    }
+    fn text_at(&mut self, i: usize) -> Option<String> {
+        self.get_mut(i).and_then(Value::take_text)
+    }
 }
-fn opt_int(row: &[Value], i: usize) -> Option<i64> {
-    row.get(i).and_then(Value::as_i64)
+
+fn text(row: &mut impl Cells, i: usize) -> String {
+    row.text_at(i).unwrap_or_default()
+}
+fn opt_text(row: &mut impl Cells, i: usize) -> Option<String> {
+    row.text_at(i)
+}
+fn int(row: &impl Cells, i: usize) -> i64 {
+    row.cell(i).and_then(Value::as_i64).unwrap_or_default()
+}
+fn opt_int(row: &impl Cells, i: usize) -> Option<i64> {
+    row.cell(i).and_then(Value::as_i64)
 }
 
 impl ListRow {
     /// Maps a row selected with [`LIST_COLS`].
     pub fn from_row(r: &[Value]) -> Self {
+        Self::from_cells(r)
+    }
+
+    /// [`ListRow::from_row`], moving the texts out of `r`.
+    pub fn from_row_owned(r: &mut [Value]) -> Self {
+        Self::from_cells(r)
+    }
+
+    fn from_cells(mut r: impl Cells) -> Self {
         ListRow {
-            id: text(r, 0),
-            name: text(r, 1),
-            scope_type: text(r, 2),
-            scope_key: text(r, 3),
+            id: text(&mut r, 0),
+            name: text(&mut r, 1),
+            scope_type: text(&mut r, 2),
+            scope_key: text(&mut r, 3),
             // The schema's CHECK admits only the two visibilities.
             visibility: r
-                .get(4)
+                .cell(4)
                 .and_then(Value::as_str)
                 .and_then(Visibility::parse)
                 .unwrap_or(Visibility::Private),
-            owner_agent_id: opt_text(r, 5),
-            created_by_agent_id: text(r, 6),
-            created_at: int(r, 7),
-            updated_at: int(r, 8),
-            deleted_at: opt_int(r, 9),
+            owner_agent_id: opt_text(&mut r, 5),
+            created_by_agent_id: text(&mut r, 6),
+            created_at: int(&r, 7),
+            updated_at: int(&r, 8),
+            deleted_at: opt_int(&r, 9),
             counts: Counts {
-                todo: int(r, 10),
-                in_progress: int(r, 11),
-                blocked: int(r, 12),
-                done: int(r, 13),
-                canceled: int(r, 14),
+                todo: int(&r, 10),
+                in_progress: int(&r, 11),
+                blocked: int(&r, 12),
+                done: int(&r, 13),
+                canceled: int(&r, 14),
             },
-            approval: r.get(15).and_then(Value::as_str).and_then(Approval::parse),
-            approval_note: opt_text(r, 16),
-            approval_by: opt_text(r, 17),
-            approval_at: opt_int(r, 18),
-            requires_review: int(r, 19) != 0,
+            approval: r.cell(15).and_then(Value::as_str).and_then(Approval::parse),
+            approval_note: opt_text(&mut r, 16),
+            approval_by: opt_text(&mut r, 17),
+            approval_at: opt_int(&r, 18),
+            requires_review: int(&r, 19) != 0,
         }
     }
 
@@ -457,42 +491,51 @@ impl ListRow {
 impl TaskRow {
     /// Maps a row selected with [`TASK_COLS`].
     pub fn from_row(r: &[Value]) -> Self {
+        Self::from_cells(r)
+    }
+
+    /// [`TaskRow::from_row`], moving the texts out of `r`.
+    pub fn from_row_owned(r: &mut [Value]) -> Self {
+        Self::from_cells(r)
+    }
+
+    fn from_cells(mut r: impl Cells) -> Self {
         TaskRow {
-            id: text(r, 0),
-            list_id: text(r, 1),
-            position: int(r, 2),
-            title: text(r, 3),
-            description: opt_text(r, 4),
-            notes: opt_text(r, 5),
+            id: text(&mut r, 0),
+            list_id: text(&mut r, 1),
+            position: int(&r, 2),
+            title: text(&mut r, 3),
+            description: opt_text(&mut r, 4),
+            notes: opt_text(&mut r, 5),
             // The schema's CHECK admits only the five statuses.
             status: r
-                .get(6)
+                .cell(6)
                 .and_then(Value::as_str)
                 .and_then(Status::parse)
                 .unwrap_or(Status::Todo),
-            assigned_to_agent_id: opt_text(r, 7),
-            claimed_by_agent_id: opt_text(r, 8),
-            claim_token: opt_text(r, 9),
-            claim_expires_at: opt_int(r, 10),
-            lease_ms: opt_int(r, 11),
-            outcome: opt_text(r, 12),
-            created_at: int(r, 13),
-            updated_at: int(r, 14),
-            started_at: opt_int(r, 15),
-            completed_at: opt_int(r, 16),
-            deleted_at: opt_int(r, 17),
-            priority: Priority::from_rank(opt_int(r, 18).unwrap_or(1)),
-            verification: opt_text(r, 19),
-            verification_result: opt_text(r, 20),
-            awaits_approval: int(r, 21) != 0,
-            approved_title: opt_text(r, 22),
-            refs: refs_of(r.get(23)),
-            labels: labels_of(r.get(24)),
-            waits_on: r.get(25).and_then(Value::as_str).and_then(WaitsOn::parse),
-            ask: read_column(r.get(26)),
-            review: read_column(r.get(27)),
-            requires_review: int(r, 28) != 0,
-            resume_for: opt_text(r, 29),
+            assigned_to_agent_id: opt_text(&mut r, 7),
+            claimed_by_agent_id: opt_text(&mut r, 8),
+            claim_token: opt_text(&mut r, 9),
+            claim_expires_at: opt_int(&r, 10),
+            lease_ms: opt_int(&r, 11),
+            outcome: opt_text(&mut r, 12),
+            created_at: int(&r, 13),
+            updated_at: int(&r, 14),
+            started_at: opt_int(&r, 15),
+            completed_at: opt_int(&r, 16),
+            deleted_at: opt_int(&r, 17),
+            priority: Priority::from_rank(opt_int(&r, 18).unwrap_or(1)),
+            verification: opt_text(&mut r, 19),
+            verification_result: opt_text(&mut r, 20),
+            awaits_approval: int(&r, 21) != 0,
+            approved_title: opt_text(&mut r, 22),
+            refs: refs_of(r.cell(23)),
+            labels: labels_of(r.cell(24)),
+            waits_on: r.cell(25).and_then(Value::as_str).and_then(WaitsOn::parse),
+            ask: read_column(r.cell(26)),
+            review: read_column(r.cell(27)),
+            requires_review: int(&r, 28) != 0,
+            resume_for: opt_text(&mut r, 29),
         }
     }
 

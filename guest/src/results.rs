@@ -298,19 +298,26 @@ impl ApprovalJson {
 
 impl From<&ListRow> for ListJson {
     fn from(l: &ListRow) -> Self {
+        ListJson::from(l.clone())
+    }
+}
+
+/// The row's texts moved, not copied: `find` makes a page of these.
+impl From<ListRow> for ListJson {
+    fn from(l: ListRow) -> Self {
         ListJson {
-            id: l.id.clone(),
-            name: l.name.clone(),
-            scope_type: l.scope_type.clone(),
-            scope_key: l.scope_key.clone(),
+            approval: ApprovalJson::of(&l),
             visibility: Some(l.visibility),
-            owner_agent_id: l.owner_agent_id.clone(),
-            created_by_agent_id: l.created_by_agent_id.clone(),
             created_at: format_ms(l.created_at),
             updated_at: format_ms(l.updated_at),
             deleted_at: l.deleted_at.map(format_ms),
-            approval: ApprovalJson::of(l),
             requires_review: l.requires_review,
+            id: l.id,
+            name: l.name,
+            scope_type: l.scope_type,
+            scope_key: l.scope_key,
+            owner_agent_id: l.owner_agent_id,
+            created_by_agent_id: l.created_by_agent_id,
         }
     }
 }

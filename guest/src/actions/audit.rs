@@ -5,7 +5,6 @@ use super::action::{Action, Done};
 use crate::contract::{Access, ActionSpec, CURSOR, EVENT_KINDS, LIMIT, TASK_AUDIT, Ty, param};
 use crate::ids::IdKind;
 use serde::{Deserialize, Serialize};
-use serde_json::Value as Json;
 
 use super::access;
 use super::call::Call;
@@ -14,6 +13,7 @@ use crate::clock::{format_ms, parse_rfc3339};
 use crate::contract::DEFAULT_PAGE;
 use crate::error::{ToolError, ToolResult};
 
+use super::stored_json::StoredJson;
 use crate::store::Value;
 use crate::text::plural;
 use crate::text::quote;
@@ -35,8 +35,8 @@ pub struct AuditEvent {
     pub list_id: Option<String>,
     /// The task concerned.
     pub task_id: Option<String>,
-    /// Kind-specific details.
-    pub data: Json,
+    /// Kind-specific details, as stored.
+    pub data: StoredJson,
 }
 
 /// `task_audit get` → `{events, next_cursor}`, newest first.
@@ -170,26 +170,24 @@ fn get(call: &mut Call) -> ToolResult<Done<AuditPage>> {
         chunk_sql.push_str(" ORDER BY e.seq DESC LIMIT ?");
         chunk_args.push(want.into());
         let rows = call.rows(&chunk_sql, &chunk_args)?;
-        for r in &rows {
-            let text = |i: usize| r[i].as_str().map(str::to_string);
+        let read = rows.len() as i64;
+        for mut r in rows {
+            let mut text = |i: usize| r[i].take_text();
             let event = AuditEvent {
                 id: text(1),
-                at: r[2].as_i64().map(format_ms),
                 agent_id: text(3),
                 kind: text(4),
                 list_id: text(5),
                 task_id: text(6),
-                data: r[7]
-                    .as_str()
-                    .and_then(|d| serde_json::from_str::<Json>(d).ok())
-                    .unwrap_or(Json::Null),
+                at: r[2].as_i64().map(format_ms),
+                data: StoredJson::from_stored(r[7].as_str()),
             };
             if !page.add(event) {
                 break 'fill before.map(|s| format!("e{s}"));
             }
             before = r[0].as_i64();
         }
-        if (rows.len() as i64) < want {
+        if read < want {
             break None;
         }
     };

@@ -346,25 +346,28 @@ fn find(call: &mut Call) -> ToolResult<Done<ListsPage>> {
 
     let lists: Vec<ListRow> = call
         .rows(&sql, &args)?
-        .iter()
-        .map(|r| ListRow::from_row(r))
+        .into_iter()
+        .map(|mut r| ListRow::from_row_owned(&mut r))
         .collect();
     // At most `limit` lists and about a page's bytes of JSON (a list's
     // name and scope_key can be long): the row that does not fit, or the
     // one past `limit`, says that more follow.
     let mut page = Page::new(limit);
     let mut next_cursor = None;
-    for (i, l) in lists.iter().enumerate() {
+    // The cursor names the last list of the page: its time and id.
+    let mut last_at = 0;
+    for l in lists {
+        let at = l.updated_at;
+        let counts = l.counts;
         let item = ListWithCounts {
             list: ListJson::from(l),
-            counts: l.counts,
+            counts,
         };
         if !page.add(item) {
-            next_cursor = i
-                .checked_sub(1)
-                .map(|k| format!("{}.{}", lists[k].updated_at, lists[k].id));
+            next_cursor = page.last().map(|k| format!("{last_at}.{}", k.list.id));
             break;
         }
+        last_at = at;
     }
     let items = page.into_rows();
     let summary = format!(

@@ -333,7 +333,7 @@ fn chunk(
     args.push(Value::Integer(n));
     Ok(call
         .rows(&sql, &args)?
-        .iter()
-        .map(|r| TaskRow::from_row(r))
+        .into_iter()
+        .map(|mut r| TaskRow::from_row_owned(&mut r))
         .collect())
 }

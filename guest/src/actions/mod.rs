@@ -32,6 +32,7 @@ mod priority_tests;
 pub mod release;
 pub mod reorder;
 pub mod settle;
+pub mod stored_json;
 pub(crate) mod summary;
 #[cfg(test)]
 mod tests;

@@ -145,6 +145,11 @@ impl<T: Serialize> Page<T> {
         true
     }
 
+    /// The last row added.
+    pub fn last(&self) -> Option<&T> {
+        self.rows.rows.last()
+    }
+
     /// The rows, in the order added, with their texts.
     pub fn into_rows(self) -> PageRows<T> {
         self.rows

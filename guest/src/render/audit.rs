@@ -31,7 +31,8 @@ pub(crate) fn events(page: AuditPage) -> Option<Vec<Line>> {
                 _ => Style::Text,
             };
             // A person's action names the person, marked as one.
-            let by_person = str_of(&e.data, "by") == Some("person");
+            let data = e.data.value();
+            let by_person = str_of(&data, "by") == Some("person");
             let target = fmt::opt(&e.task_id)
                 .or_else(|| fmt::opt(&e.list_id))
                 .map(fmt::short_id);
@@ -49,7 +50,7 @@ pub(crate) fn events(page: AuditPage) -> Option<Vec<Line>> {
                 },
                 cell(fmt::truncate(kind, 20), kind_style),
                 cell(target.unwrap_or_else(|| "—".into()), Style::Muted),
-                event_data(kind, &e.data),
+                event_data(kind, &data),
             ]);
         }
         lines.extend(t.lines());

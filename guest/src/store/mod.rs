@@ -21,6 +21,18 @@ impl Value {
         }
     }
 
+    /// The text moved out, leaving NULL; None (and the value kept) if
+    /// this is not text.
+    pub fn take_text(&mut self) -> Option<String> {
+        match std::mem::replace(self, Value::Null) {
+            Value::Text(s) => Some(s),
+            other => {
+                *self = other;
+                None
+            }
+        }
+    }
+
     /// The integer, if this is an integer.
     pub fn as_i64(&self) -> Option<i64> {
         match self {

@@ -2,11 +2,10 @@
 //! its live tasks in position order with their dependencies, and its
 //! audit log (oldest first, up to [`MAX_EVENTS`]).
 
-use serde_json::Value as Json;
-
 use crate::actions::Call;
 use crate::actions::audit::AuditEvent;
 use crate::actions::deps::{self, Graph};
+use crate::actions::stored_json::StoredJson;
 use crate::clock::format_ms;
 use crate::error::ToolResult;
 use crate::model::{ListRow, TASK_COLS, TaskRow};
@@ -64,10 +63,7 @@ pub fn read(call: &Call, list: ListRow) -> ToolResult<Snapshot> {
                 kind: text(3),
                 list_id: text(4),
                 task_id: text(5),
-                data: r[6]
-                    .as_str()
-                    .and_then(|d| serde_json::from_str::<Json>(d).ok())
-                    .unwrap_or(Json::Null),
+                data: StoredJson::from_stored(r[6].as_str()),
             }
         })
         .collect();
