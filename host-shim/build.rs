@@ -2,7 +2,7 @@
 //! (or `cargo run -- demo`) on a fresh clone needs no manual step.
 //!
 //! The guest is built by a nested `cargo build -p tasklists-guest --profile
-//! guest --target wasm32-wasip2` (the workspace's `guest` profile: small,
+//! guest --target wasm32-wasip2` (the workspace's `guest` profile: optimized for speed,
 //! no debug info) into its own target directory (`<target>/guest`):
 //! the outer cargo holds the lock of `<target>` while build scripts run, so
 //! sharing it would deadlock. On `wasm32-wasip2` rustc links a cdylib straight
