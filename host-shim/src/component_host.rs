@@ -155,7 +155,7 @@ impl Host {
     }
 
     /// [`Host::reply_to_action`] as a result: the output with its data
-    /// parsed, or the typed error (a component that cannot run at all is
+    /// (parsed when first read), or the typed error (a component that cannot run at all is
     /// an `internal` error carrying the host's reason).
     pub fn call(
         &mut self,
@@ -268,7 +268,8 @@ impl Host {
         self.plain(|b, store| b.tasklists_component_tools().call_catalogue(store))
     }
 
-    /// Renders a successful result (`data_json` as the tool returned it).
+    /// Renders a successful result (`data_json` as the tool returned it:
+    /// [`crate::Data::json`]).
     pub fn render_result(
         &mut self,
         tool: &str,
