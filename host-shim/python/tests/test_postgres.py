@@ -44,3 +44,27 @@ def test_the_location_shown_has_no_password():
         assert password not in host.location and "***" in host.location
         assert not host.reply("task_lists", {"action": "find"}).is_error
         host.close()
+
+
+def test_a_silent_server_is_given_the_calls_time_not_more():
+    """A server that accepts the connection and never answers: the call
+    fails within its own time limit, as the native backend words it (it
+    used to wait libpq's 10 s `connect_timeout`, past the call's limit)."""
+    import socket
+    import time
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(4)
+    port = listener.getsockname()[1]
+    try:
+        host = Host(f"postgresql://u@127.0.0.1:{port}/db?sslmode=disable", agent_id="py", call_timeout_ms=1500)
+        started = time.monotonic()
+        reply = host.reply("task_lists", {"action": "find"})
+        took = time.monotonic() - started
+        assert reply.is_error, reply.text
+        assert "did not answer within" in reply.text and "the call's time limit" in reply.text, reply.text
+        assert took < 3, f"{took:.1f} s for a call limited to 1.5 s"
+        host.close()
+    finally:
+        listener.close()

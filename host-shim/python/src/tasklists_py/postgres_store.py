@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import re
+import select
 import time
 from typing import Any
 
@@ -38,6 +39,20 @@ PIN_SEARCH_PATH = (
 )
 INTERRUPTED = "interrupted: the statement ran past the call's time limit"
 NO_CALL_LIMIT_MS = 30_000
+#: How long connecting may take when the string says nothing
+#: (`connect_timeout`) and no call's deadline is nearer (the native
+#: backend's `DEFAULT_CONNECT_TIMEOUT`).
+DEFAULT_CONNECT_TIMEOUT_MS = 10_000
+
+
+def _connect_timeout_ms(params: dict[str, Any]) -> int:
+    """The string's `connect_timeout` (seconds, libpq's floor of 2; 0 or
+    unusable: the default), in ms."""
+    try:
+        seconds = int(str(params.get("connect_timeout", "")).strip())
+    except ValueError:
+        return DEFAULT_CONNECT_TIMEOUT_MS
+    return max(seconds, 2) * 1000 if seconds > 0 else DEFAULT_CONNECT_TIMEOUT_MS
 IDLE_MARGIN_MS = 5_000
 STATEMENT_CACHE = 128
 
@@ -235,19 +250,44 @@ class PostgresBackend:
         extra: dict[str, Any] = {}
         if "application_name" not in params:
             extra["application_name"] = "tasklists"
-        if "connect_timeout" not in params:
-            extra["connect_timeout"] = 10
-        conn = pq.PGconn.connect(make_conninfo(self.location, **extra).encode())
-        if conn.status != pq.ConnStatus.OK:
-            why = conn.get_error_message() if hasattr(conn, "get_error_message") else conn.error_message.decode()
-            conn.finish()
-            raise StoreError("io", self._scrub(f"cannot connect to {redact(self.location)}: {why.strip()}"))
+        conn = self._connect(make_conninfo(self.location, **extra), _connect_timeout_ms(params))
         result = conn.exec_(PIN_SEARCH_PATH.encode())
         if result.status != pq.ExecStatus.TUPLES_OK or result.ntuples == 0:
             conn.finish()
             raise StoreError("io", "the role's search_path names no schema that exists and it may use: create one, "
                                    "or name one with options=-c search_path=…")
         self.conn = conn
+        return conn
+
+    def _connect(self, conninfo: str, own_ms: int) -> pq.PGconn:
+        """Connects within the string's `connect_timeout` and the call's
+        time left, whichever ends first, as the native backend does
+        (`session.rs`): libpq's own timeout is whole seconds and is not
+        the call's, so the handshake is polled here against the limit."""
+        left = self.deadline.remaining_ms()
+        limit_ms = own_ms if left is None else max(1, min(own_ms, int(left)))
+        which = "the call's time limit" if limit_ms < own_ms else "the connect timeout"
+        ends = time.monotonic() + limit_ms / 1000
+        conn = pq.PGconn.connect_start(conninfo.encode())
+        # libpq: a connection that did not start is BAD; one that did is
+        # polled as if it were waiting to write.
+        status = pq.PollingStatus.FAILED if conn.status == pq.ConnStatus.BAD else pq.PollingStatus.WRITING
+        while status not in (pq.PollingStatus.OK, pq.PollingStatus.FAILED):
+            wait = ends - time.monotonic()
+            ready = wait > 0 and (
+                select.select([conn.socket], [], [], wait)[0]
+                if status == pq.PollingStatus.READING
+                else select.select([], [conn.socket], [], wait)[1]
+            )
+            if not ready:
+                conn.finish()
+                raise StoreError("io", f"cannot connect to {redact(self.location)}: "
+                                       f"the server did not answer within {limit_ms} ms ({which})")
+            status = conn.connect_poll()
+        if conn.status != pq.ConnStatus.OK:
+            why = conn.get_error_message() if hasattr(conn, "get_error_message") else conn.error_message.decode()
+            conn.finish()
+            raise StoreError("io", self._scrub(f"cannot connect to {redact(self.location)}: {why.strip()}"))
         return conn
 
     def _lost(self, why: str) -> StoreError:
