@@ -78,7 +78,7 @@ impl Tx for TestTx<'_> {
         let params: Vec<_> = params.iter().map(to_backend).collect();
         let mut backend = self.store.backend.borrow_mut();
         let rows = backend.query(self.id, sql, &params).map_err(error)?;
-        Ok(rows_from_backend(rows))
+        rows_from_backend(rows)
     }
 
     fn pipeline(&self, sql: &str, params: &[Value]) -> Result<(), StoreError> {
@@ -101,7 +101,7 @@ impl Tx for TestTx<'_> {
         let rows = backend
             .query_then_commit(self.id, sql, &params)
             .map_err(error)?;
-        Ok(rows_from_backend(rows))
+        rows_from_backend(rows)
     }
 }
 
@@ -116,27 +116,19 @@ fn to_backend(value: &Value) -> tasklists_store::Value {
     }
 }
 
-/// Rows the host's backend read.
-fn rows_from_backend(rows: tasklists_store::Rows) -> Rows {
-    Rows {
-        columns: rows.columns,
-        rows: rows
-            .rows
-            .into_iter()
-            .map(|row| row.into_iter().map(from_backend).collect())
-            .collect(),
-    }
-}
-
-/// A value the host's backend read.
-fn from_backend(value: tasklists_store::Value) -> Value {
-    match value {
-        tasklists_store::Value::Null => Value::Null,
-        tasklists_store::Value::Integer(i) => Value::Integer(i),
-        tasklists_store::Value::Real(f) => Value::Real(f),
-        tasklists_store::Value::Text(s) => Value::Text(s),
-        tasklists_store::Value::Blob(b) => Value::Blob(b),
-    }
+/// Rows the host's backend read, packed as the hosts pack them and
+/// unpacked as the component does: every native test crosses the WIT's
+/// `rows` record as a call does.
+fn rows_from_backend(rows: tasklists_store::Rows) -> Result<Rows, StoreError> {
+    crate::store::unpack(crate::bindings::tasklists::component::store::Rows {
+        width: u32::try_from(rows.width()).unwrap_or(u32::MAX),
+        cells: rows.cells,
+        integers: rows.integers,
+        reals: rows.reals,
+        text: rows.text,
+        text_ends: rows.text_ends,
+        blobs: rows.blobs,
+    })
 }
 
 /// A failure of the host's backend.

@@ -1,13 +1,16 @@
 //! The SQL store the domain runs on: plain Rust traits over the WIT
 //! `store` interface's own types (generated once from `wit/store.wit`, as
-//! Spin's SDK re-exports its `sqlite` types), with the conversions the
+//! Spin's SDK re-exports its `sqlite` types; a query's rows, which cross
+//! packed, unpacked by `packed.rs`), with the conversions the
 //! [`params!`](crate::params) macro needs and the wording of a store error.
 //! `wit.rs` implements the traits over the WIT import; native unit tests
 //! over the host's SQLite backend itself (`testing.rs`), so both run on
 //! the same store rules.
 
-pub use crate::bindings::tasklists::component::store::{Rows, SqlDialect, StoreError, Value};
+pub use crate::bindings::tasklists::component::store::{SqlDialect, StoreError, Value};
+pub use packed::unpack;
 
+mod packed;
 mod placeholders;
 #[cfg(target_arch = "wasm32")]
 pub(crate) mod wit;
@@ -88,6 +91,14 @@ impl StoreError {
         };
         format!("{kind}: {message}")
     }
+}
+
+/// Rows a query returned, unpacked from the WIT `rows` record
+/// ([`unpack`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Rows {
+    /// Each row's values, in the SELECT's column order.
+    pub rows: Vec<Vec<Value>>,
 }
 
 /// An open transaction. Implementations roll back when dropped unfinished.

@@ -1,10 +1,11 @@
 //! The WIT `store` and `clock` imports, seen through the domain's
 //! [`Store`](super::Store) and [`Clock`](crate::clock::Clock) traits
 //! (wasm only: natively the unit tests run on the host's own backend,
-//! `testing.rs`). The values, rows and errors are the WIT's own types:
-//! they pass through unconverted.
+//! `testing.rs`). The values and errors are the WIT's own types: they
+//! pass through unconverted; a query's rows arrive packed and are
+//! unpacked here.
 
-use super::{Rows, SqlDialect, Store, StoreError, Tx, Value};
+use super::{Rows, SqlDialect, Store, StoreError, Tx, Value, unpack};
 use crate::bindings::tasklists::component::{clock as wclock, store as wstore};
 
 /// The WIT store, seen through the domain's [`Store`] trait.
@@ -36,7 +37,7 @@ impl Tx for WitTx {
     }
 
     fn query(&self, sql: &str, params: &[Value]) -> Result<Rows, StoreError> {
-        self.0.query(&self.1.sql(sql), params)
+        self.0.query(&self.1.sql(sql), params).and_then(unpack)
     }
 
     fn pipeline(&self, sql: &str, params: &[Value]) -> Result<(), StoreError> {
@@ -48,7 +49,9 @@ impl Tx for WitTx {
     }
 
     fn query_then_commit(&self, sql: &str, params: &[Value]) -> Result<Rows, StoreError> {
-        self.0.query_then_commit(&self.1.sql(sql), params)
+        self.0
+            .query_then_commit(&self.1.sql(sql), params)
+            .and_then(unpack)
     }
 }
 

@@ -1,55 +1,12 @@
 // The component's `store` and `clock` imports over the native addon. The
-// addon already speaks jco's shapes of the WIT types; this only adapts
+// addon already speaks jco's shapes of the WIT types (a query's rows
+// packed, its lists as typed arrays jco copies whole); this only adapts
 // the calling convention: a transaction is a resource object, a store
 // error is thrown as jco's `{payload}`, and any other exception (a host
 // bug) traps the call.
 
 import type { NativeStore, SqlRows, SqlValue } from "./addon.js";
 import type { WriteState } from "./types.js";
-
-const NULL: SqlValue = Object.freeze({ tag: "null" }) as SqlValue;
-
-/** The addon's packed rows in jco's shape of WIT `rows`. */
-export function unpackRows(packed: SqlRows): { columns: string[]; rows: SqlValue[][] } {
-  const { columns, kinds, numbers, text, textEnds, blobs } = packed;
-  const width = columns.length;
-  const rows: SqlValue[][] = [];
-  let textStart = 0;
-  let blob = 0;
-  for (let at = 0; at < kinds.length; at += width) {
-    const row: SqlValue[] = new Array(width);
-    for (let c = 0; c < width; c++) {
-      const i = at + c;
-      switch (kinds[i]) {
-        case 0:
-          row[c] = NULL;
-          break;
-        // jco lowers an s64 from a number or a BigInt alike.
-        case 1:
-          row[c] = { tag: "integer", val: numbers[i] };
-          break;
-        case 2:
-          row[c] = { tag: "integer", val: BigInt(text.slice(textStart, textEnds[i])) };
-          textStart = textEnds[i];
-          break;
-        case 3:
-          row[c] = { tag: "real", val: numbers[i] };
-          break;
-        case 4:
-          row[c] = { tag: "text", val: text.slice(textStart, textEnds[i]) };
-          textStart = textEnds[i];
-          break;
-        case 5:
-          row[c] = { tag: "blob", val: blobs[blob++] };
-          break;
-        default:
-          throw new Error(`the addon returned an unknown cell kind ${kinds[i]}`);
-      }
-    }
-    rows.push(row);
-  }
-  return { columns, rows };
-}
 
 // The flags a worker shares with its host (an Int32Array over a
 // SharedArrayBuffer): what the call's writes came to, and whether a write
@@ -124,8 +81,8 @@ export function storeImports(
       return guarded(() => store.execute(this.#id, sql, params));
     }
 
-    query(sql: string, params: SqlValue[]) {
-      return unpackRows(guarded(() => store.query(this.#id, sql, params)));
+    query(sql: string, params: SqlValue[]): SqlRows {
+      return guarded(() => store.query(this.#id, sql, params));
     }
 
     pipeline(sql: string, params: SqlValue[]): void {
@@ -136,8 +93,8 @@ export function storeImports(
       this.#finish(() => store.commit(this.#id));
     }
 
-    queryThenCommit(sql: string, params: SqlValue[]) {
-      return unpackRows(this.#finish(() => store.queryThenCommit(this.#id, sql, params)));
+    queryThenCommit(sql: string, params: SqlValue[]): SqlRows {
+      return this.#finish(() => store.queryThenCommit(this.#id, sql, params));
     }
 
     /** Runs `end`, which commits and ends the transaction, and records its outcome. */

@@ -167,7 +167,7 @@ impl Backend for Recording {
             sql: sql.to_owned(),
             params: params.to_vec(),
         };
-        self.logged(op, |b| b.query(tx, sql, params), |r| r.rows.len() as u64)
+        self.logged(op, |b| b.query(tx, sql, params), |r| r.len() as u64)
     }
 
     fn pipeline(&mut self, tx: &mut Tx, sql: &str, params: &[Value]) -> Result<(), StoreError> {
@@ -200,7 +200,7 @@ impl Backend for Recording {
         };
         let started = Instant::now();
         let result = self.inner.query_then_commit(tx, sql, params);
-        let rows = result.as_ref().ok().map(|(r, _)| r.rows.len() as u64);
+        let rows = result.as_ref().ok().map(|(r, _)| r.len() as u64);
         self.log.push(op, rows, started.elapsed());
         self.log
             .push(LoggedOp::Commit, rows.map(|_| 0), Duration::ZERO);

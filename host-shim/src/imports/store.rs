@@ -37,15 +37,18 @@ impl From<Value> for wit::Value {
     }
 }
 
+/// The lists move as they are: the store keeps its rows packed as the
+/// WIT carries them.
 impl From<Rows> for wit::Rows {
     fn from(rows: Rows) -> Self {
         wit::Rows {
-            columns: rows.columns,
-            rows: rows
-                .rows
-                .into_iter()
-                .map(|row| row.into_iter().map(Into::into).collect())
-                .collect(),
+            width: u32::try_from(rows.width()).unwrap_or(u32::MAX),
+            cells: rows.cells,
+            integers: rows.integers,
+            reals: rows.reals,
+            text: rows.text,
+            text_ends: rows.text_ends,
+            blobs: rows.blobs,
         }
     }
 }

@@ -129,16 +129,18 @@ impl Faults {
         let Some(fault) = self.armed.filter(|f| f.flood_values > 0) else {
             return;
         };
-        if rows.rows.is_empty() {
+        if rows.is_empty() {
             return;
         }
         self.armed = None;
-        let have = rows.rows.len();
-        let width = rows.columns.len().max(1);
-        let extra: Vec<_> = (have..fault.flood_values.div_ceil(width))
-            .map(|i| rows.rows[i % have].clone())
-            .collect();
-        rows.rows.extend(extra);
+        let copied = rows.values();
+        let have = copied.len();
+        let width = rows.width().max(1);
+        for i in have..fault.flood_values.div_ceil(width) {
+            for value in &copied[i % have] {
+                rows.push(value.clone());
+            }
+        }
     }
 
     fn fire(
@@ -185,23 +187,20 @@ mod tests {
         faults.begin_call();
         let mut empty = Rows::default();
         faults.on_rows(&mut empty);
-        assert!(empty.rows.is_empty(), "nothing to copy: stays armed");
-        let mut rows = Rows {
-            columns: vec!["x".into()],
-            rows: vec![vec![Value::Integer(1)], vec![Value::Integer(2)]],
-        };
+        assert!(empty.is_empty(), "nothing to copy: stays armed");
+        let mut rows = Rows::from_values(
+            vec!["x".into()],
+            vec![vec![Value::Integer(1)], vec![Value::Integer(2)]],
+        );
         faults.on_rows(&mut rows);
-        let xs: Vec<_> = rows.rows.iter().map(|r| r[0].clone()).collect();
+        let xs: Vec<_> = rows.values().iter().map(|r| r[0].clone()).collect();
         assert_eq!(
             xs,
             [1, 2, 1, 2, 1].map(Value::Integer),
             "padded with copies, in order"
         );
-        let mut again = Rows {
-            columns: vec!["x".into()],
-            rows: vec![vec![Value::Integer(1)]],
-        };
+        let mut again = Rows::from_values(vec!["x".into()], vec![vec![Value::Integer(1)]]);
         faults.on_rows(&mut again);
-        assert_eq!(again.rows.len(), 1, "fired once");
+        assert_eq!(again.len(), 1, "fired once");
     }
 }

@@ -41,6 +41,7 @@ pub mod limits;
 mod location;
 #[cfg(feature = "backends")]
 mod open_error;
+mod packed;
 #[cfg(feature = "backends")]
 mod session;
 #[cfg(feature = "backends")]
@@ -61,11 +62,12 @@ pub use descriptor::{Descriptor, no_problem, no_secrets};
 pub use location::Location;
 #[cfg(feature = "backends")]
 pub use open_error::OpenError;
+pub use packed::Rows;
 #[cfg(feature = "backends")]
 pub use postgres::PgLocation;
 #[cfg(feature = "backends")]
 pub use session::{Session, TxId};
-pub use value::{Dialect, Rows, StoreError, Value};
+pub use value::{Dialect, StoreError, Value};
 #[cfg(feature = "backends")]
 pub use watch::Watch;
 pub use write_state::WriteState;

@@ -82,15 +82,6 @@ impl Dialect {
     }
 }
 
-/// Rows returned by a query, columns in the order of the SELECT.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Rows {
-    /// Column names.
-    pub columns: Vec<String>,
-    /// Row values, in column order.
-    pub rows: Vec<Vec<Value>>,
-}
-
 /// Why the store failed; each variant carries the engine's message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StoreError {

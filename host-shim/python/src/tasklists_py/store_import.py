@@ -27,8 +27,44 @@ def _error(e: StoreError) -> Variant:
 
 
 def _rows(answer: tuple[list[str], list[list[Any]]]) -> Record:
+    """A query's rows as the WIT `rows` record carries them: packed, each
+    kind of cell in one flat list (`wit/store.wit`), so that wasmtime-py
+    converts a few lists instead of a variant per cell."""
+    columns, table = answer
+    cells: list[str] = []
+    integers: list[int] = []
+    reals: list[float] = []
+    texts: list[str] = []
+    text_ends: list[int] = []
+    blobs: list[bytes] = []
+    end = 0
+    for row in table:
+        for value in row:
+            if value is None:
+                cells.append("n")
+            elif isinstance(value, str):
+                cells.append("t")
+                texts.append(value)
+                # The ends count UTF-8 bytes, as the component reads them.
+                end += len(value) if value.isascii() else len(value.encode("utf-8"))
+                text_ends.append(end)
+            elif isinstance(value, int):
+                cells.append("i")
+                integers.append(value)
+            elif isinstance(value, float):
+                cells.append("r")
+                reals.append(value)
+            else:
+                cells.append("b")
+                blobs.append(bytes(value))
     rows = Record()
-    rows.columns, rows.rows = answer
+    rows.width = len(columns)
+    rows.cells = "".join(cells)
+    rows.integers = integers
+    rows.reals = reals
+    rows.text = "".join(texts)
+    setattr(rows, "text-ends", text_ends)
+    rows.blobs = blobs
     return rows
 
 

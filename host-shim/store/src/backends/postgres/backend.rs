@@ -686,7 +686,7 @@ impl Backend for PostgresBackend {
             )));
         }
         self.ran(tx, sql);
-        Ok(Rows { columns, rows })
+        Ok(Rows::from_values(columns, rows))
     }
 
     /// Queued, prepared now (a bad statement or parameter is refused at
@@ -823,7 +823,7 @@ impl Backend for PostgresBackend {
                 max_bytes >> 10
             ))));
         }
-        Ok((Rows { columns, rows }, tx))
+        Ok((Rows::from_values(columns, rows), tx))
     }
 
     fn rollback(&mut self) -> Result<(), StoreError> {

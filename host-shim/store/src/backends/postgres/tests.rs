@@ -236,7 +236,7 @@ fn values_round_trip() {
         .unwrap();
     assert_eq!(got.columns, ["i", "text", "b", "d"]);
     let want: Vec<Vec<Value>> = rows.iter().map(|r| r.to_vec()).collect();
-    assert_eq!(got.rows, want);
+    assert_eq!(got.values(), want);
     // Parameters are typed by where they go: an integer into a real, a
     // text compared with text.
     let found = pg
@@ -246,7 +246,7 @@ fn values_round_trip() {
             &[Value::Integer(1), Value::Text("h%".into())],
         )
         .unwrap();
-    assert_eq!(found.rows, [[Value::Integer(1)]]);
+    assert_eq!(found.values(), [[Value::Integer(1)]]);
     pg.commit(tx).unwrap();
 }
 
@@ -265,7 +265,7 @@ fn every_returned_type_maps_to_a_store_value() {
         .unwrap();
     use Value::*;
     assert_eq!(
-        got.rows,
+        got.values(),
         [[
             Integer(7),
             Integer(8),
@@ -301,7 +301,7 @@ fn every_returned_type_maps_to_a_store_value() {
     let one = pg
         .query(tx, "SELECT $1::bool", &[Value::Integer(1)])
         .unwrap();
-    assert_eq!(one.rows, [[Integer(1)]]);
+    assert_eq!(one.values(), [[Integer(1)]]);
     pg.commit(tx).unwrap();
 }
 
@@ -446,7 +446,7 @@ fn pipelined_statements_run_in_order_and_fail_the_whole() {
     )
     .unwrap();
     let rows = pg.query(tx, "SELECT count(*) FROM t", &[]).unwrap();
-    assert_eq!(rows.rows, vec![vec![Value::Integer(1)]]);
+    assert_eq!(rows.values(), vec![vec![Value::Integer(1)]]);
     // With the COMMIT.
     pg.pipeline(tx, "INSERT INTO t (name) VALUES ('b')", &[])
         .unwrap();
@@ -593,7 +593,7 @@ fn writers_wait_for_each_other_and_are_busy_after_the_busy_timeout() {
     a.commit(tx).unwrap();
     let tx = b.begin(true).unwrap();
     let seen = b.query(tx, "SELECT name FROM t", &[]).unwrap();
-    assert_eq!(seen.rows, [[Value::Text("a".into())]]);
+    assert_eq!(seen.values(), [[Value::Text("a".into())]]);
     b.commit(tx).unwrap();
 }
 
@@ -611,7 +611,7 @@ fn the_write_lock_serializes_read_modify_write() {
             std::thread::spawn(move || {
                 for _ in 0..15 {
                     let tx = pg.begin(true).unwrap();
-                    let n = pg.query(tx, "SELECT n FROM counter", &[]).unwrap().rows[0][0]
+                    let n = pg.query(tx, "SELECT n FROM counter", &[]).unwrap().values()[0][0]
                         .as_i64()
                         .unwrap();
                     pg.execute(tx, "UPDATE counter SET n = $1", &[Value::Integer(n + 1)])
@@ -636,7 +636,11 @@ fn the_write_lock_serializes_read_modify_write() {
 fn a_read_transaction_sees_one_snapshot() {
     let Some((db, mut pg)) = setup() else { return };
     let tx = pg.begin(false).unwrap();
-    let count = |pg: &mut Pg, tx| pg.query(tx, "SELECT count(*) FROM t", &[]).unwrap().rows;
+    let count = |pg: &mut Pg, tx| {
+        pg.query(tx, "SELECT count(*) FROM t", &[])
+            .unwrap()
+            .values()
+    };
     assert_eq!(count(&mut pg, tx), [[Value::Integer(0)]]);
     db.client()
         .batch_execute("INSERT INTO t (name) VALUES ('later')")
@@ -949,7 +953,7 @@ fn an_oversized_result_is_refused_and_the_transaction_goes_on() {
         "{e:?}"
     );
     let ok = pg.query(tx, "SELECT 1", &[]).unwrap();
-    assert_eq!(ok.rows, [[Value::Integer(1)]]);
+    assert_eq!(ok.values(), [[Value::Integer(1)]]);
     pg.commit(tx).unwrap();
 }
 
@@ -980,7 +984,7 @@ fn the_connection_is_named_for_the_server() {
     let name = pg
         .query(tx, "SELECT current_setting('application_name')", &[])
         .unwrap();
-    assert_eq!(name.rows, [[Value::Text("tasklists".into())]]);
+    assert_eq!(name.values(), [[Value::Text("tasklists".into())]]);
     pg.commit(tx).unwrap();
     let mine = rewrite(&db.url, &[("application_name", Some("mine"))]);
     let mut pg = open(
@@ -991,7 +995,7 @@ fn the_connection_is_named_for_the_server() {
     let name = pg
         .query(tx, "SELECT current_setting('application_name')", &[])
         .unwrap();
-    assert_eq!(name.rows, [[Value::Text("mine".into())]]);
+    assert_eq!(name.values(), [[Value::Text("mine".into())]]);
     pg.commit(tx).unwrap();
 }
 
@@ -1019,7 +1023,7 @@ fn on_tls(url: &str) -> Result<bool, StoreError> {
         &[],
     )?;
     pg.commit(tx)?;
-    Ok(rows.rows == [[Value::Integer(1)]])
+    Ok(rows.values() == [[Value::Integer(1)]])
 }
 
 #[test]

@@ -57,17 +57,16 @@ pub(crate) fn run_query(
     *wrote |= !stmt.readonly();
     let columns: Vec<String> = stmt.column_names().map(str::to_owned).collect();
     let width = columns.len();
+    let mut out = Rows::new(columns);
     let mut rows = stmt
         .query(params_from_iter(params.iter().map(Param)))
         .map_err(|e| map_error(e, Phase::Run))?;
-    let mut out = Vec::new();
     let mut bytes = 0usize;
     while let Some(row) = rows.next().map_err(|e| map_error(e, Phase::Run))? {
-        let mut values = Vec::with_capacity(width);
         for i in 0..width {
             let value = row.get_ref(i).map_err(|e| map_error(e, Phase::Run))?;
             bytes += 16 + value_len(value);
-            values.push(to_value(value));
+            push(&mut out, value);
         }
         if bytes > max_bytes {
             return Err(StoreError::Other(format!(
@@ -75,9 +74,8 @@ pub(crate) fn run_query(
                 max_bytes >> 10
             )));
         }
-        out.push(values);
     }
-    Ok(Rows { columns, rows: out })
+    Ok(out)
 }
 
 /// Prepares through the cache and applies the transaction rules.
@@ -132,14 +130,15 @@ impl ToSql for Param<'_> {
     }
 }
 
-fn to_value(value: ValueRef<'_>) -> Value {
+/// Appends a cell as read, without an allocation of its own.
+fn push(rows: &mut Rows, value: ValueRef<'_>) {
     match value {
-        ValueRef::Null => Value::Null,
-        ValueRef::Integer(i) => Value::Integer(i),
-        ValueRef::Real(f) => Value::Real(f),
+        ValueRef::Null => rows.push_null(),
+        ValueRef::Integer(i) => rows.push_integer(i),
+        ValueRef::Real(f) => rows.push_real(f),
         // SQLite does not check that TEXT is UTF-8; never fail a read on it.
-        ValueRef::Text(t) => Value::Text(String::from_utf8_lossy(t).into_owned()),
-        ValueRef::Blob(b) => Value::Blob(b.to_vec()),
+        ValueRef::Text(t) => rows.push_text(&String::from_utf8_lossy(t)),
+        ValueRef::Blob(b) => rows.push_blob(b),
     }
 }
 

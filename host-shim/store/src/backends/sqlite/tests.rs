@@ -101,7 +101,7 @@ fn values_round_trip() {
         .query(tx, "SELECT x AS value FROM t ORDER BY id", &[])
         .unwrap();
     assert_eq!(rows.columns, vec!["value".to_string()]);
-    let got: Vec<Value> = rows.rows.into_iter().map(|mut r| r.remove(0)).collect();
+    let got: Vec<Value> = rows.values().into_iter().map(|mut r| r.remove(0)).collect();
     assert_eq!(got, values);
     ctx.commit(tx).unwrap();
 }
@@ -227,7 +227,7 @@ fn a_held_write_lock_is_busy_after_the_budget() {
         waiter
             .query(read, "SELECT count(*) FROM t", &[])
             .unwrap()
-            .rows
+            .values()
             .len(),
         1
     );
@@ -381,7 +381,7 @@ fn a_file_replaced_under_the_connection_is_reopened_at_the_next_begin() {
     let rows = ctx
         .query(tx, "SELECT name FROM t ORDER BY id", &[])
         .unwrap();
-    assert_eq!(rows.rows, vec![vec![Value::Text("restored".into())]]);
+    assert_eq!(rows.values(), vec![vec![Value::Text("restored".into())]]);
     ctx.execute(tx, "INSERT INTO t(name) VALUES ('after')", &[])
         .unwrap();
     ctx.commit(tx).unwrap();
@@ -405,7 +405,7 @@ fn names(ctx: &mut Ctx) -> Vec<String> {
         .unwrap();
     ctx.commit(tx).unwrap();
     ctx.end_call();
-    rows.rows
+    rows.values()
         .into_iter()
         .map(|mut r| match r.remove(0) {
             Value::Text(name) => name,

@@ -37,7 +37,7 @@ fn one(pg: &mut Pg, sql: &str) -> Value {
     let tx = pg.begin(false).unwrap();
     let rows = pg.query(tx, sql, &[]).unwrap();
     pg.commit(tx).unwrap();
-    rows.rows[0][0].clone()
+    rows.values()[0][0].clone()
 }
 
 #[test]
