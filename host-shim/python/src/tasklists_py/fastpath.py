@@ -1,11 +1,12 @@
 """Memoized type information for wasmtime-py's component values.
 
 wasmtime-py (51.0.0, pinned) asks the C API again for a type's cases,
-fields or element type every time it converts a value: converting the
-rows of one query (a `list<list<value>>`) asked for the `value` variant's
-five cases once per cell, through several FFI calls each, and that was
-most of a call's cost (profiled: 60% of a claim). A type object never
-changes, so each of these answers is kept on the object that was asked:
+fields or element type every time it converts a value, and converts a
+list an element at a time: converting the rows of one query (then a
+`list<list<value>>`; they now cross packed, `store_import.py`) asked for
+the `value` variant's five cases once per cell, through several FFI
+calls each, and that was most of a call's cost (profiled: 60% of a
+claim). A type object never changes, so each of these answers is kept on the object that was asked:
 the objects of one call's types are then asked once. A variant's value is
 lowered from a table of its cases worked out once (the same choice of
 case), bytes are copied into the C API once instead of twice, and each
