@@ -93,3 +93,23 @@ def test_values_cross_as_they_are(db):
     assert session.query(tx, "SELECT * FROM v", [])[1] == [[None, 7, 1.5, "é", b"\x00\x01"]]
     session.commit(tx)
     assert session.write_state == "applied"
+
+
+def test_text_that_is_not_utf8_is_a_typed_failure_not_a_trap(db):
+    # SQLite stores whatever bytes it is given as TEXT (another tool wrote
+    # these); the call fails as a corrupt store, worded by the component,
+    # and changes nothing.
+    host = Host(db, agent_id="a")
+    _summary, made = host.call("task_lists", {"action": "create", "params": {"name": "x", "visibility": "shared"}})
+    list_id = made["list"]["id"]
+    host.call("task_items", {"action": "create", "params": {"list_id": list_id, "title": "readable"}})
+    import apsw
+
+    raw = apsw.Connection(str(db))
+    raw.execute("UPDATE tasks SET title = CAST(x'ff41' AS TEXT)")
+    raw.close()
+    reply = host.reply("task_lists", {"action": "get", "params": {"list_id": list_id}})
+    assert reply.is_error and reply.data["error"]["code"] == "storage"
+    assert "not valid UTF-8" in reply.data["error"]["message"], reply.data
+    # The store still serves what it can read.
+    assert host.call("task_lists", {"action": "find"})[1]["lists"][0]["id"] == list_id

@@ -258,6 +258,15 @@ class SqliteBackend:
                 out.append(list(row))
         except apsw.Error as e:
             raise self._note(map_error(e)) from None
+        except UnicodeDecodeError as e:
+            # SQLite does not check that TEXT is UTF-8, and APSW decodes it
+            # strictly, with no lossy mode (the native backend reads such
+            # bytes as U+FFFD): a typed failure rather than a trap.
+            raise StoreError(
+                "corrupt",
+                f"a text value in the database is not valid UTF-8 ({e.reason} at byte {e.start}); "
+                "this host cannot read it (the native and Node hosts read it with U+FFFD in its place)",
+            ) from None
         return columns, out
 
     def pipeline(self, tx: Tx, sql: str, params: list[Any]) -> None:
