@@ -115,6 +115,12 @@ impl TaskJson {
     /// task's bound (only an old row can hold them) cut to fit
     /// ([`text_budget::fit`]).
     pub fn new(row: &TaskRow, depends_on: &[String], form: TaskForm) -> Self {
+        Self::of(row.clone(), depends_on, form)
+    }
+
+    /// [`TaskJson::new`], moving the row's texts instead of copying them
+    /// (a board's page of tasks).
+    pub fn of(row: TaskRow, depends_on: &[String], form: TaskForm) -> Self {
         let (list_id, times) = match form {
             TaskForm::Whole => (true, true),
             TaskForm::Board { times } => (false, times),
@@ -124,23 +130,23 @@ impl TaskJson {
         // other times are history, which a board leaves out unless asked.
         let history = |v: Option<i64>| if times { time(v) } else { None };
         let mut task = TaskJson {
-            id: row.id.clone(),
-            list_id: list_id.then(|| row.list_id.clone()),
+            id: row.id,
+            list_id: list_id.then_some(row.list_id),
             position: Some(row.position),
-            title: row.title.clone(),
+            title: row.title,
             priority: (row.priority != Priority::Medium).then_some(row.priority),
-            labels: row.labels.clone(),
-            description: row.description.clone(),
-            notes: row.notes.clone(),
-            verification: row.verification.clone(),
+            labels: row.labels,
+            description: row.description,
+            notes: row.notes,
+            verification: row.verification,
             status: Some(row.status),
-            assigned_to_agent_id: row.assigned_to_agent_id.clone(),
-            claimed_by_agent_id: row.claimed_by_agent_id.clone(),
+            assigned_to_agent_id: row.assigned_to_agent_id,
+            claimed_by_agent_id: row.claimed_by_agent_id,
             claim_expires_at: time(row.claim_expires_at),
-            outcome: row.outcome.clone(),
-            verification_result: row.verification_result.clone(),
+            outcome: row.outcome,
+            verification_result: row.verification_result,
             depends_on: depends_on.to_vec(),
-            refs: row.refs.clone(),
+            refs: row.refs,
             created_at: history(Some(row.created_at)),
             updated_at: history(Some(row.updated_at)),
             started_at: history(row.started_at),
@@ -149,8 +155,8 @@ impl TaskJson {
             awaits_approval: row.awaits_approval,
             requires_review: row.requires_review,
             waits_on: row.waits_on,
-            ask: row.ask.clone(),
-            review: row.review.clone(),
+            ask: row.ask,
+            review: row.review,
         };
         let mut texts: Vec<&mut String> = task.texts_mut().1.into_iter().flatten().collect();
         text_budget::fit(&mut texts, text_budget::TASK_TEXT_BYTES, Cut::OverBound);

@@ -232,18 +232,21 @@ fn page(
         let rows = chunk(call, list_id, run, from.as_ref(), want)?;
         let ids: Vec<&str> = rows.iter().map(|t| t.id.as_str()).collect();
         let graph = deps::of_tasks(call, &ids)?;
-        for task in &rows {
-            if !page.add(TaskJson::new(task, deps::get(&graph, &task.id), form)) {
-                return Ok((page.into_rows(), last));
-            }
-            last = Some(After {
+        let read = rows.len() as i64;
+        for task in rows {
+            let after = After {
                 run,
                 position: task.position,
                 id: task.id.clone(),
-            });
+            };
+            let depends_on = deps::get(&graph, &after.id);
+            if !page.add(TaskJson::of(task, depends_on, form)) {
+                return Ok((page.into_rows(), last));
+            }
+            last = Some(after);
             from = last.clone();
         }
-        if rows.len() as i64 == want {
+        if read == want {
             continue;
         }
         // This run is exhausted: the deleted tasks follow the live ones.
