@@ -30,7 +30,10 @@ pub fn unpack(packed: Packed) -> Result<Rows, StoreError> {
     let mut text_ends = text_ends.into_iter();
     let mut blobs = blobs.into_iter();
     let mut rows = Vec::with_capacity(cells.len().checked_div(width).unwrap_or(0));
-    let mut row = Vec::with_capacity(width);
+    // Never more than the cells: a width no host would send (no cells,
+    // 4 billion columns) must not reserve memory for it.
+    let row_capacity = width.min(cells.len());
+    let mut row = Vec::with_capacity(row_capacity);
     let mut text_start = 0;
     for kind in cells.bytes() {
         let value = match kind {
@@ -59,7 +62,10 @@ pub fn unpack(packed: Packed) -> Result<Rows, StoreError> {
         };
         row.push(value);
         if row.len() == width {
-            rows.push(std::mem::replace(&mut row, Vec::with_capacity(width)));
+            rows.push(std::mem::replace(
+                &mut row,
+                Vec::with_capacity(row_capacity),
+            ));
         }
     }
     let left = integers.len() + reals.len() + text_ends.len() + blobs.len();
@@ -119,6 +125,7 @@ mod tests {
             ]
         );
         assert_eq!(unpack(packed("", 4)).unwrap().rows.len(), 0);
+        assert_eq!(unpack(packed("", u32::MAX)).unwrap().rows.len(), 0);
     }
 
     #[test]
