@@ -43,6 +43,8 @@ NO_CALL_LIMIT_MS = 30_000
 #: (`connect_timeout`) and no call's deadline is nearer (the native
 #: backend's `DEFAULT_CONNECT_TIMEOUT`).
 DEFAULT_CONNECT_TIMEOUT_MS = 10_000
+IDLE_MARGIN_MS = 5_000
+STATEMENT_CACHE = 128
 
 
 def _connect_timeout_ms(params: dict[str, Any]) -> int:
@@ -53,8 +55,7 @@ def _connect_timeout_ms(params: dict[str, Any]) -> int:
     except ValueError:
         return DEFAULT_CONNECT_TIMEOUT_MS
     return max(seconds, 2) * 1000 if seconds > 0 else DEFAULT_CONNECT_TIMEOUT_MS
-IDLE_MARGIN_MS = 5_000
-STATEMENT_CACHE = 128
+
 
 # Type OIDs the store reads and binds.
 INT2, INT4, INT8, OID, FLOAT4, FLOAT8, NUMERIC, BOOL, BYTEA, JSON, JSONB, VOID = (

@@ -670,7 +670,7 @@ impl Backend for PostgresBackend {
     fn query(&mut self, tx: &mut Tx, sql: &str, params: &[Value]) -> Result<Rows, StoreError> {
         let max_bytes = self.options.max_result_bytes;
         let mut columns = Vec::new();
-        let (rows, bytes) = self.run_statement(
+        let (mut rows, bytes) = self.run_statement(
             sql,
             params,
             |statement| {
@@ -686,7 +686,8 @@ impl Backend for PostgresBackend {
             )));
         }
         self.ran(tx, sql);
-        Ok(Rows::from_values(columns, rows))
+        rows.columns = columns;
+        Ok(rows)
     }
 
     /// Queued, prepared now (a bad statement or parameter is refused at
@@ -801,7 +802,7 @@ impl Backend for PostgresBackend {
         // Refused before it was sent, failed (the COMMIT then rolled it
         // back), or the COMMIT refused or lost.
         let may_have_written = tx.write && may_write(sql);
-        let ((rows, bytes), commit) = match outcome {
+        let ((mut rows, bytes), commit) = match outcome {
             Ok(answers) => answers,
             Err(error) => return Err(self.not_committed(error, may_have_written)),
         };
@@ -823,7 +824,8 @@ impl Backend for PostgresBackend {
                 max_bytes >> 10
             ))));
         }
-        Ok((Rows::from_values(columns, rows), tx))
+        rows.columns = columns;
+        Ok((rows, tx))
     }
 
     fn rollback(&mut self) -> Result<(), StoreError> {
@@ -862,26 +864,25 @@ async fn read_rows(
     statement: &Statement,
     params: &[Value],
     max_bytes: usize,
-) -> Result<(Vec<Vec<Value>>, usize), tokio_postgres::Error> {
+) -> Result<(Rows, usize), tokio_postgres::Error> {
     let width = statement.columns().len();
     let stream = client
         .query_raw(statement, params.iter().map(Param))
         .await?;
     let mut stream = pin!(stream);
-    let mut out = Vec::new();
+    // Packed as read; the caller names the columns.
+    let mut out = Rows::default();
     let mut bytes = 0usize;
     while let Some(row) = stream.next().await {
         let row = row?;
         if bytes > max_bytes {
             continue;
         }
-        let mut values = Vec::with_capacity(width);
         for i in 0..width {
             let Cell(value) = row.try_get(i)?;
             bytes += value_cost(&value);
-            values.push(value);
+            out.push(value);
         }
-        out.push(values);
     }
     Ok((out, bytes))
 }
