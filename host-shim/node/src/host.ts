@@ -6,11 +6,11 @@
 // worker that also serves the calls after it.
 
 import { access, readFile, readdir } from "node:fs/promises";
-import { Worker } from "node:worker_threads";
+import { MessageChannel, type MessagePort, Worker, receiveMessageOnPort } from "node:worker_threads";
 import { BUILD_COMMAND, addon, type HostDefaults } from "./addon.js";
 import { ChangeCheck, type DataVersion } from "./change-check.js";
 import { HostError } from "./errors.js";
-import type { CallOf, ExportCall, Request, Response, ResultOf, StoreWrapper, WorkerStart } from "./protocol.js";
+import { type CallOf, type ExportCall, REQUESTS, RESPONSES, type Request, type Response, type ResultOf, type StoreWrapper, type WorkerStart, awaitCount, signal } from "./protocol.js";
 import { prepareModules } from "./memory-cap.js";
 import { callTimeoutMs } from "./options.js";
 import { FLAG_WORDS, clearWrites, writesAfterStop } from "./store-import.js";
@@ -87,11 +87,35 @@ interface Limits extends HostDefaults {
 /** A running worker and what is waiting on it. */
 interface Running {
   worker: Worker;
+  /** The calls' channel (see {@link WorkerStart.port}). */
+  port: MessagePort;
+  /** The messages sent on it (see {@link WorkerStart.counts}). */
+  counts: Int32Array;
   ready: Promise<void>;
   /** Resolves with why the worker stopped. */
   stopped: Promise<string>;
   /** Settles the request in flight, if any, when the worker stops. */
   onStop: ((why: string) => void) | null;
+}
+
+/**
+ * How long a call's caller waits for the answer without yielding its
+ * event loop, in milliseconds, before awaiting it (see `#send`).
+ */
+const SYNC_WAIT_MS = 2;
+
+/** How much of {@link SYNC_WAIT_MS} the caller spins rather than sleeps (see `awaitCount`). */
+const SPIN_MS = 0.3;
+
+/** The worker's response to `request`, which it has sent (and counted). */
+function answer<C extends ExportCall>(running: Running, request: Request<C>): Response<C> {
+  // Responses come one per request, in order; one of an earlier request
+  // (none should be left) is skipped.
+  for (;;) {
+    const got = receiveMessageOnPort(running.port) as { message: Response<C> } | undefined;
+    if (!got) throw new HostError("worker", `the worker counted a response to request ${request.id} it did not send`);
+    if (got.message.id === request.id) return got.message;
+  }
 }
 
 /** No context: anonymous, nothing pinned. */
@@ -479,36 +503,41 @@ export class NodeHost {
   async #send<C extends ExportCall>(request: Request<C>): Promise<Response<C> | "timed-out" | { stopped: string }> {
     const running = this.#running ?? this.#start();
     await running.ready;
+    const answered = Atomics.load(running.counts, RESPONSES);
+    running.port.postMessage(request);
+    signal(running.counts, REQUESTS);
+    // Most calls are answered within a fraction of a millisecond: waiting
+    // for the answer here, for at most SYNC_WAIT_MS, saves the two event
+    // loop wake-ups a message costs, and blocks this thread no longer
+    // than that. A slower call is awaited without blocking.
+    if (awaitCount(running.counts, RESPONSES, answered, SPIN_MS, SYNC_WAIT_MS)) return answer(running, request);
     return new Promise((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
-      // The worker answers `request` with the result of the export it
-      // names (worker.ts): what crosses is jco's value for that export.
-      const onMessage = (message: Response<C>) => {
-        if (message.id !== request.id) return;
-        done();
-        resolve(message);
-      };
-      const done = () => {
+      let settled = false;
+      const settle = (result: Response<C> | "timed-out" | { stopped: string }) => {
+        if (settled) return;
+        settled = true;
         clearTimeout(timer);
-        running.worker.off("message", onMessage);
         running.onStop = null;
+        resolve(result);
       };
-      running.worker.on("message", onMessage);
-      timer = setTimeout(() => {
-        done();
-        resolve("timed-out");
-      }, request.timeLimitMs);
+      // The deadline's timer keeps the process alive while the call runs
+      // (a pending Atomics.waitAsync does not).
+      const timer = setTimeout(() => settle("timed-out"), Math.max(0, request.timeLimitMs - SYNC_WAIT_MS));
       // One request at a time: the worker's one stop handler settles it.
-      running.onStop = (why) => {
-        done();
-        resolve({ stopped: why });
+      running.onStop = (why) => settle({ stopped: why });
+      const waiting = Atomics.waitAsync(running.counts, RESPONSES, answered, request.timeLimitMs);
+      const arrived = () => {
+        if (!settled && Atomics.load(running.counts, RESPONSES) !== answered) settle(answer(running, request));
       };
-      running.worker.postMessage(request);
+      if (waiting.async) void waiting.value.then(arrived);
+      else arrived();
     });
   }
 
   /** Starts a worker (the compiled modules are shared, not compiled again). */
   #start(): Running {
+    const { port1: port, port2: workerPort } = new MessageChannel();
+    const counts = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
     const start: WorkerStart = {
       db: this.#limits.db,
       modules: this.#compiled.modules,
@@ -520,22 +549,26 @@ export class NodeHost {
       initialMemoryBytes: this.#compiled.initialMemoryBytes,
       flags: this.#flags,
       storeWrapper: this.#limits.storeWrapper,
+      port: workerPort,
+      counts,
     };
     const worker = new Worker(WORKER, {
       workerData: start,
+      transferList: [workerPort],
       // The worker sees no environment of the process (the component
       // could not anyway: its WASI has none), and never writes to the
-      // process's stdout, which may carry a protocol (MCP).
+      // process's stdout, which may carry a protocol (MCP): its stdout is
+      // kept here, unread (worker.ts sends what it prints to stderr). Its
+      // stderr is the process's, as Node pipes it: reading either stream
+      // here would keep the process alive as long as the worker runs.
       env: {},
       stdout: true,
-      stderr: true,
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
     });
     // An idle host never keeps the process alive; a call in flight does
     // (its deadline timer is referenced).
     worker.unref();
-    worker.stdout.on("data", (chunk: Buffer) => process.stderr.write(chunk));
-    worker.stderr.on("data", (chunk: Buffer) => process.stderr.write(chunk));
+    port.unref();
     const stopped = new Promise<string>((resolve) => {
       worker.once("error", (e) => resolve(`the worker thread failed: ${e.message}`));
       worker.once("exit", (code) => resolve(`the worker thread stopped (exit code ${code})`));
@@ -557,10 +590,11 @@ export class NodeHost {
       if (this.#running?.worker === worker) this.#running = null;
       void worker.terminate();
     });
-    const running: Running = { worker, ready, stopped, onStop: null };
+    const running: Running = { worker, port, counts, ready, stopped, onStop: null };
     stopped.then((why) => {
       if (this.#running?.worker === worker) this.#running = null;
       running.onStop?.(why);
+      port.close();
     });
     this.#running = running;
     return running;

@@ -3,6 +3,7 @@
 // component's exports (generated/tasklists.d.ts): an export's name, its
 // arguments and its result are the WIT's, never a copied list.
 
+import type { MessagePort } from "node:worker_threads";
 import type { Root } from "../generated/tasklists.js";
 import type { FailureKind, WriteState } from "./types.js";
 
@@ -74,6 +75,16 @@ export interface WorkerStart {
   flags: Int32Array;
   /** A module that wraps the store connection (tests only; see {@link StoreWrapper}). */
   storeWrapper?: StoreWrapper;
+  /**
+   * The calls' channel: the host's {@link Request}s arrive on it, the
+   * worker's {@link Response}s leave on it. Neither side listens for its
+   * messages with an event loop: each counts what it sent in `counts` and
+   * notifies, and the other, waiting on that count (`Atomics.wait`),
+   * takes the message with `receiveMessageOnPort`.
+   */
+  port: MessagePort;
+  /** Requests sent (`REQUESTS`) and responses sent (`RESPONSES`), shared by the host and its worker. */
+  counts: Int32Array;
 }
 
 /**
@@ -88,6 +99,32 @@ export interface StoreWrapper {
   module: string;
   /** Shared with the module in every worker the host starts. */
   shared: SharedArrayBuffer;
+}
+
+/** Where the requests sent are counted in {@link WorkerStart.counts}. */
+export const REQUESTS = 0;
+/** Where the responses sent are counted in {@link WorkerStart.counts}. */
+export const RESPONSES = 1;
+
+/**
+ * Waits until `counts[which]` is no longer `seen`, for at most `timeoutMs`;
+ * says whether it changed. It spins for the first `spinMs`, then sleeps:
+ * a sleeping thread takes tens of microseconds to wake, as long as a
+ * short call takes, and an answer or the next request often comes sooner.
+ */
+export function awaitCount(counts: Int32Array, which: typeof REQUESTS | typeof RESPONSES, seen: number, spinMs: number, timeoutMs: number): boolean {
+  const started = performance.now();
+  while (Atomics.load(counts, which) === seen) {
+    const waited = performance.now() - started;
+    if (waited >= spinMs) return Atomics.wait(counts, which, seen, Math.max(0, timeoutMs - waited)) !== "timed-out";
+  }
+  return true;
+}
+
+/** Counts one message sent on the calls' channel and wakes the side waiting for it. */
+export function signal(counts: Int32Array, which: typeof REQUESTS | typeof RESPONSES): void {
+  Atomics.add(counts, which, 1);
+  Atomics.notify(counts, which);
 }
 
 /** A request to the worker: one export call within a time limit. */
