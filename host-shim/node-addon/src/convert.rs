@@ -1,6 +1,6 @@
 //! The store's values and errors across N-API, the addon's one place for
-//! them: parameters arrive in the shape jco gives WIT's `value` variant
-//! (`{tag, val}`, s64 as BigInt, bytes as Uint8Array); query results leave
+//! them: parameters arrive as the payloads of WIT's `value` variant, each
+//! case told by its JavaScript type ([`SqlParam`]); query results leave
 //! in jco's shape of the WIT `rows` record ([`SqlRows`]), packed lists the
 //! component takes as they are; errors leave as exceptions whose `code` is `store:` and the WIT
 //! `store-error` case (`store:busy`, `store:invalid-state`, …), `message`
@@ -9,20 +9,19 @@
 //! the call.
 
 use napi::bindgen_prelude::{
-    BigInt, BigInt64Array, Either4, Float64Array, Uint8Array, Uint32Array,
+    BigInt, BigInt64Array, Either5, Float64Array, Null, Uint8Array, Uint32Array,
 };
 use napi_derive::napi;
 use tasklists_store::{Rows, StoreError, Value};
 
-/// One WIT `value`: `tag` is the case (`null`, `integer`, `real`, `text`,
-/// `blob`), `val` its payload.
-#[napi(object)]
-pub struct SqlValue {
-    /// The variant case.
-    pub tag: String,
-    /// The payload (absent for `null`).
-    pub val: Option<Either4<BigInt, f64, String, Uint8Array>>,
-}
+/// One parameter: the payload of the WIT `value` the component passed,
+/// its case told by its JavaScript type: a string (text), a BigInt
+/// (integer), a number (real), `null`, a Uint8Array (blob). The host
+/// library takes it out of jco's `{tag, val}` (`store-import.ts`): reading
+/// that object through N-API cost two property lookups and a string per
+/// parameter, most of what a statement's parameters cost to cross.
+#[napi]
+pub type SqlParam = Either5<String, BigInt, f64, Null, Uint8Array>;
 
 /// WIT `rows` in jco's shape: the store's packed lists, each crossing
 /// N-API as one typed array or string (a value per cell built through
@@ -46,12 +45,12 @@ pub struct SqlRows {
     pub blobs: Vec<Uint8Array>,
 }
 
-/// A parameter from the component; a shape jco would never produce is a
-/// host bug, reported as such (it traps the call).
-pub(crate) fn to_value(value: SqlValue) -> napi::Result<Value> {
-    Ok(match (value.tag.as_str(), value.val) {
-        ("null", _) => Value::Null,
-        ("integer", Some(Either4::A(n))) => {
+/// A parameter from the component; an integer that is no s64 is a host
+/// bug, reported as such (it traps the call).
+pub(crate) fn to_value(value: SqlParam) -> napi::Result<Value> {
+    Ok(match value {
+        Either5::A(text) => Value::Text(text),
+        Either5::B(n) => {
             let (n, lossless) = n.get_i64();
             if !lossless {
                 return Err(napi::Error::from_reason(
@@ -60,19 +59,14 @@ pub(crate) fn to_value(value: SqlValue) -> napi::Result<Value> {
             }
             Value::Integer(n)
         }
-        ("real", Some(Either4::B(f))) => Value::Real(f),
-        ("text", Some(Either4::C(s))) => Value::Text(s),
-        ("blob", Some(Either4::D(b))) => Value::Blob(b.to_vec()),
-        (tag, _) => {
-            return Err(napi::Error::from_reason(format!(
-                "a parameter is not a store value (case {tag:?} with a payload of another type)"
-            )));
-        }
+        Either5::C(real) => Value::Real(real),
+        Either5::D(Null) => Value::Null,
+        Either5::E(blob) => Value::Blob(blob.to_vec()),
     })
 }
 
 /// Every parameter of a statement.
-pub(crate) fn to_values(values: Vec<SqlValue>) -> napi::Result<Vec<Value>> {
+pub(crate) fn to_values(values: Vec<SqlParam>) -> napi::Result<Vec<Value>> {
     values.into_iter().map(to_value).collect()
 }
 

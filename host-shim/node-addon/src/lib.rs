@@ -28,7 +28,7 @@ mod defaults;
 mod store;
 mod watch;
 
-pub use convert::{SqlRows, SqlValue};
+pub use convert::{SqlParam, SqlRows};
 pub use defaults::{HostDefaults, host_defaults, redact_location, resolve_database, scrub_secrets};
 pub use store::{Store, StoreOptions};
 pub use watch::ChangeWatch;

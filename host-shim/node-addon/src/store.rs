@@ -3,7 +3,7 @@
 //! component wraps each call in `beginCall` / `endCall`, exactly as the
 //! wasmtime host does around an instance call.
 
-use crate::convert::{SqlRows, SqlValue, from_rows, host_bug, store_error, to_values};
+use crate::convert::{SqlParam, SqlRows, from_rows, host_bug, store_error, to_values};
 use napi::bindgen_prelude::BigInt;
 use napi_derive::napi;
 use std::time::Duration;
@@ -152,7 +152,7 @@ impl Store {
 
     /// Runs a statement; returns the rows it changed (a `u64`, as BigInt).
     #[napi]
-    pub fn execute(&mut self, tx: i64, sql: String, params: Vec<SqlValue>) -> Result<BigInt> {
+    pub fn execute(&mut self, tx: i64, sql: String, params: Vec<SqlParam>) -> Result<BigInt> {
         let params = to_values(params).map_err(host_bug)?;
         let changed = self
             .backend
@@ -163,7 +163,7 @@ impl Store {
 
     /// Runs a statement that returns rows.
     #[napi]
-    pub fn query(&mut self, tx: i64, sql: String, params: Vec<SqlValue>) -> Result<SqlRows> {
+    pub fn query(&mut self, tx: i64, sql: String, params: Vec<SqlParam>) -> Result<SqlRows> {
         let params = to_values(params).map_err(host_bug)?;
         let rows = self
             .backend
@@ -176,7 +176,7 @@ impl Store {
     /// with the next statement or the commit, in its round trip (the WIT
     /// `pipeline`).
     #[napi]
-    pub fn pipeline(&mut self, tx: i64, sql: String, params: Vec<SqlValue>) -> Result<()> {
+    pub fn pipeline(&mut self, tx: i64, sql: String, params: Vec<SqlParam>) -> Result<()> {
         let params = to_values(params).map_err(host_bug)?;
         self.backend
             .pipeline(tx_id(tx), &sql, &params)
@@ -203,7 +203,7 @@ impl Store {
         &mut self,
         tx: i64,
         sql: String,
-        params: Vec<SqlValue>,
+        params: Vec<SqlParam>,
     ) -> Result<SqlRows> {
         let params = to_values(params).map_err(host_bug)?;
         let (before, after) = self.commit_delay.take().unwrap_or_default();

@@ -23,7 +23,7 @@ export type Addon = typeof Native;
 /** One connection to the store (host-shim/node-addon/src/store.rs). */
 export type NativeStore = Native.Store;
 
-export type { HostDefaults, SqlRows, SqlValue } from "../native/tasklists.js";
+export type { HostDefaults, SqlParam, SqlRows } from "../native/tasklists.js";
 
 let loaded: Addon | undefined;
 

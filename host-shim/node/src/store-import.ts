@@ -1,11 +1,12 @@
 // The component's `store` and `clock` imports over the native addon. The
-// addon already speaks jco's shapes of the WIT types (a query's rows
-// packed, its lists as typed arrays jco copies whole); this only adapts
-// the calling convention: a transaction is a resource object, a store
-// error is thrown as jco's `{payload}`, and any other exception (a host
-// bug) traps the call.
+// addon already speaks jco's shape of a query's rows (packed, its lists as
+// typed arrays jco copies whole); this adapts the calling convention: a
+// parameter crosses as its payload alone, a transaction is a resource
+// object, a store error is thrown as jco's `{payload}`, and any other
+// exception (a host bug) traps the call.
 
-import type { NativeStore, SqlRows, SqlValue } from "./addon.js";
+import type { Value } from "../generated/interfaces/tasklists-component-store.js";
+import type { NativeStore, SqlParam, SqlRows } from "./addon.js";
 import type { WriteState } from "./types.js";
 
 // The flags a worker shares with its host (an Int32Array over a
@@ -50,6 +51,14 @@ function storeFailure(e: unknown): unknown {
   return e;
 }
 
+/**
+ * A parameter as the addon takes it: the payload alone, its case told by
+ * its JavaScript type (`null` for the null case; `convert.rs`).
+ */
+function payload(value: Value): SqlParam {
+  return value.tag === "null" ? null : value.val;
+}
+
 function guarded<T>(f: () => T): T {
   try {
     return f();
@@ -77,24 +86,24 @@ export function storeImports(
       this.#write = write;
     }
 
-    execute(sql: string, params: SqlValue[]): bigint {
-      return guarded(() => store.execute(this.#id, sql, params));
+    execute(sql: string, params: Value[]): bigint {
+      return guarded(() => store.execute(this.#id, sql, params.map(payload)));
     }
 
-    query(sql: string, params: SqlValue[]): SqlRows {
-      return guarded(() => store.query(this.#id, sql, params));
+    query(sql: string, params: Value[]): SqlRows {
+      return guarded(() => store.query(this.#id, sql, params.map(payload)));
     }
 
-    pipeline(sql: string, params: SqlValue[]): void {
-      guarded(() => store.pipeline(this.#id, sql, params));
+    pipeline(sql: string, params: Value[]): void {
+      guarded(() => store.pipeline(this.#id, sql, params.map(payload)));
     }
 
     commit(): void {
       this.#finish(() => store.commit(this.#id));
     }
 
-    queryThenCommit(sql: string, params: SqlValue[]): SqlRows {
-      return this.#finish(() => store.queryThenCommit(this.#id, sql, params));
+    queryThenCommit(sql: string, params: Value[]): SqlRows {
+      return this.#finish(() => store.queryThenCommit(this.#id, sql, params.map(payload)));
     }
 
     /** Runs `end`, which commits and ends the transaction, and records its outcome. */
