@@ -91,6 +91,8 @@ interface Running {
   port: MessagePort;
   /** The messages sent on it (see {@link WorkerStart.counts}). */
   counts: Int32Array;
+  /** The requests sent to this worker: it has answered them all once its count of responses reaches this. */
+  sent: number;
   ready: Promise<void>;
   /** Resolves with why the worker stopped. */
   stopped: Promise<string>;
@@ -503,34 +505,42 @@ export class NodeHost {
   async #send<C extends ExportCall>(request: Request<C>): Promise<Response<C> | "timed-out" | { stopped: string }> {
     const running = this.#running ?? this.#start();
     await running.ready;
-    const answered = Atomics.load(running.counts, RESPONSES);
     running.port.postMessage(request);
     signal(running.counts, REQUESTS);
+    running.sent += 1;
     // Most calls are answered within a fraction of a millisecond: waiting
     // for the answer here, for at most SYNC_WAIT_MS, saves the two event
     // loop wake-ups a message costs, and blocks this thread no longer
     // than that. A slower call is awaited without blocking.
-    if (awaitCount(running.counts, RESPONSES, answered, SPIN_MS, SYNC_WAIT_MS)) return answer(running, request);
+    if (awaitCount(running.counts, RESPONSES, running.sent, SPIN_MS, SYNC_WAIT_MS)) return answer(running, request);
+    // A slower call's answer is awaited as an event: listening starts
+    // the port, which then delivers the answer (queued already, or when
+    // it comes); once no one listens, messages queue again.
     return new Promise((resolve) => {
-      let settled = false;
-      const settle = (result: Response<C> | "timed-out" | { stopped: string }) => {
-        if (settled) return;
-        settled = true;
+      let timer: NodeJS.Timeout | undefined;
+      const onMessage = (message: Response<C>) => {
+        if (message.id !== request.id) return;
+        done();
+        resolve(message);
+      };
+      const done = () => {
         clearTimeout(timer);
+        running.port.off("message", onMessage);
+        // Listening referenced the port; an idle host keeps nothing alive.
+        running.port.unref();
         running.onStop = null;
-        resolve(result);
       };
-      // The deadline's timer keeps the process alive while the call runs
-      // (a pending Atomics.waitAsync does not).
-      const timer = setTimeout(() => settle("timed-out"), Math.max(0, request.timeLimitMs - SYNC_WAIT_MS));
+      running.port.on("message", onMessage);
+      // The deadline's timer keeps the process alive while the call runs.
+      timer = setTimeout(() => {
+        done();
+        resolve("timed-out");
+      }, Math.max(0, request.timeLimitMs - SYNC_WAIT_MS));
       // One request at a time: the worker's one stop handler settles it.
-      running.onStop = (why) => settle({ stopped: why });
-      const waiting = Atomics.waitAsync(running.counts, RESPONSES, answered, request.timeLimitMs);
-      const arrived = () => {
-        if (!settled && Atomics.load(running.counts, RESPONSES) !== answered) settle(answer(running, request));
+      running.onStop = (why) => {
+        done();
+        resolve({ stopped: why });
       };
-      if (waiting.async) void waiting.value.then(arrived);
-      else arrived();
     });
   }
 
@@ -590,7 +600,7 @@ export class NodeHost {
       if (this.#running?.worker === worker) this.#running = null;
       void worker.terminate();
     });
-    const running: Running = { worker, port, counts, ready, stopped, onStop: null };
+    const running: Running = { worker, port, counts, sent: 0, ready, stopped, onStop: null };
     stopped.then((why) => {
       if (this.#running?.worker === worker) this.#running = null;
       running.onStop?.(why);

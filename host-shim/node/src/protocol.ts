@@ -78,9 +78,12 @@ export interface WorkerStart {
   /**
    * The calls' channel: the host's {@link Request}s arrive on it, the
    * worker's {@link Response}s leave on it. Neither side listens for its
-   * messages with an event loop: each counts what it sent in `counts` and
-   * notifies, and the other, waiting on that count (`Atomics.wait`),
-   * takes the message with `receiveMessageOnPort`.
+   * messages with an event loop: each counts what it sent in `counts`
+   * (after sending it) and notifies, and the other, waiting for the count
+   * to reach what it expects (`Atomics.wait`), takes the message with
+   * `receiveMessageOnPort`. (The count says a message was sent, not
+   * which: the host's slow path takes an answer as an event, which may
+   * come before the worker counted it.)
    */
   port: MessagePort;
   /** Requests sent (`REQUESTS`) and responses sent (`RESPONSES`), shared by the host and its worker. */
@@ -107,18 +110,21 @@ export const REQUESTS = 0;
 export const RESPONSES = 1;
 
 /**
- * Waits until `counts[which]` is no longer `seen`, for at most `timeoutMs`;
- * says whether it changed. It spins for the first `spinMs`, then sleeps:
- * a sleeping thread takes tens of microseconds to wake, as long as a
- * short call takes, and an answer or the next request often comes sooner.
+ * Waits until `counts[which]` reaches `target`, for at most `timeoutMs`;
+ * says whether it did. It spins for the first `spinMs`, then sleeps: a
+ * sleeping thread takes tens of microseconds to wake, as long as a short
+ * call takes, and an answer or the next request often comes sooner.
+ * (The counts wrap at 2^31; the comparison is right across a wrap.)
  */
-export function awaitCount(counts: Int32Array, which: typeof REQUESTS | typeof RESPONSES, seen: number, spinMs: number, timeoutMs: number): boolean {
+export function awaitCount(counts: Int32Array, which: typeof REQUESTS | typeof RESPONSES, target: number, spinMs: number, timeoutMs: number): boolean {
   const started = performance.now();
-  while (Atomics.load(counts, which) === seen) {
+  for (;;) {
+    const now = Atomics.load(counts, which);
+    if (((now - target) | 0) >= 0) return true;
     const waited = performance.now() - started;
-    if (waited >= spinMs) return Atomics.wait(counts, which, seen, Math.max(0, timeoutMs - waited)) !== "timed-out";
+    if (waited >= timeoutMs) return false;
+    if (waited >= spinMs) Atomics.wait(counts, which, now, timeoutMs - waited);
   }
-  return true;
 }
 
 /** Counts one message sent on the calls' channel and wakes the side waiting for it. */

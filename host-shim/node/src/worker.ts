@@ -32,7 +32,7 @@ try {
   // host stops it by terminating it, which interrupts any wait.
   let seen = 0;
   const serve = () => {
-    while (awaitCount(start.counts, REQUESTS, seen, IDLE_SPIN_MS, IDLE_WAIT_MS)) {
+    while (awaitCount(start.counts, REQUESTS, seen + 1, IDLE_SPIN_MS, IDLE_WAIT_MS)) {
       seen = Atomics.load(start.counts, REQUESTS);
       for (let got = receiveMessageOnPort(start.port); got; got = receiveMessageOnPort(start.port)) {
         const request: Request = got.message;

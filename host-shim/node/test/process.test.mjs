@@ -13,11 +13,12 @@ import { test } from "node:test";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { openWithFaults } from "./faults.mjs";
+import { NodeHost } from "../dist/index.js";
 import { PACKAGE, call, tempDir } from "./helpers.mjs";
 
 const run = promisify(execFile);
 
-test("a script that opens a host, calls it and never closes it ends on its own; stdout carries only what the script printed", async (t) => {
+test("a script that opens a host, calls it (a quick call and a slow one) and never closes it ends on its own; stdout carries only what the script printed", async (t) => {
   const dir = tempDir(t);
   const script = join(dir, "forgets-close.mjs");
   const library = pathToFileURL(join(PACKAGE, "dist", "index.js")).href;
@@ -25,8 +26,12 @@ test("a script that opens a host, calls it and never closes it ends on its own; 
     script,
     `import { NodeHost } from ${JSON.stringify(library)};
 const host = await NodeHost.open({ db: ${JSON.stringify(join(dir, "tasks.db"))} });
-const reply = await host.callAction("task_lists", "create", JSON.stringify({ name: "Left open" }), { agentId: "a", agentPinned: false });
-console.log(JSON.parse(reply.structured).list.name);
+const ctx = { agentId: "a", agentPinned: false };
+const list = JSON.parse((await host.callAction("task_lists", "create", JSON.stringify({ name: "Left open" }), ctx)).structured).list;
+// Long enough to be awaited as an event, not waited for (host.ts).
+const tasks = Array.from({ length: 500 }, (_, i) => ({ title: "task " + i }));
+await host.callAction("task_items", "add_many", JSON.stringify({ list_id: list.id, tasks }), ctx);
+console.log(list.name);
 `,
   );
   // Killed, and failed, if the idle host kept it alive.
@@ -55,4 +60,20 @@ test("a call slower than the caller's short wait is answered while the caller's 
   assert.ok(ticks >= 20, `the caller's event loop kept ticking (${ticks} ticks in ${ms.toFixed(0)} ms)`);
   const tasks = (await call(host, "a", "task_lists", "get", { list_id: listId, include_tasks: true })).tasks;
   assert.deepEqual(tasks.map((/** @type {{ title: string }} */ t) => t.title), ["slow but saved"]);
+});
+
+test("slow and quick calls in turn each get their own answer", async (t) => {
+  const host = await NodeHost.open({ db: join(tempDir(t), "tasks.db") });
+  t.after(() => host.close());
+  const listId = (await call(host, "a", "task_lists", "create", { name: "Turns" })).list.id;
+  for (let round = 1; round <= 40; round++) {
+    // Slow enough to be awaited as an event (host.ts), then quick ones.
+    const tasks = Array.from({ length: 100 }, (_, i) => ({ title: `round ${round} task ${i}` }));
+    const added = await call(host, "a", "task_items", "add_many", { list_id: listId, tasks });
+    assert.equal(added.tasks.length, 100);
+    const list = await call(host, "a", "task_lists", "get", { list_id: listId });
+    assert.equal(list.counts.todo, 100 * round);
+    const found = await call(host, "a", "task_lists", "find", {});
+    assert.equal(found.lists.length, 1);
+  }
 });
