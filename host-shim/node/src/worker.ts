@@ -11,8 +11,12 @@ import { Runner } from "./runner.js";
 /** How long the worker spins for the next request after an answer, in milliseconds (a caller's next call often comes that soon). */
 const IDLE_SPIN_MS = 0.1;
 
-/** How long the worker sleeps waiting for a request before it lets its event loop run, in milliseconds. */
-const IDLE_WAIT_MS = 500;
+/**
+ * How long the worker sleeps waiting for a request before it lets its
+ * event loop run, in milliseconds: the loop only sends on what the worker
+ * printed beyond a first write, and every turn wakes an idle host.
+ */
+const IDLE_WAIT_MS = 5000;
 
 // What this thread prints goes to stderr: the host never reads the
 // worker's stdout, and the process's may carry a protocol (MCP).
@@ -32,7 +36,11 @@ try {
   // host stops it by terminating it, which interrupts any wait.
   let seen = 0;
   const serve = () => {
-    while (awaitCount(start.counts, REQUESTS, seen + 1, IDLE_SPIN_MS, IDLE_WAIT_MS)) {
+    // Spinning pays only right after an answer, when the caller's next
+    // call may be on its way.
+    let spinMs = 0;
+    while (awaitCount(start.counts, REQUESTS, seen + 1, spinMs, IDLE_WAIT_MS)) {
+      spinMs = IDLE_SPIN_MS;
       seen = Atomics.load(start.counts, REQUESTS);
       for (let got = receiveMessageOnPort(start.port); got; got = receiveMessageOnPort(start.port)) {
         const request: Request = got.message;
