@@ -77,13 +77,14 @@ export interface WorkerStart {
   storeWrapper?: StoreWrapper;
   /**
    * The calls' channel: the host's {@link Request}s arrive on it, the
-   * worker's {@link Response}s leave on it. Neither side listens for its
-   * messages with an event loop: each counts what it sent in `counts`
-   * (after sending it) and notifies, and the other, waiting for the count
-   * to reach what it expects (`Atomics.wait`), takes the message with
-   * `receiveMessageOnPort`. (The count says a message was sent, not
-   * which: the host's slow path takes an answer as an event, which may
-   * come before the worker counted it.)
+   * worker's {@link Response}s leave on it, without either thread's event
+   * loop: each side counts what it sent in `counts` (after sending it) and
+   * notifies, and the other, waiting for the count to reach what it
+   * expects (`Atomics.wait`), takes the message with `receiveMessageOnPort`.
+   * Past its short wait the host takes the answer as a port event
+   * instead, which may come before the worker counted it: so a count is
+   * waited on until it reaches the messages expected, never until it
+   * merely moves.
    */
   port: MessagePort;
   /** Requests sent (`REQUESTS`) and responses sent (`RESPONSES`), shared by the host and its worker. */
