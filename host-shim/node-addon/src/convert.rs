@@ -8,8 +8,10 @@
 //! component's error values; any other exception is a host bug and traps
 //! the call.
 
+use napi::Env;
 use napi::bindgen_prelude::{
-    BigInt, BigInt64Array, Either5, Float64Array, Null, Uint8Array, Uint32Array,
+    BigInt, BigInt64ArraySlice, Either5, Float64ArraySlice, Null, Uint8Array, Uint8ArraySlice,
+    Uint32ArraySlice,
 };
 use napi_derive::napi;
 use tasklists_store::{Rows, StoreError, Value};
@@ -28,21 +30,21 @@ pub type SqlParam = Either5<String, BigInt, f64, Null, Uint8Array>;
 /// N-API cost about 1 µs each), and handed to the component by jco as
 /// they are.
 #[napi(object)]
-pub struct SqlRows {
+pub struct SqlRows<'env> {
     /// Cells per row.
     pub width: u32,
     /// One letter per cell, row after row (`wit/store.wit`).
     pub cells: String,
     /// The integer cells, in order.
-    pub integers: BigInt64Array,
+    pub integers: BigInt64ArraySlice<'env>,
     /// The real cells, in order.
-    pub reals: Float64Array,
+    pub reals: Float64ArraySlice<'env>,
     /// The text cells, concatenated.
     pub text: String,
     /// Where each text cell ends in `text`, in UTF-8 bytes.
-    pub text_ends: Uint32Array,
+    pub text_ends: Uint32ArraySlice<'env>,
     /// The blob cells, in order.
-    pub blobs: Vec<Uint8Array>,
+    pub blobs: Vec<Uint8ArraySlice<'env>>,
 }
 
 /// A parameter from the component; an integer that is no s64 is a host
@@ -70,17 +72,23 @@ pub(crate) fn to_values(values: Vec<SqlParam>) -> napi::Result<Vec<Value>> {
     values.into_iter().map(to_value).collect()
 }
 
-/// A query's result, its lists moved into typed arrays.
-pub(crate) fn from_rows(rows: Rows) -> SqlRows {
-    SqlRows {
+/// A query's result, its lists copied into typed arrays of the engine's
+/// own memory: small as they are, a copy costs less than handing V8 the
+/// vectors as external buffers, each with a finalizer its collector runs.
+pub(crate) fn from_rows(env: &Env, rows: Rows) -> napi::Result<SqlRows<'_>> {
+    Ok(SqlRows {
         width: u32::try_from(rows.width()).unwrap_or(u32::MAX),
+        integers: BigInt64ArraySlice::copy_from(env, &rows.integers)?,
+        reals: Float64ArraySlice::copy_from(env, &rows.reals)?,
+        text_ends: Uint32ArraySlice::copy_from(env, &rows.text_ends)?,
+        blobs: rows
+            .blobs
+            .iter()
+            .map(|blob| Uint8ArraySlice::copy_from(env, blob))
+            .collect::<napi::Result<_>>()?,
         cells: rows.cells,
-        integers: BigInt64Array::from(rows.integers),
-        reals: Float64Array::from(rows.reals),
         text: rows.text,
-        text_ends: Uint32Array::from(rows.text_ends),
-        blobs: rows.blobs.into_iter().map(Uint8Array::from).collect(),
-    }
+    })
 }
 
 /// A store error, thrown with its WIT case in `code`.

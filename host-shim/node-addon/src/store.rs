@@ -4,6 +4,7 @@
 //! wasmtime host does around an instance call.
 
 use crate::convert::{SqlParam, SqlRows, from_rows, host_bug, store_error, to_values};
+use napi::Env;
 use napi::bindgen_prelude::BigInt;
 use napi_derive::napi;
 use std::time::Duration;
@@ -163,13 +164,19 @@ impl Store {
 
     /// Runs a statement that returns rows.
     #[napi]
-    pub fn query(&mut self, tx: i64, sql: String, params: Vec<SqlParam>) -> Result<SqlRows> {
+    pub fn query<'env>(
+        &mut self,
+        env: &'env Env,
+        tx: i64,
+        sql: String,
+        params: Vec<SqlParam>,
+    ) -> Result<SqlRows<'env>> {
         let params = to_values(params).map_err(host_bug)?;
         let rows = self
             .backend
             .query(tx_id(tx), &sql, &params)
             .map_err(store_error)?;
-        Ok(from_rows(rows))
+        from_rows(env, rows).map_err(host_bug)
     }
 
     /// Sends a statement whose answer the component does not wait for:
@@ -199,18 +206,19 @@ impl Store {
     /// transaction, in one round trip where the store can (the WIT
     /// `query-then-commit`).
     #[napi]
-    pub fn query_then_commit(
+    pub fn query_then_commit<'env>(
         &mut self,
+        env: &'env Env,
         tx: i64,
         sql: String,
         params: Vec<SqlParam>,
-    ) -> Result<SqlRows> {
+    ) -> Result<SqlRows<'env>> {
         let params = to_values(params).map_err(host_bug)?;
         let (before, after) = self.commit_delay.take().unwrap_or_default();
         std::thread::sleep(before);
         let result = self.backend.query_then_commit(tx_id(tx), &sql, &params);
         std::thread::sleep(after);
-        result.map(from_rows).map_err(store_error)
+        from_rows(env, result.map_err(store_error)?).map_err(host_bug)
     }
 
     /// The component dropped the handle: an unfinished transaction rolls
