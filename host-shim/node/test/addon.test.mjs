@@ -1,6 +1,7 @@
 // @ts-check
-// The addon's store, directly: values of every kind cross N-API (as jco's
-// shapes in, jco's shape of the packed WIT `rows` out) and come back exactly as sent (surrogate pairs, NUL, empty
+// The addon's store, directly: values of every kind cross N-API (as the
+// payloads the host library passes in, as jco's shape of the packed WIT
+// `rows` out) and come back exactly as sent (surrogate pairs, NUL, empty
 // texts, integers beyond 2^53, reals, blobs, NULL); store errors carry
 // their WIT case; the SQL sandbox holds (no ATTACH).
 
