@@ -58,7 +58,7 @@ fn is_variation_selector(c: char) -> bool {
 
 /// Characters no view lets through raw: controls (C0, DEL, C1) and the
 /// invisible ones that can reorder or hide text.
-fn is_unsafe(c: char) -> bool {
+pub(crate) fn is_unsafe(c: char) -> bool {
     if c.is_ascii() {
         // The common case, decided without the Unicode tables.
         return c.is_ascii_control();
@@ -100,6 +100,17 @@ fn printable_ascii(bytes: &[u8]) -> bool {
 /// it gives back exactly `value`'s JSON. Any serializable value, written
 /// straight from its type (no JSON tree built on the way).
 pub fn json_text<T: serde::Serialize + ?Sized>(value: &T) -> String {
+    json_text_with_capacity(value, 128)
+}
+
+/// [`json_text`], written into a string of `capacity` bytes at first.
+pub fn json_text_with_capacity<T: serde::Serialize + ?Sized>(value: &T, capacity: usize) -> String {
+    crate::safe_json::write(value, capacity).unwrap_or_else(|_| json_text_slowly(value))
+}
+
+/// [`json_text`] of what [`crate::safe_json`] leaves to serde_json: its
+/// text, then its unsafe characters escaped (and the oracle of its tests).
+pub(crate) fn json_text_slowly<T: serde::Serialize + ?Sized>(value: &T) -> String {
     // Serializing these types cannot fail (string keys, finite numbers).
     let raw = serde_json::to_string(value).unwrap_or_else(|_| "null".into());
     // serde_json escaped C0 already; any other unsafe character can only
@@ -119,20 +130,6 @@ pub fn json_text<T: serde::Serialize + ?Sized>(value: &T) -> String {
         }
     }
     out
-}
-
-/// The length of JSON text `raw` (as serde_json wrote it) once
-/// [`json_text`] has escaped its unsafe characters.
-pub fn safe_len(raw: &str) -> usize {
-    if all_safe(raw) {
-        return raw.len();
-    }
-    raw.len()
-        + raw
-            .chars()
-            .filter(|c| is_unsafe(*c))
-            .map(|c| 6 * c.len_utf16() - c.len_utf8())
-            .sum::<usize>()
 }
 
 /// `json_text(value).len()`, without building the text: what a page

@@ -179,8 +179,8 @@ fn get(call: &mut Call) -> ToolResult<Done<AuditPage>> {
                 kind: text(4),
                 list_id: text(5),
                 task_id: text(6),
+                data: StoredJson::from_stored(text(7)),
                 at: r[2].as_i64().map(format_ms),
-                data: StoredJson::from_stored(r[7].as_str()),
             };
             if !page.add(event) {
                 break 'fill before.map(|s| format!("e{s}"));

@@ -3,8 +3,11 @@
 //! too long or too wordy to answer within the component's memory, and no
 //! result passes the contract's 1 MiB.
 
+use serde::ser::SerializeStruct;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use serde_json::value::RawValue;
+
+use crate::safe_json::{RAW_VALUE, WRITTEN_HERE};
+use crate::text::json_text_with_capacity;
 
 /// JSON text of one page's rows, at most, measured as sent
 /// ([`crate::text::json_text`]): a page stops before the row that would
@@ -20,6 +23,10 @@ const CHUNK: usize = 50;
 /// many as the rows seen so far say the budget holds.
 const FIRST_CHUNK: usize = 4;
 
+/// The room a page's first row is written into (a list or a task with
+/// short texts; a longer one grows it).
+const FIRST_ROW_BYTES: usize = 512;
+
 /// A page being filled with rows of `T` (measured as their JSON).
 pub struct Page<T> {
     rows: PageRows<T>,
@@ -34,8 +41,8 @@ pub struct Page<T> {
 #[derive(Debug, Clone)]
 pub struct PageRows<T> {
     rows: Vec<T>,
-    /// Each row's JSON as serde_json wrote it; empty when read back.
-    texts: Vec<Box<RawValue>>,
+    /// Each row's [`crate::text::json_text`]; empty when read back.
+    texts: Vec<String>,
 }
 
 impl<T> PageRows<T> {
@@ -93,10 +100,33 @@ impl<T: PartialEq> PartialEq for PageRows<T> {
 impl<T: Serialize> Serialize for PageRows<T> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         if self.texts.len() == self.rows.len() {
-            serializer.collect_seq(&self.texts)
+            serializer.collect_seq(self.texts.iter().map(|text| RowText(text)))
         } else {
             serializer.collect_seq(&self.rows)
         }
+    }
+}
+
+/// A row's JSON text, written as it is: as a `RawValue`, by serde_json as
+/// by [`crate::safe_json`] (what a page's text is serialized by), which
+/// knows it wrote it. A `RawValue` itself would have to be parsed again to
+/// be made safely.
+struct RowText<'a>(&'a str);
+
+impl Serialize for RowText<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_newtype_struct(WRITTEN_HERE, &AsRawValue(self.0))
+    }
+}
+
+/// JSON text as serde_json's `RawValue` serializes.
+struct AsRawValue<'a>(&'a str);
+
+impl Serialize for AsRawValue<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut raw = serializer.serialize_struct(RAW_VALUE, 1)?;
+        raw.serialize_field(RAW_VALUE, self.0)?;
+        raw.end()
     }
 }
 
@@ -129,14 +159,18 @@ impl<T: Serialize> Page<T> {
 
     /// Adds `row`, or says the page is full (the row starts the next page).
     pub fn add(&mut self, row: T) -> bool {
-        // Serializing these types cannot fail (string keys, finite numbers).
-        let Ok(text) = serde_json::value::to_raw_value(&row) else {
+        if self.rows.len() == self.limit {
             return false;
+        }
+        // Room for a row as long as the average so far: growing the text
+        // as it is written was a tenth of a page's cost.
+        let average = match self.rows.len() {
+            0 => FIRST_ROW_BYTES,
+            n => self.bytes / n,
         };
-        let size = crate::text::safe_len(text.get());
-        if self.rows.len() == self.limit
-            || (!self.rows.is_empty() && self.bytes + size > PAGE_BYTES)
-        {
+        let text = json_text_with_capacity(&row, average + average / 4);
+        let size = text.len();
+        if !self.rows.is_empty() && self.bytes + size > PAGE_BYTES {
             return false;
         }
         self.bytes += size;
@@ -188,5 +222,34 @@ mod tests {
         let mut page = Page::new(10);
         assert!(page.add(json!("y".repeat(PAGE_BYTES * 2))));
         assert_eq!(page.into_rows().len(), 1);
+    }
+
+    #[test]
+    fn rows_written_once_go_into_the_result_the_same_through_either_writer() {
+        #[derive(Serialize)]
+        struct Listing {
+            rows: PageRows<serde_json::Value>,
+            after: &'static str,
+        }
+        let rows = [
+            json!({"t": "a\u{7f}\u{9b}\u{202e}\"q\"\n", "n": 1}),
+            json!({"t": "plain", "raw": null}),
+        ];
+        let mut page = Page::new(10);
+        for row in rows.clone() {
+            assert!(page.add(row));
+        }
+        let listing = Listing {
+            rows: page.into_rows(),
+            after: "\u{2066}",
+        };
+        let fast = crate::text::json_text(&listing);
+        assert_eq!(fast, crate::text::json_text_slowly(&listing));
+        assert!(
+            fast.contains(r#""t":"a\u007f\u009b\u202e\"q\"\n""#),
+            "{fast}"
+        );
+        let read: serde_json::Value = serde_json::from_str(&fast).unwrap();
+        assert_eq!(read, json!({"rows": rows, "after": "\u{2066}"}));
     }
 }

@@ -16,15 +16,15 @@ impl StoredJson {
     /// not JSON (a damaged row shows as no data, as before). Text spread
     /// over lines (not written by the component) is written compact, so
     /// that a result stays one line of JSON.
-    pub fn from_stored(text: Option<&str>) -> Self {
+    pub fn from_stored(text: Option<String>) -> Self {
         let Some(text) = text else {
             return Self::default();
         };
         if text.contains(['\n', '\r']) {
-            return serde_json::from_str::<Value>(text)
+            return serde_json::from_str::<Value>(&text)
                 .map_or_else(|_| Self::default(), Self::from);
         }
-        RawValue::from_string(text.to_owned()).map_or_else(|_| Self::default(), StoredJson)
+        RawValue::from_string(text).map_or_else(|_| Self::default(), StoredJson)
     }
 
     /// The value, parsed.
@@ -74,7 +74,7 @@ mod tests {
 
     #[test]
     fn stored_text_is_written_as_it_is_and_read_back_as_its_value() {
-        let s = StoredJson::from_stored(Some(r#"{"b":1,"a":[true,null]}"#));
+        let s = StoredJson::from_stored(Some(r#"{"b":1,"a":[true,null]}"#.into()));
         assert_eq!(
             serde_json::to_string(&s).unwrap(),
             r#"{"b":1,"a":[true,null]}"#
@@ -86,14 +86,14 @@ mod tests {
 
     #[test]
     fn text_over_lines_is_written_compact() {
-        let s = StoredJson::from_stored(Some("{\n  \"a\": 1\r\n}"));
+        let s = StoredJson::from_stored(Some("{\n  \"a\": 1\r\n}".into()));
         assert_eq!(serde_json::to_string(&s).unwrap(), r#"{"a":1}"#);
     }
 
     #[test]
     fn absent_or_broken_text_is_null() {
         for text in [None, Some(""), Some("{not json"), Some("1 2")] {
-            let s = StoredJson::from_stored(text);
+            let s = StoredJson::from_stored(text.map(String::from));
             assert_eq!(serde_json::to_string(&s).unwrap(), "null", "{text:?}");
         }
     }

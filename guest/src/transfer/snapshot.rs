@@ -63,7 +63,7 @@ pub fn read(call: &Call, list: ListRow) -> ToolResult<Snapshot> {
                 kind: text(3),
                 list_id: text(4),
                 task_id: text(5),
-                data: StoredJson::from_stored(r[6].as_str()),
+                data: StoredJson::from_stored(text(6)),
             }
         })
         .collect();
