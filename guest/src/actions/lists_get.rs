@@ -215,11 +215,11 @@ fn page(
     let form = TaskForm::Board {
         times: call.params.bool("include_times") == Some(true),
     };
-    // `last` is the last task handed out (the next cursor), `from` where
-    // the next query of the current run starts.
-    let mut last = call.params.str("cursor").map(After::parse).transpose()?;
-    let mut from = last.clone();
-    let mut run = last.as_ref().map_or(Run::Live, |a| a.run);
+    // `cursor` is where the page starts, `from` where the next query of
+    // the current run starts.
+    let cursor = call.params.str("cursor").map(After::parse).transpose()?;
+    let mut from = cursor.clone();
+    let mut run = cursor.as_ref().map_or(Run::Live, |a| a.run);
     if run == Run::Deleted && !include_deleted {
         return Err(ToolError::invalid(
             "this cursor pages through deleted tasks, but include_deleted is not set",
@@ -227,6 +227,17 @@ fn page(
         ));
     }
     let mut page = Page::new(limit);
+    // The run and position of the last task handed out; its id is the
+    // page's last row's (taken once, not copied for every task).
+    let mut last_at: Option<(Run, i64)> = None;
+    let last = |page: &Page<TaskJson>, at: Option<(Run, i64)>| match (at, page.last()) {
+        (Some((run, position)), Some(task)) => Some(After {
+            run,
+            position,
+            id: task.id.clone(),
+        }),
+        _ => cursor.clone(),
+    };
     loop {
         let want = page.want();
         let rows = chunk(call, list_id, run, from.as_ref(), want)?;
@@ -234,19 +245,16 @@ fn page(
         let graph = deps::of_tasks(call, &ids)?;
         let read = rows.len() as i64;
         for task in rows {
-            let after = After {
-                run,
-                position: task.position,
-                id: task.id.clone(),
-            };
-            let depends_on = deps::get(&graph, &after.id);
+            let position = task.position;
+            let depends_on = deps::get(&graph, &task.id);
             if !page.add(TaskJson::of(task, depends_on, form)) {
-                return Ok((page.into_rows(), last));
+                let next = last(&page, last_at);
+                return Ok((page.into_rows(), next));
             }
-            last = Some(after);
-            from = last.clone();
+            last_at = Some((run, position));
         }
         if read == want {
+            from = last(&page, last_at);
             continue;
         }
         // This run is exhausted: the deleted tasks follow the live ones.

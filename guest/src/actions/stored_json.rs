@@ -20,7 +20,9 @@ impl StoredJson {
         let Some(text) = text else {
             return Self::default();
         };
-        if text.contains(['\n', '\r']) {
+        // Bytes, not chars: a char pattern is searched a character at a
+        // time, and every event of `task_audit get` passes here.
+        if text.bytes().any(|b| b == b'\n' || b == b'\r') {
             return serde_json::from_str::<Value>(&text)
                 .map_or_else(|_| Self::default(), Self::from);
         }
