@@ -147,17 +147,18 @@ impl Writer {
 
 /// How many bytes at the start of `bytes` are written as they are: ASCII
 /// that is printable and, `in_string`, neither `"` nor `\`. Eight bytes
-/// at a time while they all are.
+/// at a time while they all are; the last (up to seven) bytes of a text of
+/// eight or more as the eight that end it, which overlap bytes already
+/// found plain.
 fn plain_run(bytes: &[u8], in_string: bool) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    /// The high bit of each byte of `x` that is zero (exact when no byte
-    /// of `x` has its high bit set, which the caller checks first).
-    fn zeros(x: u64) -> u64 {
-        x.wrapping_sub(ONES) & !x & HIGH
-    }
-    let mut at = 0;
-    for word in bytes.chunks_exact(8) {
+    let plain_word = |word: &[u8]| {
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        /// The high bit of each byte of `x` that is zero (exact when no
+        /// byte of `x` has its high bit set, which the test ORs in too).
+        fn zeros(x: u64) -> u64 {
+            x.wrapping_sub(ONES) & !x & HIGH
+        }
         let x = u64::from_le_bytes(word.try_into().unwrap_or_default());
         // A byte >= 0x80, a byte < 0x20 (x - 0x20 borrows into its high
         // bit, bytes being < 0x80 then), DEL, and in a string `"` or `\`.
@@ -166,10 +167,14 @@ fn plain_run(bytes: &[u8], in_string: bool) -> usize {
         if in_string {
             special |= zeros(x ^ (u64::from(b'"') * ONES)) | zeros(x ^ (u64::from(b'\\') * ONES));
         }
-        if special != 0 {
-            break;
-        }
+        special == 0
+    };
+    let mut at = 0;
+    while at + 8 <= bytes.len() && plain_word(&bytes[at..at + 8]) {
         at += 8;
+    }
+    if at < bytes.len() && at >= 8 && at + 8 > bytes.len() && plain_word(&bytes[bytes.len() - 8..]) {
+        return bytes.len();
     }
     at + bytes[at..]
         .iter()
