@@ -173,7 +173,8 @@ fn plain_run(bytes: &[u8], in_string: bool) -> usize {
     while at + 8 <= bytes.len() && plain_word(&bytes[at..at + 8]) {
         at += 8;
     }
-    if at < bytes.len() && at >= 8 && at + 8 > bytes.len() && plain_word(&bytes[bytes.len() - 8..]) {
+    if at < bytes.len() && at >= 8 && at + 8 > bytes.len() && plain_word(&bytes[bytes.len() - 8..])
+    {
         return bytes.len();
     }
     at + bytes[at..]
@@ -428,49 +429,29 @@ impl<'a> Compound<'a> {
     }
 }
 
-impl ser::SerializeSeq for Compound<'_> {
-    type Ok = ();
-    type Error = Unsupported;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unsupported> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Unsupported> {
-        self.close()
-    }
+/// The sequence traits (arrays, tuples, tuple variants' lists): each
+/// element after a comma.
+macro_rules! elements {
+    ($($kind:ident::$method:ident),*) => {
+        $(impl ser::$kind for Compound<'_> {
+            type Ok = ();
+            type Error = Unsupported;
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unsupported> {
+                self.element(value)
+            }
+            fn end(self) -> Result<(), Unsupported> {
+                self.close()
+            }
+        })*
+    };
 }
 
-impl ser::SerializeTuple for Compound<'_> {
-    type Ok = ();
-    type Error = Unsupported;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unsupported> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Unsupported> {
-        self.close()
-    }
-}
-
-impl ser::SerializeTupleStruct for Compound<'_> {
-    type Ok = ();
-    type Error = Unsupported;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unsupported> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Unsupported> {
-        self.close()
-    }
-}
-
-impl ser::SerializeTupleVariant for Compound<'_> {
-    type Ok = ();
-    type Error = Unsupported;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unsupported> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Unsupported> {
-        self.close()
-    }
-}
+elements!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 impl ser::SerializeMap for Compound<'_> {
     type Ok = ();
@@ -490,34 +471,36 @@ impl ser::SerializeMap for Compound<'_> {
     }
 }
 
-impl ser::SerializeStruct for Compound<'_> {
-    type Ok = ();
-    type Error = Unsupported;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), Unsupported> {
-        self.field(key, value)
-    }
-    fn end(self) -> Result<(), Unsupported> {
-        self.close()
-    }
+/// The struct traits (structs, struct variants): each field as a key and
+/// its value, or a `RawValue`'s text.
+macro_rules! fields {
+    ($($kind:ident),*) => {
+        $(impl ser::$kind for Compound<'_> {
+            type Ok = ();
+            type Error = Unsupported;
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                key: &'static str,
+                value: &T,
+            ) -> Result<(), Unsupported> {
+                self.field(key, value)
+            }
+            fn end(self) -> Result<(), Unsupported> {
+                self.close()
+            }
+        })*
+    };
 }
 
-impl ser::SerializeStructVariant for Compound<'_> {
-    type Ok = ();
-    type Error = Unsupported;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), Unsupported> {
-        self.field(key, value)
-    }
-    fn end(self) -> Result<(), Unsupported> {
-        self.close()
-    }
+fields!(SerializeStruct, SerializeStructVariant);
+
+/// `Key`'s methods for what is not a string: each refuses the key.
+macro_rules! refuse {
+    ($($method:ident($($arg:ty),*) -> $ok:ty;)*) => {
+        $(fn $method(self, $(_: $arg),*) -> Result<$ok, Unsupported> {
+            unsupported("a key that is not a string")
+        })*
+    };
 }
 
 /// A map's key: strings only (and what serde writes as one); any other
@@ -557,52 +540,31 @@ impl ser::Serializer for Key<'_> {
     ) -> Result<(), Unsupported> {
         value.serialize(self)
     }
-    fn serialize_bool(self, _v: bool) -> Result<(), Unsupported> {
-        unsupported("a key that is not a string")
-    }
-    fn serialize_i8(self, _v: i8) -> Result<(), Unsupported> {
-        unsupported("a key that is not a string")
-    }
-    fn serialize_i16(self, _v: i16) -> Result<(), Unsupported> {
-        unsupported("a key that is not a string")
-    }
-    fn serialize_i32(self, _v: i32) -> Result<(), Unsupported> {
-        unsupported("a key that is not a string")
-    }
-    fn serialize_i64(self, _v: i64) -> Result<(), Unsupported> {
-        unsupported("a key that is not a string")
-    }
-    fn serialize_u8(self, _v: u8) -> Result<(), Unsupported> {
-        unsupported("a key that is not a string")
-    }
-    fn serialize_u16(self, _v: u16) -> Result<(), Unsupported> {
-        unsupported("a key that is not a string")
-    }
-    fn serialize_u32(self, _v: u32) -> Result<(), Unsupported> {
-        unsupported("a key that is not a string")
-    }
-    fn serialize_u64(self, _v: u64) -> Result<(), Unsupported> {
-        unsupported("a key that is not a string")
-    }
-    fn serialize_f32(self, _v: f32) -> Result<(), Unsupported> {
-        unsupported("a key that is not a string")
-    }
-    fn serialize_f64(self, _v: f64) -> Result<(), Unsupported> {
-        unsupported("a key that is not a string")
-    }
-    fn serialize_bytes(self, _v: &[u8]) -> Result<(), Unsupported> {
-        unsupported("a key that is not a string")
-    }
-    fn serialize_none(self) -> Result<(), Unsupported> {
-        unsupported("a key that is not a string")
+    refuse! {
+        serialize_bool(bool) -> ();
+        serialize_i8(i8) -> ();
+        serialize_i16(i16) -> ();
+        serialize_i32(i32) -> ();
+        serialize_i64(i64) -> ();
+        serialize_u8(u8) -> ();
+        serialize_u16(u16) -> ();
+        serialize_u32(u32) -> ();
+        serialize_u64(u64) -> ();
+        serialize_f32(f32) -> ();
+        serialize_f64(f64) -> ();
+        serialize_bytes(&[u8]) -> ();
+        serialize_none() -> ();
+        serialize_unit() -> ();
+        serialize_unit_struct(&'static str) -> ();
+        serialize_seq(Option<usize>) -> Self::SerializeSeq;
+        serialize_tuple(usize) -> Self::SerializeTuple;
+        serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct;
+        serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Self::SerializeTupleVariant;
+        serialize_map(Option<usize>) -> Self::SerializeMap;
+        serialize_struct(&'static str, usize) -> Self::SerializeStruct;
+        serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant;
     }
     fn serialize_some<T: Serialize + ?Sized>(self, _value: &T) -> Result<(), Unsupported> {
-        unsupported("a key that is not a string")
-    }
-    fn serialize_unit(self) -> Result<(), Unsupported> {
-        unsupported("a key that is not a string")
-    }
-    fn serialize_unit_struct(self, _name: &'static str) -> Result<(), Unsupported> {
         unsupported("a key that is not a string")
     }
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
@@ -612,47 +574,6 @@ impl ser::Serializer for Key<'_> {
         _variant: &'static str,
         _value: &T,
     ) -> Result<(), Unsupported> {
-        unsupported("a key that is not a string")
-    }
-    fn serialize_seq(self, _len: Option<usize>) -> Result<Self::SerializeSeq, Unsupported> {
-        unsupported("a key that is not a string")
-    }
-    fn serialize_tuple(self, _len: usize) -> Result<Self::SerializeTuple, Unsupported> {
-        unsupported("a key that is not a string")
-    }
-    fn serialize_tuple_struct(
-        self,
-        _name: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeTupleStruct, Unsupported> {
-        unsupported("a key that is not a string")
-    }
-    fn serialize_tuple_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeTupleVariant, Unsupported> {
-        unsupported("a key that is not a string")
-    }
-    fn serialize_map(self, _len: Option<usize>) -> Result<Self::SerializeMap, Unsupported> {
-        unsupported("a key that is not a string")
-    }
-    fn serialize_struct(
-        self,
-        _name: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeStruct, Unsupported> {
-        unsupported("a key that is not a string")
-    }
-    fn serialize_struct_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeStructVariant, Unsupported> {
         unsupported("a key that is not a string")
     }
 }
