@@ -21,7 +21,6 @@ pub mod person;
 pub mod registry;
 pub mod render;
 pub mod results;
-pub mod safe_json;
 pub mod schema;
 pub mod store;
 pub mod text;

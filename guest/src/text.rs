@@ -19,6 +19,8 @@
 
 use serde_json::Value as Json;
 
+pub mod safe_json;
+
 /// Most characters of a bad value a message quotes.
 pub const QUOTE_MAX: usize = 200;
 
@@ -105,10 +107,10 @@ pub fn json_text<T: serde::Serialize + ?Sized>(value: &T) -> String {
 
 /// [`json_text`], written into a string of `capacity` bytes at first.
 pub fn json_text_with_capacity<T: serde::Serialize + ?Sized>(value: &T, capacity: usize) -> String {
-    crate::safe_json::write(value, capacity).unwrap_or_else(|_| json_text_slowly(value))
+    safe_json::write(value, capacity).unwrap_or_else(|_| json_text_slowly(value))
 }
 
-/// [`json_text`] of what [`crate::safe_json`] leaves to serde_json: its
+/// [`json_text`] of what [`safe_json`] leaves to serde_json: its
 /// text, then its unsafe characters escaped (and the oracle of its tests).
 pub(crate) fn json_text_slowly<T: serde::Serialize + ?Sized>(value: &T) -> String {
     // Serializing these types cannot fail (string keys, finite numbers).

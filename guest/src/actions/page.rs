@@ -6,8 +6,8 @@
 use serde::ser::SerializeStruct;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::safe_json::{RAW_VALUE, WRITTEN_HERE};
 use crate::text::json_text_with_capacity;
+use crate::text::safe_json::{RAW_VALUE, WRITTEN_HERE};
 
 /// JSON text of one page's rows, at most, measured as sent
 /// ([`crate::text::json_text`]): a page stops before the row that would
@@ -108,7 +108,7 @@ impl<T: Serialize> Serialize for PageRows<T> {
 }
 
 /// A row's JSON text, written as it is: as a `RawValue`, by serde_json as
-/// by [`crate::safe_json`] (what a page's text is serialized by), which
+/// by [`crate::text::safe_json`] (what a page's text is serialized by), which
 /// knows it wrote it. A `RawValue` itself would have to be parsed again to
 /// be made safely.
 struct RowText<'a>(&'a str);

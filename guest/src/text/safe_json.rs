@@ -16,7 +16,7 @@
 
 use serde::ser::{self, Serialize};
 
-use crate::text::is_unsafe;
+use super::is_unsafe;
 
 /// serde_json's name for a `RawValue`: a struct of one field, the JSON
 /// text, which serde_json writes as it is. Written the same way here, with
