@@ -27,6 +27,10 @@ const FIRST_CHUNK: usize = 4;
 /// short texts; a longer one grows it).
 const FIRST_ROW_BYTES: usize = 512;
 
+/// The most room a row is given before it is written (a longer row grows
+/// its text as it is written).
+const ROW_ROOM_MAX: usize = 4096;
+
 /// A page being filled with rows of `T` (measured as their JSON).
 pub struct Page<T> {
     rows: PageRows<T>,
@@ -162,13 +166,16 @@ impl<T: Serialize> Page<T> {
         if self.rows.len() == self.limit {
             return false;
         }
-        // Room for a row as long as the average so far: growing the text
-        // as it is written was a tenth of a page's cost.
+        // Room for a row as long as the average so far (growing the text
+        // as it is written was a tenth of a page's cost), at most
+        // ROW_ROOM_MAX: rows are kept as written, so room a short row
+        // leaves unused after a long one stays taken until the reply.
         let average = match self.rows.len() {
             0 => FIRST_ROW_BYTES,
             n => self.bytes / n,
         };
-        let text = json_text_with_capacity(&row, average + average / 4);
+        let room = (average + average / 4).min(ROW_ROOM_MAX);
+        let text = json_text_with_capacity(&row, room);
         let size = text.len();
         if !self.rows.is_empty() && self.bytes + size > PAGE_BYTES {
             return false;
