@@ -60,7 +60,7 @@ fn is_variation_selector(c: char) -> bool {
 
 /// Characters no view lets through raw: controls (C0, DEL, C1) and the
 /// invisible ones that can reorder or hide text.
-pub(crate) fn is_unsafe(c: char) -> bool {
+fn is_unsafe(c: char) -> bool {
     if c.is_ascii() {
         // The common case, decided without the Unicode tables.
         return c.is_ascii_control();

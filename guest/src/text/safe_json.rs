@@ -183,6 +183,16 @@ fn plain_run(bytes: &[u8], in_string: bool) -> usize {
         .count()
 }
 
+/// The writer's methods for the narrower numbers: each writes its value
+/// as the widest of its kind, as serde_json does.
+macro_rules! widen {
+    ($($method:ident($ty:ty) as $wide:ident;)*) => {
+        $(fn $method(self, v: $ty) -> Result<(), Unsupported> {
+            self.$wide(v.into())
+        })*
+    };
+}
+
 impl<'a> ser::Serializer for &'a mut Writer {
     type Ok = ();
     type Error = Unsupported;
@@ -198,34 +208,22 @@ impl<'a> ser::Serializer for &'a mut Writer {
         self.out.push_str(if v { "true" } else { "false" });
         Ok(())
     }
-    fn serialize_i8(self, v: i8) -> Result<(), Unsupported> {
-        self.serialize_i64(v.into())
-    }
-    fn serialize_i16(self, v: i16) -> Result<(), Unsupported> {
-        self.serialize_i64(v.into())
-    }
-    fn serialize_i32(self, v: i32) -> Result<(), Unsupported> {
-        self.serialize_i64(v.into())
+    widen! {
+        serialize_i8(i8) as serialize_i64;
+        serialize_i16(i16) as serialize_i64;
+        serialize_i32(i32) as serialize_i64;
+        serialize_u8(u8) as serialize_u64;
+        serialize_u16(u16) as serialize_u64;
+        serialize_u32(u32) as serialize_u64;
+        serialize_f32(f32) as serialize_f64;
     }
     fn serialize_i64(self, v: i64) -> Result<(), Unsupported> {
         self.out.push_str(itoa::Buffer::new().format(v));
         Ok(())
     }
-    fn serialize_u8(self, v: u8) -> Result<(), Unsupported> {
-        self.serialize_u64(v.into())
-    }
-    fn serialize_u16(self, v: u16) -> Result<(), Unsupported> {
-        self.serialize_u64(v.into())
-    }
-    fn serialize_u32(self, v: u32) -> Result<(), Unsupported> {
-        self.serialize_u64(v.into())
-    }
     fn serialize_u64(self, v: u64) -> Result<(), Unsupported> {
         self.out.push_str(itoa::Buffer::new().format(v));
         Ok(())
-    }
-    fn serialize_f32(self, v: f32) -> Result<(), Unsupported> {
-        self.serialize_f64(v.into())
     }
     fn serialize_f64(self, v: f64) -> Result<(), Unsupported> {
         // Rare in results: serde_json's own text (ryu, or null when not
