@@ -188,10 +188,7 @@ mod tests {
         let mut empty = Rows::default();
         faults.on_rows(&mut empty);
         assert!(empty.is_empty(), "nothing to copy: stays armed");
-        let mut rows = Rows::from_values(
-            vec!["x".into()],
-            vec![vec![Value::Integer(1)], vec![Value::Integer(2)]],
-        );
+        let mut rows = Rows::from_values(1, vec![vec![Value::Integer(1)], vec![Value::Integer(2)]]);
         faults.on_rows(&mut rows);
         let xs: Vec<_> = rows.values().iter().map(|r| r[0].clone()).collect();
         assert_eq!(
@@ -199,7 +196,7 @@ mod tests {
             [1, 2, 1, 2, 1].map(Value::Integer),
             "padded with copies, in order"
         );
-        let mut again = Rows::from_values(vec!["x".into()], vec![vec![Value::Integer(1)]]);
+        let mut again = Rows::from_values(1, vec![vec![Value::Integer(1)]]);
         faults.on_rows(&mut again);
         assert_eq!(again.len(), 1, "fired once");
     }

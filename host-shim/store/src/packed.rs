@@ -9,8 +9,11 @@ use crate::Value;
 /// Rows returned by a query, columns in the order of the SELECT.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Rows {
-    /// Column names (the WIT record carries only their number).
-    pub columns: Vec<String>,
+    /// Cells per row: the SELECT's columns. Their names are not kept: the
+    /// WIT record carries only their number, and copying each name of
+    /// each query was a measurable share of a read (BENCHMARKS.md, "reads
+    /// near the store").
+    pub width: usize,
     /// One letter per cell, row after row: `n` NULL, `i` integer, `r`
     /// real, `t` text, `b` blob.
     pub cells: String,
@@ -27,17 +30,17 @@ pub struct Rows {
 }
 
 impl Rows {
-    /// No rows yet, of these columns.
-    pub fn new(columns: Vec<String>) -> Self {
+    /// No rows yet, of `width` columns.
+    pub fn new(width: usize) -> Self {
         Rows {
-            columns,
+            width,
             ..Rows::default()
         }
     }
 
-    /// Rows of `columns` holding `rows` (each as wide as `columns`).
-    pub fn from_values(columns: Vec<String>, rows: Vec<Vec<Value>>) -> Self {
-        let mut packed = Rows::new(columns);
+    /// Rows of `width` columns holding `rows` (each that wide).
+    pub fn from_values(width: usize, rows: Vec<Vec<Value>>) -> Self {
+        let mut packed = Rows::new(width);
         for value in rows.into_iter().flatten() {
             packed.push(value);
         }
@@ -46,7 +49,7 @@ impl Rows {
 
     /// Cells per row.
     pub fn width(&self) -> usize {
-        self.columns.len()
+        self.width
     }
 
     /// How many rows.
@@ -152,8 +155,7 @@ mod tests {
                 Value::Blob(vec![0, 255]),
             ],
         ];
-        let columns = vec!["a".into(), "b".into(), "c".into()];
-        let rows = Rows::from_values(columns, values.clone());
+        let rows = Rows::from_values(3, values.clone());
         assert_eq!((rows.width(), rows.len()), (3, 2));
         assert_eq!(rows.cells, "itnrtb");
         assert_eq!(rows.integers, [7]);
@@ -162,7 +164,7 @@ mod tests {
         assert_eq!(rows.text_ends, [5, 5], "bytes, an empty text too");
         assert_eq!(rows.blobs, [vec![0, 255]]);
         assert_eq!(rows.values(), values);
-        let none = Rows::new(vec!["x".into()]);
+        let none = Rows::new(1);
         assert_eq!((none.is_empty(), none.len()), (true, 0));
         assert!(none.values().is_empty());
     }

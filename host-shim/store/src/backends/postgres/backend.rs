@@ -105,17 +105,6 @@ fn rolled_back(why: &str) -> StoreError {
     ))
 }
 
-/// The names of a prepared statement's columns, once they are checked to
-/// be types the store reads.
-fn column_names(statement: &Statement) -> Result<Vec<String>, StoreError> {
-    rows::check_columns(statement.columns())?;
-    Ok(statement
-        .columns()
-        .iter()
-        .map(|c| c.name().to_string())
-        .collect())
-}
-
 /// What a store call that could not connect returns.
 fn cannot_connect(e: &OpenError) -> StoreError {
     StoreError::Io(e.to_string())
@@ -669,14 +658,10 @@ impl Backend for PostgresBackend {
 
     fn query(&mut self, tx: &mut Tx, sql: &str, params: &[Value]) -> Result<Rows, StoreError> {
         let max_bytes = self.options.max_result_bytes;
-        let mut columns = Vec::new();
-        let (mut rows, bytes) = self.run_statement(
+        let (rows, bytes) = self.run_statement(
             sql,
             params,
-            |statement| {
-                columns = column_names(statement)?;
-                Ok(())
-            },
+            |statement| rows::check_columns(statement.columns()),
             |client, statement, params| Box::pin(read_rows(client, statement, params, max_bytes)),
         )?;
         if bytes > max_bytes {
@@ -686,7 +671,6 @@ impl Backend for PostgresBackend {
             )));
         }
         self.ran(tx, sql);
-        rows.columns = columns;
         Ok(rows)
     }
 
@@ -778,14 +762,10 @@ impl Backend for PostgresBackend {
             return Err(CommitFailure::Failed(rolled_back(&why)));
         }
         let max_bytes = self.options.max_result_bytes;
-        let mut columns = Vec::new();
         let outcome = self.run_statement(
             sql,
             params,
-            |statement| {
-                columns = column_names(statement)?;
-                Ok(())
-            },
+            |statement| rows::check_columns(statement.columns()),
             |client, statement, params| {
                 Box::pin(async move {
                     // `join` polls in order: the statement's request is
@@ -802,7 +782,7 @@ impl Backend for PostgresBackend {
         // Refused before it was sent, failed (the COMMIT then rolled it
         // back), or the COMMIT refused or lost.
         let may_have_written = tx.write && may_write(sql);
-        let ((mut rows, bytes), commit) = match outcome {
+        let ((rows, bytes), commit) = match outcome {
             Ok(answers) => answers,
             Err(error) => return Err(self.not_committed(error, may_have_written)),
         };
@@ -824,7 +804,6 @@ impl Backend for PostgresBackend {
                 max_bytes >> 10
             ))));
         }
-        rows.columns = columns;
         Ok((rows, tx))
     }
 
@@ -870,8 +849,8 @@ async fn read_rows(
         .query_raw(statement, params.iter().map(Param))
         .await?;
     let mut stream = pin!(stream);
-    // Packed as read; the caller names the columns.
-    let mut out = Rows::default();
+    // Packed as read.
+    let mut out = Rows::new(width);
     let mut bytes = 0usize;
     while let Some(row) = stream.next().await {
         let row = row?;

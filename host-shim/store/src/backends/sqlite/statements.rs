@@ -55,9 +55,8 @@ pub(crate) fn run_query(
 ) -> Result<Rows, StoreError> {
     let mut stmt = prepare(conn, sql, write)?;
     *wrote |= !stmt.readonly();
-    let columns: Vec<String> = stmt.column_names().map(str::to_owned).collect();
-    let width = columns.len();
-    let mut out = Rows::new(columns);
+    let width = stmt.column_count();
+    let mut out = Rows::new(width);
     let mut rows = stmt
         .query(params_from_iter(params.iter().map(Param)))
         .map_err(|e| map_error(e, Phase::Run))?;
