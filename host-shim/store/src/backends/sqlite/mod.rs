@@ -12,6 +12,7 @@ mod busy;
 mod descriptor;
 mod errors;
 mod open;
+mod quiet_dir;
 mod statements;
 #[cfg(test)]
 mod tests;
@@ -26,6 +27,7 @@ use crate::{
     Backend, BackendOptions, CommitFailure, Dialect, OpenError, Rows, StoreError, Tx, Value,
 };
 use errors::READ_ONLY;
+use quiet_dir::DirStamp;
 use rusqlite::Connection;
 use statements::{run_control, run_execute, run_query};
 use std::path::PathBuf;
@@ -52,6 +54,13 @@ pub struct SqliteBackend {
     /// into a file no new connection sees; the next `begin` notices,
     /// copies what that file holds into the database and reopens.
     wal_opened: Option<(u64, u64)>,
+    /// The database's directory as it was (taken just before) when both
+    /// files were last found unchanged, if it may stand for those checks
+    /// while it stays the same (`quiet_dir.rs`).
+    quiet_since: Option<DirStamp>,
+    /// How many `begin`s checked the files the full way (for tests).
+    #[cfg(test)]
+    full_checks: usize,
 }
 
 /// What became of the `-wal` file a connection has open.
@@ -125,6 +134,9 @@ impl SqliteBackend {
             wal: false,
             opened: None,
             wal_opened: None,
+            quiet_since: None,
+            #[cfg(test)]
+            full_checks: 0,
         }
     }
 
@@ -140,6 +152,7 @@ impl SqliteBackend {
                 .query_row("PRAGMA journal_mode", [], |r| r.get::<_, String>(0))
                 .is_ok_and(|mode| mode.eq_ignore_ascii_case("wal"));
             self.wal_opened = None;
+            self.quiet_since = None;
             self.conn = Some(conn);
             if self.wal {
                 self.note_wal_file();
@@ -239,6 +252,70 @@ impl SqliteBackend {
         }
     }
 
+    /// `begin`, after checking that the database file and its `-wal` at
+    /// the path are still the ones the connection has open (two `stat`s),
+    /// and following them if not.
+    fn begin_checked(&mut self, write: bool) -> Result<(), StoreError> {
+        #[cfg(test)]
+        {
+            self.full_checks += 1;
+        }
+        // Between transactions (the only time the session begins one): the
+        // file the path names now is the one to serve. (Closing the old
+        // connection checkpoints its WAL into the old, unlinked file: it
+        // changes nothing anyone sees.)
+        if self.conn.is_some() && self.opened.is_some() && file_identity(&self.path) != self.opened
+        {
+            // SQLite does not checkpoint-and-delete the `-wal` of a file
+            // that was moved while open, and the next connection would
+            // replay the old file's WAL onto the new file: empty it first
+            // (its frames belong to the old file only).
+            if let Some(conn) = &self.conn {
+                let _ = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+            }
+            self.conn = None;
+        }
+        // A read checks its `-wal` before it starts; a write once it holds
+        // the write lock, so no other connection can empty the old file and
+        // start a new one between the check and its first frame.
+        if !write {
+            self.follow_wal(self.wal_state())?;
+        }
+        if let Err(e) = self.connection() {
+            self.reconnect = true;
+            return Err(open_error(&e));
+        }
+        self.run_begin(write)?;
+        if write {
+            let state = self.wal_state();
+            if state != WalState::Same {
+                let conn = self.conn.as_ref().expect("connected");
+                let _ = conn.execute_batch("ROLLBACK");
+                self.follow_wal(state)?;
+                self.run_begin(write)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs `BEGIN IMMEDIATE` (a write) or `BEGIN DEFERRED` on the open
+    /// connection.
+    fn run_begin(&mut self, write: bool) -> Result<(), StoreError> {
+        let conn = self.conn.as_ref().ok_or_else(finished)?;
+        if !conn.is_autocommit() {
+            return Err(StoreError::InvalidState(
+                "a transaction is already open; commit or roll it back first".into(),
+            ));
+        }
+        let sql = if write {
+            "BEGIN IMMEDIATE"
+        } else {
+            "BEGIN DEFERRED"
+        };
+        let begun = run_control(conn, sql);
+        self.note(begun)
+    }
+
     /// The connection, for checks in tests.
     #[cfg(test)]
     pub(crate) fn conn(&self) -> &Connection {
@@ -284,56 +361,29 @@ impl Backend for SqliteBackend {
 
     /// `BEGIN IMMEDIATE` for writes (the write lock is taken now), a
     /// deferred `BEGIN` for reads. Opens the connection first if need be.
+    /// The files are checked the full way ([`SqliteBackend::begin_checked`])
+    /// unless the directory holding them is as it was when they last were
+    /// (`quiet_dir.rs`): a read looks before it begins, a write once it
+    /// holds the write lock, as the full checks do.
     fn begin(&mut self, write: bool) -> Result<(), StoreError> {
-        // Between transactions (the only time the session begins one): the
-        // file the path names now is the one to serve. (Closing the old
-        // connection checkpoints its WAL into the old, unlinked file: it
-        // changes nothing anyone sees.)
-        if self.conn.is_some() && self.opened.is_some() && file_identity(&self.path) != self.opened
-        {
-            // SQLite does not checkpoint-and-delete the `-wal` of a file
-            // that was moved while open, and the next connection would
-            // replay the old file's WAL onto the new file: empty it first
-            // (its frames belong to the old file only).
-            if let Some(conn) = &self.conn {
-                let _ = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+        if self.quiet_since.is_some() && self.conn.is_some() {
+            if write {
+                self.run_begin(true)?;
             }
-            self.conn = None;
-        }
-        // A read checks its `-wal` before it starts; a write once it holds
-        // the write lock, so no other connection can empty the old file and
-        // start a new one between the check and its first frame.
-        if !write {
-            self.follow_wal(self.wal_state())?;
-        }
-        if let Err(e) = self.connection() {
-            self.reconnect = true;
-            return Err(open_error(&e));
-        }
-        let conn = self.conn.as_ref().expect("connected");
-        if !conn.is_autocommit() {
-            return Err(StoreError::InvalidState(
-                "a transaction is already open; commit or roll it back first".into(),
-            ));
-        }
-        let sql = if write {
-            "BEGIN IMMEDIATE"
-        } else {
-            "BEGIN DEFERRED"
-        };
-        let begun = run_control(conn, sql);
-        self.note(begun)?;
-        if write {
-            let state = self.wal_state();
-            if state != WalState::Same {
-                let conn = self.conn.as_ref().expect("connected");
+            let stamp = DirStamp::of(&self.path);
+            if stamp.is_some() && stamp == self.quiet_since {
+                return if write { Ok(()) } else { self.run_begin(false) };
+            }
+            if let Some(conn) = self.conn.as_ref().filter(|_| write) {
                 let _ = conn.execute_batch("ROLLBACK");
-                self.follow_wal(state)?;
-                let conn = self.conn.as_ref().expect("reopened");
-                let begun = run_control(conn, sql);
-                self.note(begun)?;
             }
         }
+        // Taken before the checks, so that a change made during them
+        // leaves the directory unlike it.
+        let stamp = DirStamp::of(&self.path);
+        self.quiet_since = None;
+        self.begin_checked(write)?;
+        self.quiet_since = stamp.and_then(|s| s.trusted(&self.path));
         Ok(())
     }
 

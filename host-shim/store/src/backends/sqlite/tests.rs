@@ -16,6 +16,11 @@ impl Ctx {
     fn conn(&self) -> &rusqlite::Connection {
         self.backend().conn()
     }
+
+    /// How many `begin`s checked the files the full way so far.
+    fn full_checks(&self) -> usize {
+        self.backend().full_checks
+    }
 }
 
 fn open_ctx(path: &Path, busy: Duration) -> Ctx {
@@ -504,4 +509,93 @@ fn a_removed_wal_that_cannot_be_copied_yet_is_an_io_error_until_it_can() {
     insert(&mut ctx, "b").unwrap();
     assert_eq!(names(&mut ctx), ["a", "b"]);
     assert_eq!(raw_names(&path), ["a", "b"]);
+}
+
+/// Sets the modification time of the directory `dir` an hour back, as if
+/// none of its entries had changed lately.
+fn settle(dir: &Path) {
+    let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
+    std::fs::File::open(dir)
+        .unwrap()
+        .set_modified(hour_ago)
+        .unwrap();
+}
+
+/// While the directory holding the database is as it was when its two
+/// files were last checked (a directory whose last change is old enough),
+/// a call looks only at the directory. A file renamed over the path, or a
+/// removed `-wal`, changes the directory: the next call, read or write,
+/// checks the files the full way and follows them, as without the
+/// shortcut, and nothing is lost.
+#[test]
+fn a_quiet_directory_stands_for_the_file_checks_until_an_entry_in_it_changes() {
+    let (dir, mut ctx) = setup();
+    let path = dir.path().join("t.db");
+    let wal = dir.path().join("t.db-wal");
+    insert(&mut ctx, "a").unwrap();
+    assert!(wal.exists(), "in WAL mode");
+
+    // A directory changed just now is not trusted: every call checks.
+    let before = ctx.full_checks();
+    assert_eq!(names(&mut ctx), ["a"]);
+    insert(&mut ctx, "b").unwrap();
+    assert_eq!(ctx.full_checks(), before + 2, "a fresh directory");
+
+    // Settled: one full check records it, then reads and writes trust it.
+    settle(dir.path());
+    assert_eq!(names(&mut ctx), ["a", "b"]);
+    let trusted = ctx.full_checks();
+    insert(&mut ctx, "c").unwrap();
+    assert_eq!(names(&mut ctx), ["a", "b", "c"]);
+    assert_eq!(ctx.full_checks(), trusted, "a quiet directory");
+
+    // A restored backup renamed over the path, prepared elsewhere so that
+    // the rename is the directory's only change: a write notices it once
+    // it holds the lock, and lands in the new file.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let backup = elsewhere.path().join("backup.db");
+    let conn = rusqlite::Connection::open(&backup).unwrap();
+    conn.execute_batch(
+        "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT UNIQUE, x); \
+         INSERT INTO t(name) VALUES ('restored');",
+    )
+    .unwrap();
+    drop(conn);
+    std::fs::rename(&backup, &path).unwrap();
+    insert(&mut ctx, "after").unwrap();
+    assert_eq!(ctx.full_checks(), trusted + 1, "the rename was seen");
+    assert_eq!(raw_names(&path), ["restored", "after"]);
+
+    // A removed `-wal`, once the directory settled again: a read notices
+    // it before it starts and copies what it held into the database.
+    settle(dir.path());
+    assert_eq!(names(&mut ctx), ["restored", "after"]);
+    insert(&mut ctx, "held").unwrap();
+    let trusted = ctx.full_checks();
+    std::fs::remove_file(&wal).unwrap();
+    assert_eq!(names(&mut ctx), ["restored", "after", "held"]);
+    assert_eq!(ctx.full_checks(), trusted + 1, "the removal was seen");
+    assert_eq!(raw_names(&path), ["restored", "after", "held"]);
+}
+
+/// A database reached through a symbolic link lives in another directory,
+/// whose changes the link's directory does not show: it is checked the
+/// full way on every call, however quiet its directory.
+#[cfg(unix)]
+#[test]
+fn a_database_behind_a_symbolic_link_is_always_checked_the_full_way() {
+    let (dir, ctx) = setup();
+    drop(ctx);
+    let links = tempfile::tempdir().unwrap();
+    let link = links.path().join("t.db");
+    std::os::unix::fs::symlink(dir.path().join("t.db"), &link).unwrap();
+    let mut ctx = open_ctx(&link, Duration::from_millis(100));
+    insert(&mut ctx, "a").unwrap();
+    settle(links.path());
+    settle(dir.path());
+    let before = ctx.full_checks();
+    assert_eq!(names(&mut ctx), ["a"]);
+    assert_eq!(names(&mut ctx), ["a"]);
+    insert(&mut ctx, "b").unwrap();
+    assert_eq!(ctx.full_checks(), before + 3);
 }
