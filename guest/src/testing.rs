@@ -10,11 +10,12 @@ use std::cell::RefCell;
 use tasklists_store::{BackendOptions, Deadline, Location, Session, TxId};
 
 use crate::actions::Output;
+use crate::bindings::tasklists::component::store::Rows as PackedRecord;
 use crate::clock::Clock;
 use crate::context::CallContext;
 use crate::error::ToolResult;
 use crate::registry::call_tool;
-use crate::store::{Rows, SqlDialect, Store, StoreError, Tx, Value};
+use crate::store::{PackedRows, Rows, SqlDialect, Store, StoreError, Tx, Value};
 
 /// A database file in a temporary directory, served by the same SQLite
 /// backend the hosts use (pragmas, error mapping, read-only rules).
@@ -60,6 +61,16 @@ impl Store for TestStore {
     }
 }
 
+impl TestTx<'_> {
+    /// A query's rows, as the WIT carries them.
+    fn packed(&self, sql: &str, params: &[Value]) -> Result<PackedRecord, StoreError> {
+        let params: Vec<_> = params.iter().map(to_backend).collect();
+        let mut backend = self.store.backend.borrow_mut();
+        let rows = backend.query(self.id, sql, &params).map_err(error)?;
+        Ok(packed_as_sent(rows))
+    }
+}
+
 impl Tx for TestTx<'_> {
     fn dialect(&self) -> SqlDialect {
         match self.store.backend.borrow().dialect() {
@@ -75,10 +86,11 @@ impl Tx for TestTx<'_> {
     }
 
     fn query(&self, sql: &str, params: &[Value]) -> Result<Rows, StoreError> {
-        let params: Vec<_> = params.iter().map(to_backend).collect();
-        let mut backend = self.store.backend.borrow_mut();
-        let rows = backend.query(self.id, sql, &params).map_err(error)?;
-        rows_from_backend(rows)
+        crate::store::unpack(self.packed(sql, params)?)
+    }
+
+    fn query_packed(&self, sql: &str, params: &[Value]) -> Result<PackedRows, StoreError> {
+        PackedRows::check(self.packed(sql, params)?)
     }
 
     fn pipeline(&self, sql: &str, params: &[Value]) -> Result<(), StoreError> {
@@ -101,7 +113,7 @@ impl Tx for TestTx<'_> {
         let rows = backend
             .query_then_commit(self.id, sql, &params)
             .map_err(error)?;
-        rows_from_backend(rows)
+        crate::store::unpack(packed_as_sent(rows))
     }
 }
 
@@ -116,11 +128,11 @@ fn to_backend(value: &Value) -> tasklists_store::Value {
     }
 }
 
-/// Rows the host's backend read, packed as the hosts pack them and
-/// unpacked as the component does: every native test crosses the WIT's
-/// `rows` record as a call does.
-fn rows_from_backend(rows: tasklists_store::Rows) -> Result<Rows, StoreError> {
-    crate::store::unpack(crate::bindings::tasklists::component::store::Rows {
+/// Rows the host's backend read, packed as the hosts pack them, to be
+/// checked and read as the component does: every native test crosses the
+/// WIT's `rows` record as a call does.
+fn packed_as_sent(rows: tasklists_store::Rows) -> PackedRecord {
+    PackedRecord {
         width: u32::try_from(rows.width()).unwrap_or(u32::MAX),
         cells: rows.cells,
         integers: rows.integers,
@@ -128,7 +140,7 @@ fn rows_from_backend(rows: tasklists_store::Rows) -> Result<Rows, StoreError> {
         text: rows.text,
         text_ends: rows.text_ends,
         blobs: rows.blobs,
-    })
+    }
 }
 
 /// A failure of the host's backend.

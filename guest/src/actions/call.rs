@@ -11,7 +11,7 @@ use crate::context::{CallContext, require_agent};
 use crate::contract::{ActionSpec, Params, ToolSpec};
 use crate::error::{ToolError, ToolResult};
 use crate::ids::{IdKind, new_id};
-use crate::store::{Tx, Value};
+use crate::store::{PackedRows, Tx, Value};
 
 /// Most values in one `IN (…)` list: well under every engine's limit on
 /// parameters per statement.
@@ -195,6 +195,12 @@ impl Call<'_> {
     /// Runs a query and returns its rows.
     pub fn rows(&self, sql: &str, params: &[Value]) -> ToolResult<Vec<Vec<Value>>> {
         Ok(self.tx.query(sql, params)?.rows)
+    }
+
+    /// Runs a query and returns its rows to be read in place (no value
+    /// per cell: for the rows of a page).
+    pub fn packed_rows(&self, sql: &str, params: &[Value]) -> ToolResult<PackedRows> {
+        Ok(self.tx.query_packed(sql, params)?)
     }
 
     /// Runs the call's last statement, a query, and commits with it: on

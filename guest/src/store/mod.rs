@@ -8,7 +8,7 @@
 //! the same store rules.
 
 pub use crate::bindings::tasklists::component::store::{SqlDialect, StoreError, Value};
-pub use packed::unpack;
+pub use packed::{PackedRow, PackedRows, unpack};
 
 mod packed;
 mod placeholders;
@@ -109,6 +109,8 @@ pub trait Tx {
     fn execute(&self, sql: &str, params: &[Value]) -> Result<u64, StoreError>;
     /// Runs a statement that returns rows.
     fn query(&self, sql: &str, params: &[Value]) -> Result<Rows, StoreError>;
+    /// Runs a statement that returns rows, to be read in place.
+    fn query_packed(&self, sql: &str, params: &[Value]) -> Result<PackedRows, StoreError>;
     /// Sends a statement whose answer the caller does not wait for: with
     /// the next statement or the commit, in the same round trip (the WIT
     /// `pipeline`); its failure fails that one, and the transaction.

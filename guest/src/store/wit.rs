@@ -5,7 +5,7 @@
 //! pass through unconverted; a query's rows arrive packed and are
 //! unpacked here.
 
-use super::{Rows, SqlDialect, Store, StoreError, Tx, Value, unpack};
+use super::{PackedRows, Rows, SqlDialect, Store, StoreError, Tx, Value, unpack};
 use crate::bindings::tasklists::component::{clock as wclock, store as wstore};
 
 /// The WIT store, seen through the domain's [`Store`] trait.
@@ -38,6 +38,12 @@ impl Tx for WitTx {
 
     fn query(&self, sql: &str, params: &[Value]) -> Result<Rows, StoreError> {
         self.0.query(&self.1.sql(sql), params).and_then(unpack)
+    }
+
+    fn query_packed(&self, sql: &str, params: &[Value]) -> Result<PackedRows, StoreError> {
+        self.0
+            .query(&self.1.sql(sql), params)
+            .and_then(PackedRows::check)
     }
 
     fn pipeline(&self, sql: &str, params: &[Value]) -> Result<(), StoreError> {
