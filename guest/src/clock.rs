@@ -18,22 +18,30 @@ pub trait Clock {
 
 /// Formats ms since the epoch as `2026-11-30T12:00:00.000Z`.
 pub fn format_ms(ms: i64) -> String {
+    let mut text = String::with_capacity(24);
+    push_ms(&mut text, ms);
+    text
+}
+
+/// [`format_ms`]'s text, appended to `text` (where a result keeps several
+/// texts in one string).
+pub fn push_ms(text: &mut String, ms: i64) {
     match Timestamp::from_millisecond(ms) {
         // Every result carries times, so the years a clock gives (0 to
         // 9999, four digits) are written here by arithmetic: jiff's own
         // Display through `format!` was a sixth of a `find` page.
-        Ok(_) if ms >= YEAR_0_MS => rfc3339_ms(ms),
+        Ok(_) if ms >= YEAR_0_MS => push_rfc3339_ms(text, ms),
         // Years before 0 are written as strftime writes them.
-        Ok(ts) => ts.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string(),
+        Ok(ts) => text.push_str(&ts.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()),
         // Out of jiff's range only for absurd clocks; keep the raw number visible.
-        Err(_) => format!("@{ms}ms"),
+        Err(_) => text.push_str(&format!("@{ms}ms")),
     }
 }
 
 /// `YYYY-MM-DDTHH:MM:SS.mmmZ` for a time in years 0 to 9999 (jiff's
 /// range from year 0 on), the date by Howard Hinnant's
 /// `civil_from_days`; equal to jiff's text for every such time (tests).
-fn rfc3339_ms(ms: i64) -> String {
+fn push_rfc3339_ms(text: &mut String, ms: i64) {
     let days = ms.div_euclid(MS_PER_DAY);
     let in_day = ms.rem_euclid(MS_PER_DAY);
     // Days since 0000-03-01, in 400-year eras of 146,097 days.
@@ -47,7 +55,6 @@ fn rfc3339_ms(ms: i64) -> String {
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
 
-    let mut text = String::with_capacity(24);
     let mut digits = |value: i64, width: u32, after: char| {
         for place in (0..width).rev() {
             let digit = (value / 10_i64.pow(place)) % 10;
@@ -62,7 +69,6 @@ fn rfc3339_ms(ms: i64) -> String {
     digits(in_day / 60_000 % 60, 2, ':');
     digits(in_day / 1_000 % 60, 2, '.');
     digits(in_day % 1_000, 3, 'Z');
-    text
 }
 
 /// Milliseconds in a day (UTC has no leap seconds in Unix time).

@@ -9,35 +9,15 @@ use serde::{Deserialize, Serialize};
 use super::access;
 use super::call::Call;
 use super::page::{Page, PageRows};
-use crate::clock::{format_ms, parse_rfc3339};
+use crate::clock::parse_rfc3339;
 use crate::contract::DEFAULT_PAGE;
 use crate::error::{ToolError, ToolResult};
 
-use super::stored_json::StoredJson;
 use crate::store::Value;
 use crate::text::plural;
 use crate::text::quote;
 
-/// One audit event. Every key is always present (null when unset); `data`
-/// depends on the kind.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct AuditEvent {
-    /// Event id.
-    pub id: Option<String>,
-    /// When it happened (RFC 3339).
-    pub at: Option<String>,
-    /// Who did it.
-    pub agent_id: Option<String>,
-    /// Event kind (`created`, `status_changed`, …).
-    pub kind: Option<String>,
-    /// The list concerned.
-    pub list_id: Option<String>,
-    /// The task concerned.
-    pub task_id: Option<String>,
-    /// Kind-specific details, as stored.
-    pub data: StoredJson,
-}
+pub use super::audit_event::AuditEvent;
 
 /// `task_audit get` → `{events, next_cursor}`, newest first.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -169,23 +149,13 @@ fn get(call: &mut Call) -> ToolResult<Done<AuditPage>> {
         }
         chunk_sql.push_str(" ORDER BY e.seq DESC LIMIT ?");
         chunk_args.push(want.into());
-        let rows = call.rows(&chunk_sql, &chunk_args)?;
+        let rows = call.packed_rows(&chunk_sql, &chunk_args)?;
         let read = rows.len() as i64;
-        for mut r in rows {
-            let mut text = |i: usize| r[i].take_text();
-            let event = AuditEvent {
-                id: text(1),
-                agent_id: text(3),
-                kind: text(4),
-                list_id: text(5),
-                task_id: text(6),
-                data: StoredJson::from_stored(text(7)),
-                at: r[2].as_i64().map(format_ms),
-            };
-            if !page.add(event) {
+        for r in rows.rows() {
+            if !page.add(AuditEvent::from_row(&r, 1)) {
                 break 'fill before.map(|s| format!("e{s}"));
             }
-            before = r[0].as_i64();
+            before = r.int(0);
         }
         if read < want {
             break None;

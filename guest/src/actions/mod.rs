@@ -11,6 +11,7 @@ pub mod approval;
 mod approval_tests;
 pub mod ask;
 pub mod audit;
+mod audit_event;
 mod bypass;
 mod call;
 pub mod claims;

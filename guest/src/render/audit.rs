@@ -23,7 +23,7 @@ pub(crate) fn events(page: AuditPage) -> Option<Vec<Line>> {
     } else {
         let mut t = Table::new(&[]);
         for e in events {
-            let kind = fmt::opt(&e.kind).unwrap_or("?");
+            let kind = e.kind().and_then(fmt::nonblank).unwrap_or("?");
             // Bypasses and expiries are what an audit is read for.
             let kind_style = match kind {
                 "private_bypass" | "expired" | "rejected" => Style::Warning,
@@ -33,15 +33,20 @@ pub(crate) fn events(page: AuditPage) -> Option<Vec<Line>> {
             // A person's action names the person, marked as one.
             let data = e.data.value();
             let by_person = str_of(&data, "by") == Some("person");
-            let target = fmt::opt(&e.task_id)
-                .or_else(|| fmt::opt(&e.list_id))
+            let target = e
+                .task_id()
+                .and_then(fmt::nonblank)
+                .or_else(|| e.list_id().and_then(fmt::nonblank))
                 .map(fmt::short_id);
             t.row(vec![
                 cell(
-                    fmt::opt(&e.at).map(fmt::date).unwrap_or_default(),
+                    e.at()
+                        .and_then(fmt::nonblank)
+                        .map(fmt::date)
+                        .unwrap_or_default(),
                     Style::Muted,
                 ),
-                match fmt::opt(&e.agent_id) {
+                match e.agent_id().and_then(fmt::nonblank) {
                     Some(a) if by_person => {
                         cell(format!("{} (person)", fmt::truncate(a, 24)), Style::Accent)
                     }

@@ -5,8 +5,6 @@
 use crate::actions::Call;
 use crate::actions::audit::AuditEvent;
 use crate::actions::deps::{self, Graph};
-use crate::actions::stored_json::StoredJson;
-use crate::clock::format_ms;
 use crate::error::ToolResult;
 use crate::model::{ListRow, TASK_COLS, TaskRow};
 
@@ -45,27 +43,16 @@ pub fn read(call: &Call, list: ListRow) -> ToolResult<Snapshot> {
         let ids: Vec<&str> = chunk.iter().map(|t| t.id.as_str()).collect();
         graph.extend(deps::of_tasks(call, &ids)?);
     }
-    let rows = call.rows(
+    let rows = call.packed_rows(
         "SELECT id, at, agent_id, kind, list_id, task_id, data FROM events WHERE list_id = ? \
          ORDER BY seq DESC LIMIT ?",
         crate::params![list.id.as_str(), MAX_EVENTS + 1],
     )?;
     let events_complete = rows.len() as i64 <= MAX_EVENTS;
     let mut events: Vec<AuditEvent> = rows
-        .iter()
+        .rows()
         .take(MAX_EVENTS as usize)
-        .map(|r| {
-            let text = |i: usize| r[i].as_str().map(str::to_string);
-            AuditEvent {
-                id: text(0),
-                at: r[1].as_i64().map(format_ms),
-                agent_id: text(2),
-                kind: text(3),
-                list_id: text(4),
-                task_id: text(5),
-                data: StoredJson::from_stored(text(6)),
-            }
-        })
+        .map(|r| AuditEvent::from_row(&r, 0))
         .collect();
     events.reverse();
     Ok(Snapshot {
