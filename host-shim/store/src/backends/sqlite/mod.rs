@@ -27,7 +27,7 @@ use crate::{
     Backend, BackendOptions, CommitFailure, Dialect, OpenError, Rows, StoreError, Tx, Value,
 };
 use errors::READ_ONLY;
-use quiet_dir::DirStamp;
+use quiet_dir::{DirStamp, ends_in_link};
 use rusqlite::Connection;
 use statements::{run_control, run_execute, run_query};
 use std::path::PathBuf;
@@ -58,6 +58,9 @@ pub struct SqliteBackend {
     /// files were last found unchanged, if it may stand for those checks
     /// while it stays the same (`quiet_dir.rs`).
     quiet_since: Option<DirStamp>,
+    /// The path ends in a symbolic link (found once a stamp was settled):
+    /// the directory is not looked at, the files are checked the full way.
+    linked: bool,
     /// How many `begin`s checked the files the full way (for tests).
     #[cfg(test)]
     full_checks: usize,
@@ -135,6 +138,7 @@ impl SqliteBackend {
             opened: None,
             wal_opened: None,
             quiet_since: None,
+            linked: false,
             #[cfg(test)]
             full_checks: 0,
         }
@@ -153,6 +157,7 @@ impl SqliteBackend {
                 .is_ok_and(|mode| mode.eq_ignore_ascii_case("wal"));
             self.wal_opened = None;
             self.quiet_since = None;
+            self.linked = false;
             self.conn = Some(conn);
             if self.wal {
                 self.note_wal_file();
@@ -380,10 +385,18 @@ impl Backend for SqliteBackend {
         }
         // Taken before the checks, so that a change made during them
         // leaves the directory unlike it.
-        let stamp = DirStamp::of(&self.path);
+        let stamp = if self.linked {
+            None
+        } else {
+            DirStamp::of(&self.path)
+        };
         self.quiet_since = None;
         self.begin_checked(write)?;
-        self.quiet_since = stamp.and_then(|s| s.trusted(&self.path));
+        // Only a settled stamp is looked at further (one `lstat`, then).
+        if let Some(stamp) = stamp.filter(|s| s.settled()) {
+            self.linked = ends_in_link(&self.path);
+            self.quiet_since = (!self.linked).then_some(stamp);
+        }
         Ok(())
     }
 

@@ -36,7 +36,7 @@ pub(super) struct DirStamp {
 impl DirStamp {
     /// The directory that holds the database at `path` (the path's last
     /// component resolved by the directory's `stat`, not followed: see
-    /// [`DirStamp::trusted`]); `None` off unix, or if it cannot be read.
+    /// [`ends_in_link`]); `None` off unix, or if it cannot be read.
     #[cfg(unix)]
     pub(super) fn of(path: &Path) -> Option<DirStamp> {
         use std::os::unix::fs::MetadataExt;
@@ -58,18 +58,19 @@ impl DirStamp {
         None
     }
 
-    /// This stamp, if it may stand for the checks of the database at
-    /// `path`: old enough (above), and of the directory that holds the
-    /// file itself. A path whose last component is a symbolic link names
-    /// a file in another directory, whose changes this one does not show:
-    /// it is always checked the full way.
-    pub(super) fn trusted(self, path: &Path) -> Option<DirStamp> {
+    /// Whether the directory's last change is old enough for this stamp
+    /// to be trusted (above).
+    pub(super) fn settled(self) -> bool {
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
-            .ok()?
-            .as_secs();
-        let old = self.modified.0.saturating_add(SETTLED_SECS) <= i64::try_from(now).ok()?;
-        let own = std::fs::symlink_metadata(path).is_ok_and(|m| !m.file_type().is_symlink());
-        (old && own).then_some(self)
+            .map_or(0, |d| d.as_secs());
+        i64::try_from(now).is_ok_and(|now| self.modified.0.saturating_add(SETTLED_SECS) <= now)
     }
+}
+
+/// Whether `path` ends in a symbolic link: it names a file in another
+/// directory, whose changes the link's directory does not show, so the
+/// file is always checked the full way.
+pub(super) fn ends_in_link(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
 }
