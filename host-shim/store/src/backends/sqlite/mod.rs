@@ -11,6 +11,7 @@
 mod busy;
 mod descriptor;
 mod errors;
+mod heap_top;
 mod open;
 mod quiet_dir;
 mod statements;

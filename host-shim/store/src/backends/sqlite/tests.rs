@@ -599,3 +599,64 @@ fn a_database_behind_a_symbolic_link_is_always_checked_the_full_way() {
     insert(&mut ctx, "b").unwrap();
     assert_eq!(ctx.full_checks(), before + 3);
 }
+
+/// Page faults this thread has taken so far (`minflt` in
+/// `/proc/thread-self/stat`, the field after the flags).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn minor_faults() -> u64 {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap();
+    let after_name = &stat[stat.rfind(')').unwrap() + 1..];
+    after_name
+        .split_whitespace()
+        .nth(7)
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+/// A write with `RETURNING` inside a transaction makes SQLite allocate and
+/// free a temporary b-tree's pages and a statement journal. The heap's top
+/// they leave free is kept for the next call instead of being handed back
+/// to the kernel and faulted in again: 300 such transactions take fewer
+/// page faults than there are transactions (40 here; 638 without the kept
+/// top).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[test]
+fn writes_in_a_row_reuse_the_heap_instead_of_faulting_it_in_each_time() {
+    let (_dir, mut ctx) = setup();
+    let tx = ctx.begin(true).unwrap();
+    ctx.execute(
+        tx,
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) \
+         INSERT INTO t(name, x) SELECT 'row ' || i, zeroblob(300) FROM n",
+        &[],
+    )
+    .unwrap();
+    ctx.commit(tx).unwrap();
+    let mut write = |i: i64| {
+        let tx = ctx.begin(true).unwrap();
+        let rows = ctx
+            .query(
+                tx,
+                "UPDATE t SET x = zeroblob(300 + ?1 % 7) WHERE id % 50 = ?1 % 50 RETURNING *",
+                &[Value::Integer(i)],
+            )
+            .unwrap();
+        assert!(rows.len() >= 40, "{} rows", rows.len());
+        ctx.execute(
+            tx,
+            "INSERT INTO t(name) VALUES (?1)",
+            &[Value::Text(format!("n{i}"))],
+        )
+        .unwrap();
+        ctx.commit(tx).unwrap();
+    };
+    (0..50).for_each(&mut write);
+    let before = minor_faults();
+    (50..350).for_each(&mut write);
+    let faults = minor_faults() - before;
+    assert!(
+        faults < 300,
+        "{faults} page faults in 300 write transactions"
+    );
+}
