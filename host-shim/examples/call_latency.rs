@@ -2,8 +2,8 @@
 //! (`host-shim/node/bench/latency.mjs` runs it in the same run, on the same
 //! workload): load time, per-call latency of `claim_next`, `update` notes,
 //! `update` done (each claim is followed by the two updates, on the claimed
-//! task), `get` (first page) and `find`, and resident memory, printed as one
-//! JSON object.
+//! task), `get` (first page) and `find`, the page faults of a claim, note
+//! and close, and resident memory, printed as one JSON object.
 //!
 //! `cargo run --release -p tasklists-host --example call_latency [tasks] [calls]`
 
@@ -55,6 +55,7 @@ fn main() {
     };
     // The writes in cycles, as an agent makes them: claim, note, close.
     let (mut claim_next, mut notes, mut done) = (Vec::new(), Vec::new(), Vec::new());
+    let faults_before = minor_faults();
     for i in 0..calls {
         let claimed = timed("task_claims", "claim_next", &list_param, &mut claim_next);
         let id = claimed["task"]["id"].as_str().expect("a task to claim");
@@ -64,6 +65,7 @@ fn main() {
         let close = json!({"task_id": id, "status": "done", "outcome": "ok", "claim_token": token});
         timed("task_items", "update", &close.to_string(), &mut done);
     }
+    let write_faults = minor_faults() - faults_before;
     let (mut get, mut find) = (Vec::new(), Vec::new());
     for _ in 0..calls {
         timed("task_lists", "get", &get_param, &mut get);
@@ -80,6 +82,7 @@ fn main() {
             "update_done": summary(done),
             "get": summary(get),
             "find": summary(find),
+            "page_faults_per_write_cycle": write_faults / calls.max(1) as f64,
             "rss_start_mib": rss_start / 1024.0,
             "rss_end_mib": rss_kib() / 1024.0,
         })
@@ -95,6 +98,21 @@ fn summary(mut times: Vec<Duration>) -> serde_json::Value {
     times.sort();
     let at = |p: usize| ms(times[(times.len() * p / 100).min(times.len() - 1)]);
     json!({"p50_ms": at(50), "p99_ms": at(99)})
+}
+
+/// Page faults this process has taken so far (`minflt`, the field after
+/// the flags in /proc/self/stat; 0 where there is none).
+fn minor_faults() -> f64 {
+    std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|s| {
+            s[s.rfind(')')? + 1..]
+                .split_whitespace()
+                .nth(7)?
+                .parse()
+                .ok()
+        })
+        .unwrap_or(0.0)
 }
 
 /// This process's resident set, from /proc (0 where there is none).
