@@ -6,10 +6,11 @@
 //! statement inside a transaction keeps a journal of the pages it changes,
 //! both freed when the statement ends. glibc hands memory at the top of a
 //! heap back to the kernel as soon as more than 128 KiB of it is free, so
-//! in a process doing nothing else (a server, the Node or Python host)
-//! every call gave those pages back and faulted them in again: 65 to 110
-//! page faults per claim and close, a quarter of a write call's time
-//! (BENCHMARKS.md, "the heap's top kept").
+//! in a process whose heap is otherwise quiet (a `tasklists mcp` server,
+//! a program running the host in a loop) every call gave those pages back
+//! and faulted them in again: 59 to 110 page faults per claim and close,
+//! a fifth to a quarter of a write call's time (BENCHMARKS.md, "the
+//! heap's top kept between calls").
 //!
 //! glibc raises these thresholds by itself once it sees a large block
 //! freed, but only for blocks it mapped on their own, which these never
