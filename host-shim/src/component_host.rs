@@ -82,6 +82,11 @@ impl Host {
     /// The store `config` names, not opened yet, and the deadline its
     /// waits and statements obey.
     fn store(config: &HostConfig) -> (StoreImport, Deadline) {
+        if config.store.file().is_some() {
+            // SQLite's statements would otherwise fault their pages in
+            // again on every call (heap_top.rs).
+            tasklists_store::sqlite::keep_heap_top();
+        }
         let deadline = Deadline::new();
         let options = BackendOptions {
             busy_timeout: config.busy_timeout,

@@ -5,7 +5,8 @@
 //! Usage: `raw_claim_worker <db-path> <list-id> <agent-id>`
 //!
 //! The connection is opened by the store's own `open` (same PRAGMAs, busy
-//! handler and timeout as the component's), on a database the component
+//! handler and timeout as the component's; the heap's top kept, as the
+//! wasmtime host keeps it), on a database the component
 //! created, so schema and indexes are the same. Each cycle is the minimal
 //! transaction that keeps the contract: `BEGIN IMMEDIATE`, one conditional
 //! `UPDATE … WHERE id = (first ready task by position) RETURNING`, one audit
@@ -46,6 +47,9 @@ fn main() {
         eprintln!("usage: raw_claim_worker <db-path> <list-id> <agent-id>");
         std::process::exit(2);
     };
+    // The allocator as the component's process sets it (the wasmtime host
+    // keeps the heap's top), so the two differ only in what they run.
+    tasklists_store::sqlite::keep_heap_top();
     let conn = match tasklists_store::sqlite::open(
         std::path::Path::new(db),
         DEFAULT_BUSY_TIMEOUT,

@@ -14,9 +14,15 @@
 //!
 //! glibc raises these thresholds by itself once it sees a large block
 //! freed, but only for blocks it mapped on their own, which these never
-//! are. So the backend sets them, once per process, to values glibc's own
+//! are. So a process of our own sets them, once, to values glibc's own
 //! adaptation may reach: blocks under 4 MiB come from the heap, and up to
 //! 8 MiB freed at a heap's top stay with the process.
+//!
+//! The wasmtime host sets them when it opens an SQLite store
+//! (`tasklists_host::Host`: the CLI, `tasklists mcp`, `serve`). The Node
+//! addon does not: its process is its embedder's (Pi's), whose allocator
+//! is not ours to tune, and there they cost 8 to 12 MiB of resident memory
+//! for no measured gain.
 
 /// Blocks at least this large are mapped on their own (glibc's default
 /// starts at 128 KiB and adapts up to 32 MiB; setting the trim threshold
@@ -30,8 +36,10 @@ const MMAP_THRESHOLD: i32 = 4 << 20;
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 const TRIM_THRESHOLD: i32 = 8 << 20;
 
-/// Sets glibc's thresholds once per process; elsewhere it does nothing.
-pub(super) fn keep() {
+/// Sets glibc's thresholds once per process (a no-op on other C
+/// libraries and systems). For a process that runs the store as its main
+/// work; a library loaded into someone else's process should not call it.
+pub fn keep_heap_top() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
         static ONCE: std::sync::Once = std::sync::Once::new();

@@ -20,6 +20,7 @@ mod tests;
 mod watch;
 
 pub use descriptor::DESCRIPTOR;
+pub use heap_top::keep_heap_top;
 pub use open::{enable_wal, open};
 pub use watch::SqliteWatch;
 

@@ -6,7 +6,6 @@
 mod permissions;
 
 use super::busy::fair_busy_handler;
-use super::heap_top;
 use crate::{Deadline, OpenError};
 use permissions::{create_private_dirs, create_private_file, warn_once_if_exposed};
 use rusqlite::config::DbConfig;
@@ -44,7 +43,6 @@ pub fn open(
         source,
     })?;
     let path = absolute.as_path();
-    heap_top::keep();
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         create_private_dirs(parent).map_err(|source| OpenError::CreateDir {
             path: parent.to_path_buf(),
