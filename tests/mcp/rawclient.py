@@ -61,6 +61,23 @@ class RawServer:
         assert response["id"] == id, response
         return response
 
+    def tool(self, id: int, name: str, action: str, params: dict[str, Any]) -> dict[str, Any]:
+        """Calls a tool and returns its structured result; a refusal raises."""
+        result = self.call(id, "tools/call", {"name": name, "arguments": {"action": action, "params": params}})["result"]
+        if result.get("isError"):
+            raise AssertionError(result["content"][0]["text"])
+        return result["structuredContent"]
+
+    def page_faults(self) -> int:
+        """The server's minor page faults so far, over all its threads
+        (`minflt`, the field after the flags in each thread's
+        /proc/PID/task/TID/stat; Linux only)."""
+        total = 0
+        for thread in Path(f"/proc/{self.proc.pid}/task").iterdir():
+            stat = (thread / "stat").read_text()
+            total += int(stat[stat.rfind(")") + 1 :].split()[7])
+        return total
+
     def initialize(self, version: str = "2025-11-25") -> dict[str, Any]:
         response = self.call(
             0,
