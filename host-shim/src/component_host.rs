@@ -39,7 +39,10 @@ struct Live {
 }
 
 /// The component behind one store connection. Not `Sync`: share it
-/// between threads in a `Mutex` (it is `Send`).
+/// between threads in a `Mutex` (it is `Send`). Opening one on an SQLite
+/// store sets glibc's heap thresholds for the whole process, once
+/// (`tasklists_store::sqlite::keep_heap_top`): a program that embeds it
+/// shares its allocator with it.
 pub struct Host {
     runtime: Arc<Runtime>,
     clock: Option<Arc<dyn Clock>>,
