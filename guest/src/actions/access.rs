@@ -11,7 +11,7 @@ use super::call::Call;
 use crate::clock::format_ms;
 use crate::error::{ErrorCode, ToolError, ToolResult};
 use crate::model::{
-    DEPS_OF_T, LIST_COLS, ListRow, Status, TASK_COLS, TaskRow, aliased, deps_column,
+    DEPS_OF_T, LIST_COLS, ListRow, Status, TASK_COLS, TASK_WIDTH, TaskRow, aliased, deps_column,
 };
 use crate::store::Tx;
 
@@ -115,7 +115,7 @@ fn task_by(call: &mut Call, query: &str, task_id: &str) -> ToolResult<Loaded> {
         .first()
         .ok_or_else(|| ToolError::not_found("task", task_id))?;
     let task = TaskRow::from_row(row);
-    let width = TASK_COLS.split(',').count();
+    let width = TASK_WIDTH;
     let list_cols = &row[width + 1..];
     // A task whose list is gone or deleted is not found, as the task.
     if list_cols.first().is_none_or(|id| id.as_str().is_none()) {

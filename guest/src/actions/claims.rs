@@ -19,8 +19,8 @@ use crate::contract::DEFAULT_LEASE_MS;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::IdKind;
 use crate::model::{
-    Approval, DEPS_OF_T, END_CLAIM, LIST_COLS, ListRow, Status, TASK_COLS, TaskForm, TaskRow,
-    VISIBLE_TO, aliased, carries_any_label, deps_column, label_mark,
+    Approval, DEPS_OF_T, END_CLAIM, LIST_COLS, LIST_WIDTH, ListRow, Status, TASK_COLS, TASK_WIDTH,
+    TaskForm, TaskRow, VISIBLE_TO, aliased, carries_any_label, deps_column, label_mark,
 };
 use crate::results::{ApprovalJson, TaskJson};
 use crate::store::Value;
@@ -252,7 +252,7 @@ fn claim_next(call: &mut Call) -> ToolResult<Done<ClaimNext>> {
         };
         (rows, false, None)
     };
-    let list_width = LIST_COLS.split(',').count();
+    let list_width = LIST_WIDTH;
     if call.ending.committed()
         && !taken
         && rows
@@ -278,7 +278,7 @@ fn claim_next(call: &mut Call) -> ToolResult<Done<ClaimNext>> {
         return nothing_ready(&list, &reasons, &labels);
     }
     let mut task = TaskRow::from_row(picked);
-    let deps = deps_column(picked.get(TASK_COLS.split(',').count()));
+    let deps = deps_column(picked.get(TASK_WIDTH));
     if !taken
         && task.status == Status::InProgress
         && task.claimed_by_agent_id.as_deref() == Some(agent.as_str())

@@ -23,7 +23,8 @@ use super::access::Loaded;
 use super::call::Call;
 use crate::error::ToolResult;
 use crate::model::{
-    DEPS_OF_T, LIST_COLS, ListRow, Status, TASK_COLS, TaskRow, VISIBLE_TO, aliased, deps_column,
+    DEPS_OF_T, LIST_COLS, LIST_WIDTH, ListRow, Status, TASK_COLS, TASK_WIDTH, TaskRow, VISIBLE_TO,
+    aliased, deps_column,
 };
 use crate::store::Value;
 use crate::text::json_str_len;
@@ -135,8 +136,8 @@ pub(super) fn close(call: &mut Call, task_id: &str) -> ToolResult<Option<Loaded>
         // It changed nothing: the usual way reads why.
         return Err(call.run_again());
     };
-    let width = TASK_COLS.split(',').count();
-    let list_width = LIST_COLS.split(',').count();
+    let width = TASK_WIDTH;
+    let list_width = LIST_WIDTH;
     if let Some(now) = row.get(width + 1 + list_width).and_then(Value::as_i64) {
         call.date(now);
     }

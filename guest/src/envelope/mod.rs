@@ -66,8 +66,12 @@ pub fn reply(result: ToolResult<Output>) -> ToolReply {
     match result {
         Ok(output) => {
             let data = output.data;
+            let mut text = String::with_capacity(output.summary.len() + 1 + data.len());
+            text.push_str(&output.summary);
+            text.push('\n');
+            text.push_str(&data);
             ToolReply {
-                text: format!("{}\n{data}", output.summary),
+                text,
                 structured: data,
                 outcome: Ok(output.summary),
             }

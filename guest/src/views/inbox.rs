@@ -12,7 +12,9 @@ use super::read::{Viewer, read, select_lists, select_tasks};
 use crate::clock::{Clock, format_ms};
 use crate::context::CallContext;
 use crate::error::{ToolError, ToolResult};
-use crate::model::{Approval, ListRow, Status, TASK_COLS, TaskRow, VISIBLE_TO, aliased};
+use crate::model::{
+    Approval, ListRow, Status, TASK_COLS, TASK_WIDTH, TaskRow, VISIBLE_TO, aliased,
+};
 use crate::render::{Line, Span, Style, fmt, line};
 use crate::store::{Store, Tx, Value};
 use crate::text::{plural, quote};
@@ -193,7 +195,7 @@ pub(crate) fn collect(tx: &dyn Tx, viewer: &Viewer) -> ToolResult<Inbox> {
         ),
         &[me, Value::Integer(stale_before)],
     )?;
-    let width = TASK_COLS.split(',').count();
+    let width = TASK_WIDTH;
     for r in &rows.rows {
         let task = TaskRow::from_row(r);
         let list = r.get(width).and_then(Value::as_str).unwrap_or_default();

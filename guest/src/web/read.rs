@@ -362,7 +362,7 @@ fn cards(call: &Call, list_id: &str, filter: &Filter) -> ToolResult<(Vec<Card>, 
 /// Rows of [`card_cols`] as cards, at most [`MAX_TASKS`], and whether
 /// there were more.
 fn as_cards(rows: &[Vec<Value>]) -> (Vec<Card>, bool) {
-    let width = crate::model::TASK_COLS.split(',').count();
+    let width = crate::model::TASK_WIDTH;
     let mut cards: Vec<Card> = rows
         .iter()
         .map(|r| {
