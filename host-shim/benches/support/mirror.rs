@@ -43,7 +43,10 @@ impl Mirror {
         let config =
             HostConfig::new(dir.path().join("component.db")).with_statement_log(log.clone());
         let host = Host::open(config).expect("host opens");
-        let same = Replayer::new(open_like_host(&dir.path().join("identical.db")));
+        let same = match std::env::var("BENCH_PER_OP").as_deref() {
+            Ok("backend") => Replayer::through_backend(&dir.path().join("identical.db")),
+            _ => Replayer::new(open_like_host(&dir.path().join("identical.db"))),
+        };
         let min = Replayer::new(open_like_host(&dir.path().join("minimal.db")));
         Mirror {
             host,

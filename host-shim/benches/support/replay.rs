@@ -6,33 +6,76 @@
 
 use rusqlite::types::{ToSqlOutput, Value as SqlValue, ValueRef};
 use rusqlite::{Connection, ToSql, params_from_iter};
+use std::path::Path;
 use std::time::{Duration, Instant};
-use tasklists_host::{LoggedEntry, LoggedOp};
-use tasklists_store::Value;
+use tasklists_host::{DEFAULT_BUSY_TIMEOUT, LoggedEntry, LoggedOp};
+use tasklists_store::sqlite::SqliteBackend;
+use tasklists_store::{Backend, BackendOptions, Deadline, Tx, Value};
 
-/// A connection the log is replayed on.
+/// A database the log is replayed on.
 pub struct Replayer {
-    /// The raw connection.
-    pub conn: Connection,
+    target: Target,
     /// Statements whose outcome (rows changed or returned, success)
     /// differed from the component's: non-zero means the mirror drifted.
     pub mismatches: usize,
+}
+
+/// How the log reaches the database.
+enum Target {
+    /// A raw rusqlite connection.
+    Raw(Connection),
+    /// The host's own SQLite store backend: the same code the component's
+    /// statements go through, without the component (`BENCH_PER_OP=backend`).
+    Backend(Box<SqliteBackend>, Tx),
 }
 
 impl Replayer {
     /// Replays on `conn`.
     pub fn new(conn: Connection) -> Self {
         Replayer {
-            conn,
+            target: Target::Raw(conn),
             mismatches: 0,
+        }
+    }
+
+    /// Replays through the store backend, on the database at `path`.
+    pub fn through_backend(path: &Path) -> Self {
+        let options = BackendOptions {
+            busy_timeout: DEFAULT_BUSY_TIMEOUT,
+            deadline: Deadline::new(),
+            max_result_bytes: usize::MAX,
+        };
+        let mut backend = SqliteBackend::new(path.to_path_buf(), options);
+        backend.connect().expect("the backend's database opens");
+        Replayer {
+            target: Target::Backend(Box::new(backend), Tx::default()),
+            mismatches: 0,
+        }
+    }
+
+    /// The raw connection (the minimal transactions run on it).
+    pub fn conn(&self) -> &Connection {
+        match &self.target {
+            Target::Raw(conn) => conn,
+            Target::Backend(..) => panic!("this replica is replayed through the store backend"),
         }
     }
 
     /// Replays one call's entries; returns the wall time they took.
     pub fn run(&mut self, entries: &[LoggedEntry]) -> Duration {
-        let started = Instant::now();
+        self.run_each(entries).iter().sum()
+    }
+
+    /// Replays one call's entries; returns the wall time of each.
+    pub fn run_each(&mut self, entries: &[LoggedEntry]) -> Vec<Duration> {
+        let mut took = Vec::with_capacity(entries.len());
         for entry in entries {
-            let got = step(&self.conn, &entry.op);
+            let started = Instant::now();
+            let got = match &mut self.target {
+                Target::Raw(conn) => step(conn, &entry.op),
+                Target::Backend(backend, tx) => through(backend, tx, &entry.op),
+            };
+            took.push(started.elapsed());
             if got != entry.result {
                 self.mismatches += 1;
                 if std::env::var_os("BENCH_DEBUG").is_some() {
@@ -45,10 +88,42 @@ impl Replayer {
         }
         // A handle the component dropped unfinished was rolled back by the
         // backend without a log entry: do the same.
-        if !self.conn.is_autocommit() {
-            let _ = self.conn.execute_batch("ROLLBACK");
+        match &mut self.target {
+            Target::Raw(conn) if !conn.is_autocommit() => {
+                let _ = conn.execute_batch("ROLLBACK");
+            }
+            Target::Raw(_) => {}
+            // As the session ends a call (rolling back what is left open).
+            Target::Backend(backend, _) => {
+                backend.end_call();
+            }
         }
-        started.elapsed()
+        took
+    }
+}
+
+/// [`step`] through the store backend, as the host's session drives it.
+fn through(backend: &mut SqliteBackend, tx: &mut Tx, op: &LoggedOp) -> Option<u64> {
+    match op {
+        LoggedOp::Begin { write } => {
+            backend.begin(*write).ok()?;
+            *tx = Tx {
+                write: *write,
+                wrote: false,
+            };
+            Some(0)
+        }
+        LoggedOp::Commit => backend.commit(*tx).ok().map(|()| 0),
+        LoggedOp::Rollback => backend.rollback().ok().map(|()| 0),
+        LoggedOp::Abandon => {
+            backend.abandon();
+            Some(0)
+        }
+        LoggedOp::Execute { sql, params } => backend.execute(tx, sql, params).ok(),
+        LoggedOp::Query { sql, params } => {
+            backend.query(tx, sql, params).ok().map(|r| r.len() as u64)
+        }
+        LoggedOp::Pipeline { sql, params } => backend.pipeline(tx, sql, params).ok().map(|()| 0),
     }
 }
 

@@ -243,7 +243,7 @@ impl Workload {
 
     /// The k-th repetition of `action` as its minimal raw transaction.
     pub fn minimal(&mut self, m: &mut Mirror, action: &str, k: usize) -> Duration {
-        let (conn, min) = (&m.min.conn, &mut self.minimal);
+        let (conn, min) = (m.min.conn(), &mut self.minimal);
         let started = Instant::now();
         match action {
             "task_lists create" => min.list_create(conn, AGENT, &format!("made {k}")),
