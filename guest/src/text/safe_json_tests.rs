@@ -246,3 +246,38 @@ fn only_the_raw_value_right_inside_written_here_is_copied_unscanned() {
     // Right inside, it is copied as it is: only a page's own rows are.
     assert_eq!(write(&Wrapped(raw), 0).unwrap(), "\"a\u{202e}b\"");
 }
+
+/// A struct's field names are copied as keys, not scanned: any name the
+/// derive or a plain `rename` gives is the oracle's text, a non-ASCII
+/// identifier included.
+#[test]
+fn field_names_are_written_as_serde_json_writes_them() {
+    #[derive(Serialize)]
+    struct Fields {
+        id: &'static str,
+        #[serde(rename = "inProgress")]
+        in_progress: u8,
+        #[serde(rename = "$déjà-vu")]
+        seen: bool,
+    }
+    let text = same(&Fields {
+        id: "a\"b",
+        in_progress: 1,
+        seen: true,
+    });
+    assert_eq!(text, r#"{"id":"a\"b","inProgress":1,"$déjà-vu":true}"#);
+}
+
+/// A field name that would need an escape is this crate's bug: debug
+/// builds, which run every test, stop on it instead of writing it raw.
+#[test]
+#[cfg(debug_assertions)]
+#[should_panic(expected = "needs escaping")]
+fn a_field_name_that_needs_an_escape_is_caught_in_tests() {
+    #[derive(Serialize)]
+    struct Bad {
+        #[serde(rename = "a\"b")]
+        quoted: u8,
+    }
+    let _ = write(&Bad { quoted: 1 }, 0);
+}
