@@ -66,7 +66,9 @@ impl Replayer {
         self.run_each(entries).iter().sum()
     }
 
-    /// Replays one call's entries; returns the wall time of each.
+    /// Replays one call's entries; returns the wall time of each, the
+    /// last one with the rollback of what the call left open (timed, as
+    /// the whole call's replay always was).
     pub fn run_each(&mut self, entries: &[LoggedEntry]) -> Vec<Duration> {
         let mut took = Vec::with_capacity(entries.len());
         for entry in entries {
@@ -88,6 +90,7 @@ impl Replayer {
         }
         // A handle the component dropped unfinished was rolled back by the
         // backend without a log entry: do the same.
+        let started = Instant::now();
         match &mut self.target {
             Target::Raw(conn) if !conn.is_autocommit() => {
                 let _ = conn.execute_batch("ROLLBACK");
@@ -97,6 +100,11 @@ impl Replayer {
             Target::Backend(backend, _) => {
                 backend.end_call();
             }
+        }
+        let ending = started.elapsed();
+        match took.last_mut() {
+            Some(last) => *last += ending,
+            None => took.push(ending),
         }
         took
     }
