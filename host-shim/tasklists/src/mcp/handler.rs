@@ -6,6 +6,7 @@
 
 use super::caller::Caller;
 use super::convert;
+use super::order::AnswerOrder;
 use super::pending::Pending;
 use crate::serve::actor::Actor;
 use rmcp::model::{
@@ -27,6 +28,9 @@ pub(super) struct TasklistsServer {
     /// What is held for a stdio client; a call counts until it ends.
     /// None over HTTP, where each request's [`Caller`] holds its count.
     pending: Option<Pending>,
+    /// Keeps a stdio client's answers in the order of its calls. None over
+    /// HTTP, where each request has its own answer.
+    order: Option<AnswerOrder>,
     /// The catalogue, converted once at start-up.
     tools: Arc<[Tool]>,
 }
@@ -40,11 +44,18 @@ impl TasklistsServer {
 
 impl TasklistsServer {
     /// A server for `tools` (the component's catalogue) calling through
-    /// `actor`, counting its calls in `pending`.
-    pub(super) fn new(actor: Actor, pending: Option<Pending>, tools: &[ToolInfo]) -> Self {
+    /// `actor`, counting its calls in `pending` and answering them in
+    /// `order` (both for stdio only).
+    pub(super) fn new(
+        actor: Actor,
+        stdio: Option<(Pending, AnswerOrder)>,
+        tools: &[ToolInfo],
+    ) -> Self {
+        let (pending, order) = stdio.unzip();
         TasklistsServer {
             actor,
             pending,
+            order,
             tools: tools.iter().map(convert::tool).collect(),
         }
     }
@@ -96,22 +107,29 @@ impl ServerHandler for TasklistsServer {
                 ));
             }
         };
-        // Queued before the first await: calls run in the order they came.
+        // Queued, and in line to answer, before the first await: calls run
+        // and answer in the order they came.
         let known = self.knows(&tool);
+        let turn = (self.order.as_ref()).map(|order| order.take_turn(context.id, context.ct));
         let answer = self
             .actor
             .call(tool, arguments, caller.map(|c| c.ctx), held);
-        let reply = answer
-            .await
-            .map_err(|_| {
-                McpError::internal_error("the tool worker stopped; restart the server", None)
-            })?
-            .map_err(|e| McpError::internal_error(e.to_string(), None))?;
-        match &reply.outcome {
-            // A tool the server does not publish is a protocol error, as
-            // MCP asks; the words are the component's.
-            Err(error) if !known => Err(McpError::invalid_params(error.message.clone(), None)),
-            _ => Ok(convert::result(reply).into()),
+        let answer = match answer.await {
+            Err(_) => Err(McpError::internal_error(
+                "the tool worker stopped; restart the server",
+                None,
+            )),
+            Ok(Err(e)) => Err(McpError::internal_error(e.to_string(), None)),
+            Ok(Ok(reply)) => match &reply.outcome {
+                // A tool the server does not publish is a protocol error,
+                // as MCP asks; the words are the component's.
+                Err(error) if !known => Err(McpError::invalid_params(error.message.clone(), None)),
+                _ => Ok(convert::result(reply).into()),
+            },
+        };
+        if let Some(turn) = turn {
+            turn.wait().await;
         }
+        answer
     }
 }

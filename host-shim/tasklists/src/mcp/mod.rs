@@ -16,6 +16,7 @@ mod convert;
 mod decode;
 mod handler;
 mod http;
+mod order;
 mod pending;
 mod transport;
 
@@ -24,6 +25,7 @@ use crate::serve::actor::{self, Shape};
 pub use caller::Caller;
 use handler::TasklistsServer;
 pub use http::HttpMcp;
+use order::AnswerOrder;
 use pending::Pending;
 use rmcp::ServiceExt;
 use rmcp::service::ServerInitializeError;
@@ -59,13 +61,14 @@ pub fn serve_stdio(config: HostConfig, ctx: CallContext) -> Result<(), ServerErr
 
     let pending = Pending::default();
     let gate = pending.clone();
-    // One worker: a client's pipelined calls run, and land, in the order
-    // it sent them.
+    // One worker: a client's pipelined calls run in the order it sent
+    // them, and `order` makes them land in it.
     let (actor, workers) = actor::start(host, config, ctx, Shape::Shared(1), move || {
         gate.wait_to_answer()
     })
     .map_err(|e| ServerError::Mcp(format!("cannot start the worker thread: {e}")))?;
-    let server = TasklistsServer::new(actor, Some(pending.clone()), &tools);
+    let order = AnswerOrder::default();
+    let server = TasklistsServer::new(actor, Some((pending.clone(), order.clone())), &tools);
     // One thread for the protocol is plenty: the guest calls run on the
     // worker, and a single scheduler keeps requests in arrival order.
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -75,7 +78,7 @@ pub fn serve_stdio(config: HostConfig, ctx: CallContext) -> Result<(), ServerErr
     let session_pending = pending.clone();
     let (quit, output) = runtime.block_on(async move {
         let (stdin, stdout) = rmcp::transport::stdio_pipes();
-        let (transport, output) = StdioTransport::spawn(stdin, stdout, session_pending);
+        let (transport, output) = StdioTransport::spawn(stdin, stdout, session_pending, order);
         let quit = match server.serve(transport).await {
             Ok(service) => service
                 .waiting()

@@ -12,6 +12,7 @@
 use super::decode::{
     Decoded, INVALID_REQUEST, LifecycleGate, decode, refuse, top_level_id, trailing_id,
 };
+use super::order::AnswerOrder;
 use super::pending::Pending;
 use rmcp::model::ClientJsonRpcMessage;
 use rmcp::service::{RoleServer, RxJsonRpcMessage, TxJsonRpcMessage};
@@ -44,6 +45,7 @@ pub(super) struct StdioTransport {
     incoming: mpsc::Receiver<ClientJsonRpcMessage>,
     out: LineWriter,
     pending: Pending,
+    order: AnswerOrder,
 }
 
 /// Whether stdout still works, readable after the session ended.
@@ -59,11 +61,12 @@ impl OutputHealth {
 impl StdioTransport {
     /// Starts reading `input` on a task of the current runtime; answers go
     /// to `output`, one line each. `pending` counts what is held for the
-    /// client (and bounds it).
+    /// client (and bounds it); `order` learns which requests are answered.
     pub(super) fn spawn(
         input: impl AsyncRead + Send + Unpin + 'static,
         output: impl AsyncWrite + Send + 'static,
         pending: Pending,
+        order: AnswerOrder,
     ) -> (StdioTransport, OutputHealth) {
         let out = LineWriter::new(output);
         let health = OutputHealth(out.broken.subscribe());
@@ -78,6 +81,7 @@ impl StdioTransport {
             incoming,
             out,
             pending,
+            order,
         };
         (transport, health)
     }
@@ -96,6 +100,11 @@ impl Transport<RoleServer> for StdioTransport {
         // for stdout (a client that does not read makes it wait) only its
         // bytes are held, and counted, given back however the write ends.
         let answers = Pending::answers(&item);
+        if let Some(id) = &answers {
+            // Writes start in the order of these calls: the next call's
+            // answer may go now.
+            self.order.answered(id);
+        }
         let line = serde_json::to_vec(&item);
         drop(item);
         let queued = line.as_ref().ok().map(|line| pending.queue(line.len()));
