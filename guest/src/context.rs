@@ -68,7 +68,7 @@ pub fn effective_agent(ctx: &CallContext, param: Option<&str>) -> ToolResult<Opt
 }
 
 /// The identity, or `agent_required` naming the action that needs it.
-pub fn require_agent<'a>(agent: &'a Option<String>, what: &str) -> ToolResult<&'a str> {
+pub fn require_agent(agent: &Option<String>, what: impl std::fmt::Display) -> ToolResult<&str> {
     agent.as_deref().ok_or_else(|| {
         ToolError::new(
             ErrorCode::AgentRequired,

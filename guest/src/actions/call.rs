@@ -169,10 +169,7 @@ impl Call<'_> {
 
     /// The identity, or `agent_required`.
     pub fn agent(&self) -> ToolResult<&str> {
-        require_agent(
-            &self.agent,
-            &format!("{} {}", self.tool.name, self.action.name),
-        )
+        require_agent(&self.agent, self.action)
     }
 
     /// Whose running lease counts as the caller's own: the agent's for a

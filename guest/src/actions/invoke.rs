@@ -153,7 +153,7 @@ fn run<R>(
     handler: impl FnOnce(&mut Call) -> ToolResult<Done<R>>,
     trips: Trips,
 ) -> Result<ToolResult<Done<R>>, Halt> {
-    let params = match contract::validate(spec.tool, spec, req.params) {
+    let params = match contract::validate(spec, req.params) {
         Ok(params) => params,
         Err(e) => return Ok(Err(e)),
     };
@@ -292,7 +292,7 @@ fn write_scope<'p>(
         (Some(list), None) => Some(WriteScope::List(list)),
         (None, Some(task))
             if std::ptr::eq(spec, super::items_update::UpdateTask::SPEC)
-                && super::own_fields::own_fields_only(spec, params) =>
+                && super::own_fields::own_fields_only(params) =>
         {
             Some(WriteScope::TaskRow(task))
         }

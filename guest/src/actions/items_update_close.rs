@@ -55,7 +55,7 @@ fn one_trip_status(call: &Call) -> Option<Status> {
         || !call.tx.dialect().row_locks()
         || call.person.is_some()
         || call.agent.is_none()
-        || !super::own_fields::own_fields_only(call.action, &call.params)
+        || !super::own_fields::own_fields_only(&call.params)
     {
         return None;
     }

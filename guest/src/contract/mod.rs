@@ -154,6 +154,13 @@ pub struct ToolSpec {
 /// actions' specs (built by the registry, read by `task_help`).
 pub type Listing = Vec<(&'static ToolSpec, Vec<&'static ActionSpec>)>;
 
+/// An action as messages name it: `task_items update`.
+impl std::fmt::Display for ActionSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "{} {}", self.tool.name, self.name)
+    }
+}
+
 impl ActionSpec {
     /// Every accepted parameter: the action's own, then `agent_id`, then the
     /// bypass pair for actions that reach a list.

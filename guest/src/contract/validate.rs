@@ -2,45 +2,61 @@
 //! (with the key probably meant), types, ranges, id kinds, required keys.
 
 use serde_json::{Map, Value};
+use std::fmt;
 
 use super::defs::BATCH_ITEM;
 use super::suggest::closest;
-use super::{ActionSpec, Param, ToolSpec, Ty};
+use super::{ActionSpec, Param, Ty};
 use crate::clock::parse_rfc3339;
 use crate::error::{ToolError, ToolResult};
 use crate::ids::{self, AGENT_ID_RULE, is_agent_id};
 use crate::text::{json_text, quote};
 
 /// Validated parameters; accessors assume the types the spec promised.
+/// Kept as the pairs given, in order (the keys are the action's own, at
+/// most a few dozen, unique): a lookup compares a few short keys instead
+/// of hashing one, and a call looks up many.
 #[derive(Debug, Clone, Default)]
 pub struct Params {
-    map: Map<String, Value>,
+    pairs: Vec<(String, Value)>,
 }
 
 impl Params {
+    fn from_map(map: Map<String, Value>) -> Self {
+        Params {
+            pairs: map.into_iter().collect(),
+        }
+    }
+    fn get(&self, key: &str) -> Option<&Value> {
+        self.pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+    /// The keys given.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.pairs.iter().map(|(k, _)| k.as_str())
+    }
     /// A string parameter.
     pub fn str(&self, key: &str) -> Option<&str> {
-        self.map.get(key).and_then(Value::as_str)
+        self.get(key).and_then(Value::as_str)
     }
     /// Whether the key was passed at all (even as `null`).
     pub fn has(&self, key: &str) -> bool {
-        self.map.contains_key(key)
+        self.get(key).is_some()
     }
     /// A nullable string: `None` absent, `Some(None)` explicit null.
     pub fn nullable_str(&self, key: &str) -> Option<Option<&str>> {
-        self.map.get(key).map(Value::as_str)
+        self.get(key).map(Value::as_str)
     }
     /// A boolean parameter.
     pub fn bool(&self, key: &str) -> Option<bool> {
-        self.map.get(key).and_then(Value::as_bool)
+        self.get(key).and_then(Value::as_bool)
     }
     /// An integer parameter.
     pub fn int(&self, key: &str) -> Option<i64> {
-        self.map.get(key).and_then(Value::as_i64)
+        self.get(key).and_then(Value::as_i64)
     }
     /// A string or array of strings, as a list.
     pub fn strs(&self, key: &str) -> Option<Vec<&str>> {
-        match self.map.get(key)? {
+        match self.get(key)? {
             Value::String(s) => Some(vec![s.as_str()]),
             Value::Array(a) => Some(a.iter().filter_map(Value::as_str).collect()),
             _ => None,
@@ -48,23 +64,22 @@ impl Params {
     }
     /// The add_many items, each validated.
     pub fn items(&self, key: &str) -> Vec<Params> {
-        match self.map.get(key) {
+        match self.get(key) {
             Some(Value::Array(a)) => a
                 .iter()
-                .filter_map(|v| v.as_object().map(|m| Params { map: m.clone() }))
+                .filter_map(|v| v.as_object().map(|m| Params::from_map(m.clone())))
                 .collect(),
             _ => Vec::new(),
         }
     }
 }
 
-/// Parses `raw` (a JSON object, or empty) and validates it for `tool`+`action`.
-pub fn validate(tool: &ToolSpec, action: &ActionSpec, raw: &str) -> ToolResult<Params> {
-    let map = parse_object(raw, tool, action)?;
+/// Parses `raw` (a JSON object, or empty) and validates it for `action`.
+pub fn validate(action: &ActionSpec, raw: &str) -> ToolResult<Params> {
+    let map = parse_object(raw, action)?;
     let params: Vec<&Param> = action.params().collect();
-    let context = format!("{} {}", tool.name, action.name);
-    check_object(&map, &params, &context, "")?;
-    let out = Params { map };
+    check_object(&map, &params, action, "")?;
+    let out = Params::from_map(map);
     if out.bool("bypass_private") == Some(true)
         && out.str("bypass_reason").is_none_or(|r| r.trim().is_empty())
     {
@@ -76,7 +91,7 @@ pub fn validate(tool: &ToolSpec, action: &ActionSpec, raw: &str) -> ToolResult<P
     Ok(out)
 }
 
-fn parse_object(raw: &str, tool: &ToolSpec, action: &ActionSpec) -> ToolResult<Map<String, Value>> {
+fn parse_object(raw: &str, action: &ActionSpec) -> ToolResult<Map<String, Value>> {
     if raw.trim().is_empty() {
         return Ok(Map::new());
     }
@@ -91,15 +106,26 @@ fn parse_object(raw: &str, tool: &ToolSpec, action: &ActionSpec) -> ToolResult<M
         Value::Null => Ok(Map::new()),
         other => Err(ToolError::invalid(
             format!("params must be a JSON object, got {}", kind_of(&other)),
-            format!("see task_help schemas for {} {}", tool.name, action.name),
+            format!("see task_help schemas for {action}"),
         )),
+    }
+}
+
+/// A parameter's path as errors name it (`tasks[2].title`): its object's
+/// path and its key, joined only when an error needs it.
+#[derive(Clone, Copy)]
+struct At<'a>(&'a str, &'a str);
+
+impl fmt::Display for At<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "{}{}", self.0, self.1)
     }
 }
 
 fn check_object(
     map: &Map<String, Value>,
     params: &[&Param],
-    context: &str,
+    context: &ActionSpec,
     path: &str,
 ) -> ToolResult<()> {
     let allowed = || params.iter().map(|p| p.name).collect::<Vec<_>>().join(", ");
@@ -111,7 +137,7 @@ fn check_object(
             }
             return Err(ToolError::invalid(msg, format!("allowed: {}", allowed())));
         };
-        check_value(param, value, context, &format!("{path}{key}"))?;
+        check_value(param, value, context, At(path, key))?;
     }
     if let Some(missing) = params
         .iter()
@@ -128,7 +154,7 @@ fn check_object(
     Ok(())
 }
 
-fn check_value(param: &Param, value: &Value, context: &str, path: &str) -> ToolResult<()> {
+fn check_value(param: &Param, value: &Value, context: &ActionSpec, path: At) -> ToolResult<()> {
     let bad = |want: String| {
         Err(ToolError::invalid(
             format!("{path} must be {want}, got {}", shown(value)),
@@ -249,7 +275,7 @@ fn check_value(param: &Param, value: &Value, context: &str, path: &str) -> ToolR
     }
 }
 
-fn check_deps(value: &Value, refs: bool, path: &str, context: &str) -> ToolResult<()> {
+fn check_deps(value: &Value, refs: bool, path: At, context: &ActionSpec) -> ToolResult<()> {
     let want = if refs {
         "task ids or batch refs"
     } else {
@@ -292,7 +318,7 @@ fn check_deps(value: &Value, refs: bool, path: &str, context: &str) -> ToolResul
 
 /// Refuses a `refs` value unless it is an array of at most
 /// [`MAX_REFS`](super::refs::MAX_REFS) valid refs ([`super::refs`]).
-pub fn check_refs(value: &Value, path: &str) -> ToolResult<()> {
+pub fn check_refs(value: &Value, path: impl fmt::Display + Copy) -> ToolResult<()> {
     let hint = format!("refs: {}", super::refs::REFS_RULE);
     let Some(items) = value
         .as_array()
@@ -327,7 +353,7 @@ fn labels_hint() -> String {
 
 /// Refuses one label given at `path` unless it follows
 /// [`super::labels`]'s rule, naming it and the rule.
-fn check_one_label(label: &str, path: &str) -> ToolResult<()> {
+fn check_one_label(label: &str, path: impl fmt::Display) -> ToolResult<()> {
     super::labels::check_label(label)
         .map_err(|why| ToolError::invalid(format!("{path}: {why}"), labels_hint()))
 }
@@ -335,7 +361,7 @@ fn check_one_label(label: &str, path: &str) -> ToolResult<()> {
 /// Refuses a `labels` value unless it is an array of `min` to
 /// [`MAX_LABELS`](super::labels::MAX_LABELS) valid labels (a repeat is
 /// allowed: the task keeps each label once).
-pub fn check_labels(value: &Value, min: usize, path: &str) -> ToolResult<()> {
+pub fn check_labels(value: &Value, min: usize, path: impl fmt::Display + Copy) -> ToolResult<()> {
     let max = super::labels::MAX_LABELS;
     let Some(items) = value.as_array().filter(|a| (min..=max).contains(&a.len())) else {
         return Err(ToolError::invalid(
@@ -353,14 +379,14 @@ pub fn check_labels(value: &Value, min: usize, path: &str) -> ToolResult<()> {
                 labels_hint(),
             ));
         };
-        check_one_label(s, &format!("{path}[{i}]"))?;
+        check_one_label(s, format!("{path}[{i}]"))?;
     }
     Ok(())
 }
 
 /// Refuses `id`, given as the param at `path`, unless it is an id of
 /// `kind`, in the words of every tool (the views check an id so too).
-pub fn check_id(kind: ids::IdKind, path: &str, id: &str) -> ToolResult<()> {
+pub fn check_id(kind: ids::IdKind, path: impl fmt::Display, id: &str) -> ToolResult<()> {
     ids::check(kind, id).map_err(|m| ToolError::invalid(format!("{path}: {m}"), id_hint(kind)))
 }
 

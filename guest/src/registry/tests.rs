@@ -57,7 +57,7 @@ fn every_example_passes_its_own_validator() {
             if !tool.takes_params {
                 continue;
             }
-            contract::validate(tool, a, a.example)
+            contract::validate(a, a.example)
                 .unwrap_or_else(|e| panic!("{} {}: {}", tool.name, a.name, e.message));
         }
     }

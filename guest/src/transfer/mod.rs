@@ -279,7 +279,7 @@ fn import(
                         // The next list, made by the same action with its
                         // own params, in the same transaction.
                         let own = list_params(req, call.ctx, plan).to_string();
-                        let own = crate::contract::validate(IMPORT.tool, IMPORT, &own)?;
+                        let own = crate::contract::validate(IMPORT, &own)?;
                         let first = std::mem::replace(&mut call.params, own);
                         let made = CreateList::run(call);
                         call.params = first;
