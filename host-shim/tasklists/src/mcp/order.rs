@@ -9,18 +9,24 @@
 //! ready, waits for the call before it to be done with rmcp before it
 //! returns its own.
 //!
-//! "Done" is either of two signs. rmcp cancels a request's token when it
-//! takes the request's answer to send it (just before it hands it to the
+//! A call is through once the call before it is through and its own
+//! answer is done with rmcp: its handler, having waited for the one
+//! before, has returned it, and rmcp has taken it or will never send it.
+//! The second has two signs. rmcp cancels a request's token when it takes
+//! the request's answer to send it (just before it hands it to the
 //! transport), when the client cancels the request (its answer is then
 //! dropped), and when the session ends. A client that reuses an id still
 //! in flight gets one answer for it and rmcp keeps only the last token of
 //! that id, so the earlier request's token is never cancelled: for it the
 //! transport's word that an answer to that id went out counts instead.
+//! Waiting for the one before to be through, not merely done, matters: a
+//! call the client cancelled is done at once, before the calls ahead of
+//! it have answered.
 
 use rmcp::model::RequestId;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
-use tokio_util::sync::CancellationToken;
+use tokio_util::sync::{CancellationToken, DropGuard};
 
 /// Past this many requests remembered by id, the ones rmcp has finished
 /// with (cancelled by the client, so never answered) are forgotten.
@@ -42,9 +48,12 @@ struct Inner {
     prune_at: usize,
 }
 
-/// How a tool call is known to be done with rmcp.
+/// How a tool call is known to be through.
 #[derive(Clone)]
 struct Done {
+    /// Cancelled once the call's handler has waited its turn and returns
+    /// its answer (or was dropped).
+    returned: CancellationToken,
     /// rmcp's token for the request (see the module's doc).
     request: CancellationToken,
     /// Cancelled once the transport sent an answer to the request's id.
@@ -53,6 +62,7 @@ struct Done {
 
 impl Done {
     async fn wait(&self) {
+        self.returned.cancelled().await;
         tokio::select! {
             _ = self.request.cancelled() => {}
             _ = self.answered.cancelled() => {}
@@ -63,13 +73,16 @@ impl Done {
 /// A tool call's place in line: what it waits for before it answers.
 pub(super) struct Turn {
     before: Option<Done>,
+    /// Tells the next call this one has returned, when dropped.
+    _returned: DropGuard,
 }
 
 impl Turn {
-    /// Waits until the call before this one is done with rmcp (at once if
-    /// it already is, or if there was none).
+    /// Waits until the call before this one is through (at once if it
+    /// already is, or if there was none); the next call's wait may then
+    /// go on as soon as this one's answer is taken.
     pub(super) async fn wait(self) {
-        if let Some(before) = self.before {
+        if let Some(before) = &self.before {
             before.wait().await;
         }
     }
@@ -81,9 +94,11 @@ impl AnswerOrder {
     /// before the handler's first await.
     pub(super) fn take_turn(&self, id: RequestId, request: CancellationToken) -> Turn {
         let done = Done {
+            returned: CancellationToken::new(),
             request,
             answered: CancellationToken::new(),
         };
+        let returned = done.returned.clone().drop_guard();
         let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
         let inner = &mut *inner;
         if inner.by_id.len() >= inner.prune_at.max(PRUNE_AT) {
@@ -96,6 +111,7 @@ impl AnswerOrder {
         inner.by_id.entry(id).or_default().push(done.clone());
         Turn {
             before: inner.last.replace(done),
+            _returned: returned,
         }
     }
 
@@ -143,6 +159,25 @@ mod tests {
         // The client cancels the second: its answer is dropped.
         second.cancel();
         timeout(SOON, after_second.wait()).await.expect("woken");
+    }
+
+    #[tokio::test]
+    async fn a_call_cancelled_by_the_client_does_not_let_the_next_overtake_the_one_before() {
+        let order = AnswerOrder::default();
+        let (first, second) = (CancellationToken::new(), CancellationToken::new());
+        let _ = order.take_turn(RequestId::Number(1), first.clone());
+        let before_second = order.take_turn(RequestId::Number(2), second.clone());
+        let third = order.take_turn(RequestId::Number(3), CancellationToken::new());
+        // The client cancels the second while the first is unanswered.
+        second.cancel();
+        let second_waits = tokio::spawn(before_second.wait());
+        let third_waits = tokio::spawn(third.wait());
+        tokio::time::sleep(SOON).await;
+        assert!(!second_waits.is_finished());
+        assert!(!third_waits.is_finished(), "the third overtook the first");
+        first.cancel();
+        timeout(SOON, second_waits).await.expect("woken").unwrap();
+        timeout(SOON, third_waits).await.expect("woken").unwrap();
     }
 
     #[tokio::test]
