@@ -112,6 +112,30 @@ def test_pipelined_requests_run_one_at_a_time_in_arrival_order(db):
         assert server.close() == 0
 
 
+def test_pipelined_answers_land_in_order_around_cancelled_calls(db):
+    """Answers come back in the order the calls were sent, also when the
+    client cancels some of them meanwhile: a cancelled call goes
+    unanswered and lets no later answer overtake the ones before it."""
+    calls = 2000
+    cancelled = set(range(7, calls, 10))
+    with RawServer(db) as server:
+        server.initialize()
+        for i in range(1, calls + 1):
+            action = "all" if i % 7 == 0 else "claim_next"
+            server.request(i, "tools/call", {"name": "task_help", "arguments": {"action": action}})
+            if i - 3 in cancelled:
+                server.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": i - 3, "reason": "test"}})
+        server.request(calls + 1, "tools/call", {"name": "task_help", "arguments": {"action": "workflow"}})
+        ids = []
+        while not ids or ids[-1] != calls + 1:
+            ids.append(server.receive()["id"])
+        # A cancelled call may have been answered before its cancellation
+        # arrived; the others are all there, in order.
+        assert ids == sorted(ids)
+        assert set(range(1, calls + 2)) - cancelled <= set(ids)
+        assert server.close() == 0
+
+
 def test_every_bad_line_gets_an_answer(db):
     """Nothing a client sends goes unanswered: broken JSON (a lone UTF-16
     surrogate, as JavaScript makes of a string cut mid-emoji; nesting past
