@@ -4,6 +4,7 @@ only, and a clean exit when stdin closes."""
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 
@@ -133,6 +134,35 @@ def test_pipelined_answers_land_in_order_around_cancelled_calls(db):
         # arrived; the others are all there, in order.
         assert ids == sorted(ids)
         assert set(range(1, calls + 2)) - cancelled <= set(ids)
+        assert server.close() == 0
+
+
+def test_pipelined_answers_land_in_order_when_read_in_bursts(db):
+    """A client that writes calls from one thread and reads their answers
+    in bursts, pausing between them, gets them in the order it sent the
+    calls: answers that wait for stdout must not swap on their way there.
+    `TASKLISTS_ORDER_CALLS=30000` runs it long: at that length, a build
+    without the answers' ordering (before `mcp/order.rs`) swapped some in
+    four runs of five."""
+    calls = int(os.environ.get("TASKLISTS_ORDER_CALLS", "3000"))
+    with RawServer(db) as server:
+        server.initialize()
+
+        def write() -> None:
+            for i in range(1, calls + 1):
+                action = "all" if i % 3 == 0 else "claim_next"
+                server.request(i, "tools/call", {"name": "task_help", "arguments": {"action": action}})
+
+        writer = threading.Thread(target=write, daemon=True)
+        writer.start()
+        ids: list[int] = []
+        while len(ids) < calls:
+            for _ in range(min(700, calls - len(ids))):
+                ids.append(server.receive()["id"])
+            time.sleep(0.02)
+        writer.join(30)
+        out_of_place = [(k + 1, got) for k, got in enumerate(ids) if got != k + 1]
+        assert not out_of_place, f"answers out of place (position, id): {out_of_place[:10]}"
         assert server.close() == 0
 
 
