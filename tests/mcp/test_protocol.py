@@ -143,7 +143,7 @@ def test_pipelined_answers_land_in_order_when_read_in_bursts(db):
     calls: answers that wait for stdout must not swap on their way there.
     `TASKLISTS_ORDER_CALLS=30000` runs it long: at that length, a build
     without the answers' ordering (before `mcp/order.rs`) swapped some in
-    four runs of five."""
+    four runs of seven."""
     calls = int(os.environ.get("TASKLISTS_ORDER_CALLS", "3000"))
     with RawServer(db) as server:
         server.initialize()
