@@ -6,8 +6,8 @@
 //! channel is full, a task woken by the worker thread can push its answer
 //! before an earlier task that was granted room first but has not run
 //! again: two answers swap. So each call's handler, once its answer is
-//! ready, waits for the call before it to be done with rmcp before it
-//! returns its own.
+//! ready, waits for the call before it to be through before it returns
+//! its own.
 //!
 //! A call is through once the call before it is through and its own
 //! answer is done with rmcp: its handler, having waited for the one
