@@ -22,11 +22,13 @@ pub struct Params {
 }
 
 impl Params {
+    /// The pairs of a checked object, moved out of its map.
     fn from_map(map: Map<String, Value>) -> Self {
         Params {
             pairs: map.into_iter().collect(),
         }
     }
+    /// The value given for `key`.
     fn get(&self, key: &str) -> Option<&Value> {
         self.pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v)
     }

@@ -110,7 +110,10 @@ impl ServerHandler for TasklistsServer {
         // Queued, and in line to answer, before the first await: calls run
         // and answer in the order they came.
         let known = self.knows(&tool);
-        let turn = (self.order.as_ref()).map(|order| order.take_turn(context.id, context.ct));
+        let turn = self
+            .order
+            .as_ref()
+            .map(|order| order.take_turn(context.id, context.ct));
         let answer = self
             .actor
             .call(tool, arguments, caller.map(|c| c.ctx), held);
